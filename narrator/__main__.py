@@ -1,0 +1,5 @@
+import sys
+
+from narrator.cli import main
+
+sys.exit(main())

@@ -1,0 +1,16 @@
+"""`narrator bench`: each area of the box measures itself in its own module here.
+
+A module in BENCHES has `run(quick: bool) -> dict[str, float | int | str]` returning its
+figures. `quick` runs a smaller sample (used by the tests to check that each bench works,
+never to check a speed target: benchmarks, not timed tests).
+"""
+
+from __future__ import annotations
+
+BENCHES: dict[str, str] = {
+    "engine": "narrator.bench.engine",
+    "voice": "narrator.bench.voice",
+    "seats": "narrator.bench.seats",
+    "listen": "narrator.bench.listen",
+    "box": "narrator.bench.box",
+}

@@ -1,0 +1,211 @@
+"""Actions: what the table tells the engine.
+
+Small frozen value types. Each has a `kind` used in its JSON form, so the journal and
+the tests can write and read them as text: `{"kind": "vote", "voter": 3}`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from narrator.errors import RuleError
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Action):
+    """The roles by seat (index 0 is seat 1), when the box deals or already knows them.
+
+    Without a Deal the roles are learned at night zero from the holders' taps.
+    """
+
+    kind: ClassVar[str] = "deal"
+    roles: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tap(Action):
+    """A short press on a seat pad. Its meaning depends on the moment (meet, call-out, vote)."""
+
+    kind: ClassVar[str] = "tap"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(Action):
+    """A long press on a seat pad: the speaker ends their own speech."""
+
+    kind: ClassVar[str] = "hold"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Entry(Action):
+    """A number typed on the private keypad and confirmed with Enter (0 means 'nobody')."""
+
+    kind: ClassVar[str] = "entry"
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Action):
+    """An explicit night choice: `actor` (a seat, or None for the role as a whole) picks
+    `target` (None: no choice) in the current night step. Used by keypads and replays."""
+
+    kind: ClassVar[str] = "choose"
+    actor: int | None
+    target: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class WindowClosed(Action):
+    """The timer of an open window ran out (sent by the daemon or a virtual clock)."""
+
+    kind: ClassVar[str] = "window_closed"
+    window: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndSpeech(Action):
+    """'Thank you' / 'next speaker' / 'pass': the current speech ends now."""
+
+    kind: ClassVar[str] = "end_speech"
+
+
+@dataclass(frozen=True, slots=True)
+class Nominate(Action):
+    """A nomination (or a Princeton accusation). `by` defaults to the current speaker."""
+
+    kind: ClassVar[str] = "nominate"
+    target: int
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw(Action):
+    """The current speaker withdraws the nomination made in this speech."""
+
+    kind: ClassVar[str] = "withdraw"
+
+
+@dataclass(frozen=True, slots=True)
+class Second(Action):
+    """A player seconds the pending accusation (Princeton rules)."""
+
+    kind: ClassVar[str] = "second"
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class Vote(Action):
+    """One vote by `voter` in the ballot that is open now."""
+
+    kind: ClassVar[str] = "vote"
+    voter: int
+
+
+@dataclass(frozen=True, slots=True)
+class Foul(Action):
+    kind: ClassVar[str] = "foul"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Remove(Action):
+    """The host removes (disqualifies) a player: no last word."""
+
+    kind: ClassVar[str] = "remove"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BestMove(Action):
+    """The first player killed at night names up to three seats they think are black."""
+
+    kind: ClassVar[str] = "best_move"
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StartVoting(Action):
+    """The host closes the discussion and opens the vote (or closes a Princeton day)."""
+
+    kind: ClassVar[str] = "start_voting"
+
+
+@dataclass(frozen=True, slots=True)
+class Pause(Action):
+    kind: ClassVar[str] = "pause"
+
+
+@dataclass(frozen=True, slots=True)
+class Resume(Action):
+    kind: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat(Action):
+    """Say the last public cue again."""
+
+    kind: ClassVar[str] = "repeat"
+
+
+@dataclass(frozen=True, slots=True)
+class AddTime(Action):
+    kind: ClassVar[str] = "add_time"
+    seconds: int = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Decide(Action):
+    """A yes/no decision by a seat (the judge's verdict, a don's last word on the kill)."""
+
+    kind: ClassVar[str] = "decide"
+    seat: int
+    yes: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Action):
+    """Host correction: back to the exact state before the last action."""
+
+    kind: ClassVar[str] = "undo"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.kind: cls
+    for cls in (
+        Deal, Tap, Hold, Entry, Choose, WindowClosed, EndSpeech, Nominate, Withdraw, Second,
+        Vote, Foul, Remove, BestMove, StartVoting, Pause, Resume, Repeat, AddTime, Decide, Undo,
+    )
+}
+
+
+def action_from_json(data: Any) -> Action:
+    """Build an action from its JSON form; a malformed one raises RuleError."""
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise RuleError(f"not an action: {data!r}")
+    cls = ACTION_TYPES.get(data["kind"])
+    if cls is None:
+        raise RuleError(f"unknown action kind {data['kind']!r}")
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name in data:
+            value = data[f.name]
+            kwargs[f.name] = tuple(value) if isinstance(value, list) else value
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise RuleError(f"bad {data['kind']} action: {exc}") from None

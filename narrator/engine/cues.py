@@ -1,0 +1,75 @@
+"""Every cue the engine itself can say, with the names of its parameters.
+
+Rule sets add their own night-step cues (wake, sleep, ...) in their YAML files; the
+phrase-book test checks that every cue here and in every bundled rule set has a text in
+every language, with the same parameters. Parameters are public values only: seat
+numbers (`seat`, `seats`), counts (`count`, `votes`, `seconds`), day numbers (`day`).
+"""
+
+from __future__ import annotations
+
+ENGINE_CUES: dict[str, tuple[str, ...]] = {
+    # night
+    "night_falls": (),  # "Night falls. Everyone, close your eyes."
+    "night_zero": (),  # the first night: roles meet the host, no shots
+    "meet_again": (),  # a meeting got the wrong number of taps: the call is repeated
+    "callout": ("seat",),  # one number of the call-out: "three"
+    "nobody": (),  # the call-out's last item: "nobody" (a role may choose no one)
+    "morning": ("day",),  # "Good morning. Day two."
+    "night_victim": ("seat",),  # "Tonight player number three was killed."
+    "night_victims": ("seats",),  # several victims
+    "nobody_killed": (),  # "Nobody was hurt tonight."
+    "answer_public_yes": ("seat",),  # only when a rule set makes check answers public
+    "answer_public_no": ("seat",),
+    # day: speeches
+    "last_word": ("seat",),  # "Player number three, your last word."
+    "best_move": ("seat",),  # "Player number three, name three players as your best move."
+    "speaker": ("seat",),  # "Player number five, your minute."
+    "speaker_short": ("seat", "seconds"),  # a shortened speech
+    "speech_lost": ("seat",),  # three fouls: "Player number five misses this speech."
+    "ten_seconds": (),
+    "time_up": (),  # "Thank you."
+    "discussion": ("seconds",),  # free discussion opens (Princeton rules)
+    # day: nominations and votes
+    "nomination_accepted": ("seat",),  # "Accepted, number seven."
+    "nomination_withdrawn": ("seat",),
+    "accusation": ("seat",),  # Princeton: "Player number seven is accused. Is there a second?"
+    "accusation_seconded": ("seat",),
+    "accusation_dropped": ("seat",),
+    "nominees": ("seats",),  # "Nominated are players number three, seven and eight."
+    "no_nominees": (),  # "Nobody is nominated. There is no vote today."
+    "no_vote_today": (),  # the first day's rule: no vote
+    "single_nominee_no_vote": ("seat",),  # day 1: a single nominee is not voted on
+    "single_nominee_leaves": ("seat",),  # from day 2: the only nominee leaves without a vote
+    "vote_cancelled": (),  # a 4th foul or a removal cancelled today's vote
+    "voting_starts": (),
+    "vote_for": ("seat",),  # "Who votes to eliminate player number seven?"
+    "vote_count": ("seat", "votes"),  # "Player number seven: five votes."
+    "tie": ("seats",),  # "A tie between players number three and seven."
+    "tie_speech": ("seat", "seconds"),
+    "revote": ("seats",),  # "We vote again on players number three and seven."
+    "lift_vote": ("seats",),  # "Who votes that players number three and seven all leave?"
+    "lift_passed": ("seats",),
+    "lift_failed": ("seats",),
+    "lift_not_allowed": ("seats",),  # the tournament rule forbids lifting them all here
+    "coin_toss": ("seat",),  # boxed edition: a repeated tie is settled by a coin
+    "convicted": ("seat", "votes"),  # Princeton: a majority of the living
+    "acquitted": ("seat", "votes"),
+    "first_day_stays": ("seat",),  # zeroVoting liftOnly: the day-1 leader stays
+    "eliminated": ("seat",),  # "Player number seven leaves the table."
+    # host corrections and fouls
+    "foul": ("seat", "count"),  # "Player number three, foul. That is two fouls."
+    "foul_speech_lost": ("seat",),  # the third foul: the next speech is lost
+    "foul_speech_short": ("seat", "seconds"),  # the third foul with 3 or 4 players left
+    "removed": ("seat",),  # the fourth foul or a disqualification: no last word
+    "silenced": ("seat",),  # silenced for the day by a night role (boxed: the boss)
+    "immune": ("seat",),  # cannot be voted out today (club: the lover's guest)
+    "paused": (),
+    "resumed": (),
+    "time_added": ("seconds",),
+    # the end
+    "win_red": (),
+    "win_black": (),
+    "win_maniac": (),
+    "win_draw": (),
+}

@@ -19,13 +19,8 @@ from typing import Protocol, cast
 
 from narrator.errors import InputFileError, NarratorError
 
+# Each area adds its own line here when its module exists.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("narrator.cli.demo", "a whole game with simulated players and mock pins"),
-    "replay": ("narrator.cli.replay", "replay a recorded game (Polemica JSON) through the engine"),
-    "say": ("narrator.cli.say", "speak a text or a cue, or write it to a WAV"),
-    "listen": ("narrator.cli.listen", "recognise voice commands from a file or the microphone"),
-    "run": ("narrator.cli.run", "the daemon, as systemd starts it"),
-    "check-hardware": ("narrator.cli.check_hardware", "light every LED, ask every seat to tap"),
     "bench": ("narrator.cli.bench", "the project's benchmarks"),
 }
 

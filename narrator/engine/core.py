@@ -1,0 +1,204 @@
+"""The engine: a state and an action in, effects out. Pure: no I/O, no clock, no threads.
+
+`Engine.apply` checks an action fully before it changes anything, so an illegal action
+raises RuleError and leaves the state as it was. The agenda runner then starts tasks
+until one opens a window and waits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# Importing these modules registers their tasks and hooks.
+from narrator.engine import days, fouls, night, voting  # noqa: F401
+from narrator.engine.actions import (
+    Action,
+    AddTime,
+    Deal,
+    Foul,
+    Pause,
+    Remove,
+    Repeat,
+    Resume,
+    WindowClosed,
+)
+from narrator.engine.context import Ctx
+from narrator.engine.effects import (
+    Effect,
+    ExtendWindow,
+    OpenWindow,
+    PauseTimers,
+    ResumeTimers,
+    Say,
+)
+from narrator.engine.ruleset import RuleSet
+from narrator.engine.state import State
+from narrator.engine.tasks import TASKS
+from narrator.errors import RuleError
+
+# Host actions valid at any moment of a running game, whatever the current task.
+_ANYTIME = ("foul", "remove", "pause", "resume", "repeat", "add_time")
+
+
+class Engine:
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+
+    def new_game(self, seats: int | None = None, seed: int = 0,
+                 roles: Sequence[str] | None = None) -> tuple[State, list[Effect]]:
+        """A fresh game at night zero. With `roles` (by seat, seat 1 first) the box knows the
+        deal; without, it learns the roles from the holders' taps at night zero."""
+        rules = self.rules
+        n = seats if seats is not None else (len(roles) if roles else rules.min_seats)
+        try:
+            deck = rules.deck_for(n)
+        except ValueError as exc:
+            raise RuleError(str(exc)) from None
+        st = State.__new__(State)
+        st.rules = rules.name
+        st.seats = n
+        st.roles = [""] * (n + 1)
+        st.deck = deck
+        st.alive = [False] + [True] * n
+        st.gone = [""] * (n + 1)
+        st.fouls = [0] * (n + 1)
+        st.silenced = [False] * (n + 1)
+        st.phase = "night"
+        st.number = 0
+        st.agenda = [("night_start",)]
+        st.current = None
+        st.window = 0
+        st.windows = 0
+        st.taps = []
+        st.tapped = []
+        st.possible = [[]] + [sorted(deck) for _ in range(n)]
+        st.night = {}
+        st.speaker = 0
+        st.nominated = False
+        st.nominations = []
+        st.first_speaker = 0
+        st.ballot = {}
+        st.eliminations = []
+        st.idle_rounds = 0
+        st.elims_at_dawn = 0
+        st.cancel_vote_day = 0
+        st.voting_started = False
+        st.first_victim = 0
+        st.best_move = []
+        st.rng = seed & ((1 << 64) - 1)
+        st.outcome = None
+        st.last_say = []
+        st.paused = False
+        st.extra = {}
+        ctx = Ctx(rules, st)
+        if roles is not None:
+            self._deal(ctx, tuple(roles))
+        self._run(ctx)
+        return st, ctx.out
+
+    def apply(self, state: State, action: Action) -> list[Effect]:
+        ctx = Ctx(self.rules, state)
+        if state.phase == "over":
+            raise RuleError("the game is over")
+        kind = action.kind
+        if isinstance(action, WindowClosed):
+            if action.window != state.window or state.current is None:
+                raise RuleError(f"window {action.window} is not open")
+            task = state.current
+            state.current = None
+            state.window = 0
+            TASKS[task[0]].closed(ctx, task)
+        elif kind in _ANYTIME:
+            self._anytime(ctx, action)
+        elif isinstance(action, Deal):
+            if state.number > 0 or any(state.roles[1:]):
+                raise RuleError("the roles are already known")
+            self._deal(ctx, action.roles)
+        else:
+            if state.current is None:
+                raise RuleError(f"{kind} is not expected now")
+            task = state.current
+            TASKS[task[0]].act(ctx, task, action)
+        self._run(ctx)
+        return ctx.out
+
+    def resume(self, state: State) -> list[Effect]:
+        """Effects that bring a table back to this state: after a restart or an undo.
+
+        The open window is opened again in full (a host correction restarts the moment).
+        """
+        ctx = Ctx(self.rules, state)
+        if state.phase == "over":
+            return []
+        if state.phase == "day":
+            ctx.day_lights(on=(state.speaker,) if state.speaker else ())
+        else:
+            ctx.dark()
+        if state.current is not None:
+            task = state.current
+            state.current = None
+            state.window = 0
+            state.agenda.insert(0, task)
+            self._run(ctx)
+        return ctx.out
+
+    # internals
+    def _run(self, ctx: Ctx) -> None:
+        st = ctx.state
+        while st.current is None and st.agenda and st.phase != "over":
+            task = st.agenda.pop(0)
+            TASKS[task[0]].start(ctx, task)
+
+    def _deal(self, ctx: Ctx, roles: tuple[str, ...]) -> None:
+        st = ctx.state
+        if len(roles) != st.seats:
+            raise RuleError(f"the deal names {len(roles)} roles for {st.seats} seats")
+        counts: dict[str, int] = {}
+        for r in roles:
+            counts[r] = counts.get(r, 0) + 1
+        if counts != st.deck:
+            raise RuleError(f"the deal {counts} does not match the deck {st.deck}")
+        st.roles = ["", *roles]
+        st.possible = [[]] + [[r] for r in roles]
+        ctx.record("deal", secret=True, roles=list(roles))
+
+    def _anytime(self, ctx: Ctx, action: Action) -> None:
+        st = ctx.state
+        if isinstance(action, Foul):
+            fouls.give_foul(ctx, action.seat)
+        elif isinstance(action, Remove):
+            ctx.require_alive(action.seat)
+            fouls.remove(ctx, action.seat, "removed")
+        elif isinstance(action, Pause):
+            if st.paused:
+                raise RuleError("already paused")
+            st.paused = True
+            ctx.out.append(PauseTimers())
+            ctx.say("paused")
+        elif isinstance(action, Resume):
+            if not st.paused:
+                raise RuleError("not paused")
+            st.paused = False
+            ctx.say("resumed")
+            ctx.out.append(ResumeTimers())
+        elif isinstance(action, Repeat):
+            if not st.last_say or st.phase != "day":
+                raise RuleError("nothing to repeat")
+            cue, params = st.last_say
+            ctx.out.append(Say(cue, {k: tuple(v) if isinstance(v, list) else v
+                                     for k, v in params.items()}))
+        elif isinstance(action, AddTime):
+            if st.phase != "day" or st.current is None or st.window == 0:
+                raise RuleError("no speech to add time to")
+            if action.seconds <= 0 or action.seconds > 120:
+                raise RuleError("time can be added in steps of 1-120 seconds")
+            ctx.out.append(ExtendWindow(st.window, float(action.seconds)))
+            ctx.say("time_added", seconds=action.seconds)
+
+
+def window_of(effects: Sequence[Effect]) -> OpenWindow | None:
+    """The window the effects leave open (the last one opened), if any."""
+    for effect in reversed(effects):
+        if isinstance(effect, OpenWindow):
+            return effect
+    return None

@@ -1,0 +1,195 @@
+"""The day: last words, speeches in seat order with nominations, then the vote.
+
+PROCEDURES maps a rule set's `day.procedure` to the task that starts its day; the
+tournament "speeches" procedure lives here, the Princeton "discussion" in its own module.
+"""
+
+from __future__ import annotations
+
+from narrator.engine.actions import Action, BestMove, EndSpeech, Hold, Nominate, Withdraw
+from narrator.engine.context import Ctx
+from narrator.engine.effects import CloseWindow
+from narrator.engine.state import Task
+from narrator.engine.tasks import task
+from narrator.errors import RuleError
+
+PROCEDURES: dict[str, str] = {"speeches": "speeches"}
+
+
+@task("day_start")
+def _day_start(ctx: Ctx, t: Task) -> bool:
+    st = ctx.state
+    st.nominations = []
+    st.voting_started = False
+    st.ballot = {}
+    ctx.push((PROCEDURES[ctx.rules.day.procedure],))
+    return False
+
+
+@task("night_next")
+def _night_next(ctx: Ctx, t: Task) -> bool:
+    st = ctx.state
+    st.speaker = 0
+    ctx.push(("night_start",))
+    return False
+
+
+@task("speeches")
+def _speeches(ctx: Ctx, t: Task) -> bool:
+    st = ctx.state
+    living = st.living()
+    if st.first_speaker == 0:
+        first = 1 if st.alive[1] else living[0]
+    else:
+        # The next living seat after the one who opened yesterday.
+        after = [s for s in living if s > st.first_speaker]
+        first = after[0] if after else living[0]
+    st.first_speaker = first
+    i = living.index(first)
+    order = living[i:] + living[:i]
+    ctx.push(*[("speech", s) for s in order], ("voting",), ("night_next",))
+    return False
+
+
+def end_speech_now(ctx: Ctx) -> None:
+    """The speaker is done before the time ran out (thank you / a long press / removal)."""
+    st = ctx.state
+    window = st.window
+    st.current = None
+    st.window = 0
+    st.speaker = 0
+    st.nominated = False
+    ctx.out.append(CloseWindow(window))
+    ctx.day_lights()
+
+
+def _speech_act(ctx: Ctx, t: Task, action: Action) -> None:
+    st = ctx.state
+    seat = t[1]
+    if isinstance(action, EndSpeech) or (isinstance(action, Hold) and action.seat == seat):
+        end_speech_now(ctx)
+        return
+    if isinstance(action, Hold):
+        raise RuleError(f"seat {action.seat} is not speaking")
+    if t[0] in ("speech", "silent_turn") and isinstance(action, Nominate | Withdraw):
+        nominate(ctx, seat, action)
+        return
+    if t[0] == "last_word" and isinstance(action, BestMove) and st.first_victim == seat:
+        seats = tuple(action.seats)
+        if not 1 <= len(seats) <= 3 or len(set(seats)) != len(seats):
+            raise RuleError("a best move names one to three different seats")
+        for s in seats:
+            if not 1 <= s <= st.seats or s == seat:
+                raise RuleError(f"{s} is not a seat the best move can name")
+        st.best_move = [seat, *seats]
+        ctx.record("best_move", seat=seat, seats=list(seats))
+        return
+    raise RuleError(f"{action.kind} is not expected during a speech")
+
+
+def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
+    st = ctx.state
+    if isinstance(action, Withdraw):
+        if not st.nominated:
+            raise RuleError("no nomination to withdraw in this speech")
+        by, target = st.nominations.pop()
+        st.nominated = False
+        ctx.say("nomination_withdrawn", seat=target)
+        ctx.record("withdrawn", day=st.number, by=by, target=target)
+        return
+    by = action.by if action.by is not None else speaker
+    if by != speaker:
+        raise RuleError(f"seat {by} cannot nominate during seat {speaker}'s speech")
+    if st.nominated:
+        raise RuleError("one nomination per speech")
+    ctx.require_alive(action.target, "nominee")
+    if any(target == action.target for _b, target in st.nominations):
+        raise RuleError(f"seat {action.target} is already nominated")
+    st.nominations.append([by, action.target])
+    st.nominated = True
+    ctx.say("nomination_accepted", seat=action.target)
+    ctx.record("nomination", day=st.number, by=by, target=action.target)
+
+
+def _speech_closed(ctx: Ctx, t: Task) -> None:
+    st = ctx.state
+    seat = t[1]
+    if t[0] == "speech" and len(t) == 2 and ctx.rules.day.warn_before_end > 0:
+        # The last seconds: the seat's light blinks and a soft tick, no words over the speaker.
+        st.current = ("speech", seat, "end")
+        ctx.day_lights(blink=(seat,))
+        ctx.sound("tick")
+        ctx.open_window("speech", ctx.rules.day.warn_before_end, seat)
+        return
+    st.speaker = 0
+    st.nominated = False
+    ctx.say("time_up")
+    ctx.day_lights()
+
+
+_SPEECH_INPUTS = ("end_speech", "hold", "nominate", "withdraw", "best_move")
+
+
+@task("speech", act=_speech_act, closed=_speech_closed, accepts=_SPEECH_INPUTS)
+def _speech(ctx: Ctx, t: Task) -> bool:
+    st = ctx.state
+    seat = t[1]
+    if not st.alive[seat]:
+        return False
+    if len(t) > 2:  # reopened by Engine.resume during the last seconds
+        return _open_speech(ctx, t, seat, ctx.rules.day.warn_before_end)
+    day = ctx.rules.day
+    seconds = day.speech
+    st.speaker = seat
+    st.nominated = False
+    if st.silenced[seat]:
+        st.silenced[seat] = False
+        if len(st.living()) > ctx.rules.fouls.short_when_alive_at_most:
+            ctx.say("speech_lost", seat=seat)
+            ctx.day_lights(on=(seat,))
+            return ctx.wait(("silent_turn", seat), "speech", day.silent_turn, seat)
+        seconds = day.short_speech
+        ctx.say("speaker_short", seat=seat, seconds=int(seconds))
+    else:
+        ctx.say("speaker", seat=seat)
+    return _open_speech(ctx, t, seat, seconds)
+
+
+def _open_speech(ctx: Ctx, t: Task, seat: int, seconds: float) -> bool:
+    warn = ctx.rules.day.warn_before_end
+    ctx.day_lights(on=(seat,))
+    if warn > 0 and seconds > warn and len(t) == 2:
+        return ctx.wait(t, "speech", seconds - warn, seat)
+    ctx.state.speaker = seat
+    return ctx.wait(("speech", seat, "end") if warn > 0 else t, "speech", seconds, seat)
+
+
+@task("silent_turn", act=_speech_act, closed=_speech_closed, accepts=("end_speech", "hold", "nominate", "withdraw"))
+def _silent_turn(ctx: Ctx, t: Task) -> bool:  # only reopened by Engine.resume
+    ctx.state.speaker = t[1]
+    return ctx.wait(t, "speech", ctx.rules.day.silent_turn, t[1])
+
+
+@task("last_word", act=_speech_act, closed=_speech_closed, accepts=("end_speech", "hold", "best_move"))
+def _last_word(ctx: Ctx, t: Task) -> bool:
+    st = ctx.state
+    seat = t[1]
+    st.speaker = seat
+    ctx.say("last_word", seat=seat)
+    if st.first_victim == seat and not st.best_move:
+        ctx.say("best_move", seat=seat)
+    ctx.day_lights(on=(seat,))
+    return ctx.wait(t, "last_word", ctx.rules.day.last_word, seat)
+
+
+@task("tie_speech", act=_speech_act, closed=_speech_closed, accepts=("end_speech", "hold"))
+def _tie_speech(ctx: Ctx, t: Task) -> bool:
+    st = ctx.state
+    seat = t[1]
+    if not st.alive[seat]:
+        return False
+    st.speaker = seat
+    seconds = ctx.rules.day.tie_speech
+    ctx.say("tie_speech", seat=seat, seconds=int(seconds))
+    ctx.day_lights(on=(seat,))
+    return ctx.wait(t, "speech", seconds, seat)

@@ -1,0 +1,84 @@
+"""Legal actions as a query on the state (like python-chess's legal moves).
+
+It lists the concrete actions the engine would accept now, so simulated players and the
+property tests can play random legal games. Host corrections that are always possible
+(fouls, removal, pause) are listed too; taps that would be silently ignored at night are
+not, since they change nothing.
+"""
+
+from __future__ import annotations
+
+from narrator.engine.abilities import ABILITIES
+from narrator.engine.actions import (
+    Action,
+    AddTime,
+    BestMove,
+    Choose,
+    EndSpeech,
+    Foul,
+    Nominate,
+    Pause,
+    Remove,
+    Resume,
+    Tap,
+    Vote,
+    WindowClosed,
+    Withdraw,
+)
+from narrator.engine.night import step_by_id
+from narrator.engine.ruleset import RuleSet
+from narrator.engine.state import State
+from narrator.engine.tasks import TASKS
+
+
+def legal_actions(rules: RuleSet, st: State, host: bool = True) -> list[Action]:
+    if st.phase == "over" or st.current is None:
+        return []
+    out: list[Action] = [WindowClosed(st.window)]
+    task = st.current
+    accepts = TASKS[task[0]].accepts
+    living = st.living()
+    if task[0] in ("call", "input"):
+        step = step_by_id_rules(rules, task[1])
+        if ABILITIES[step.ability].chooses:
+            actors = [s for s in living if st.roles[s] in step.roles]
+            if task[0] == "call":
+                out.extend(Tap(a) for a in actors)
+            else:
+                out.extend(Choose(a, t) for a in actors for t in range(1, st.seats + 1))
+    elif task[0] == "meet" or (task[0] == "input" and not accepts):
+        pass
+    if "nominate" in accepts:
+        if st.nominated:
+            out.append(Withdraw())
+        else:
+            taken = {t for _b, t in st.nominations}
+            immune = set(st.extra.get("immune", []))
+            out.extend(Nominate(s) for s in living if s not in taken and s not in immune)
+    if "end_speech" in accepts:
+        out.append(EndSpeech())
+        if host:
+            out.append(AddTime(30))
+    if "best_move" in accepts and st.first_victim == task[1] and not st.best_move:
+        others = [s for s in range(1, st.seats + 1) if s != task[1]]
+        out.append(BestMove(tuple(others[:3])))
+    if "vote" in accepts:
+        voted = set(st.ballot.get("voters", []))
+        out.extend(Vote(v) for v in living if v not in voted)
+    if task[0] in ("input",) and "entry" in accepts:
+        pass
+    if host:
+        out.extend(Foul(s) for s in living)
+        out.extend(Remove(s) for s in living)
+        out.append(Resume() if st.paused else Pause())
+    return out
+
+
+def step_by_id_rules(rules: RuleSet, step_id: str):  # type: ignore[no-untyped-def]
+    for step in rules.steps():
+        if step.id == step_id:
+            return step
+    raise KeyError(step_id)
+
+
+__all__ = ["legal_actions", "step_by_id"]

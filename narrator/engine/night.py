@@ -1,0 +1,257 @@
+"""The night: the rule set's steps in order, each called in full every night.
+
+Leak-proofing lives here. A step of a role in this game's deck is called every night with
+the same cues and the same windows whether its holders are alive, dead or blocked; the
+call-out speaks every seat number at the same beat; a tap never makes a sound, never
+lights a seat, and never ends a window early. Taps that mean nothing (a civilian's, a
+dead player's) are taken silently, exactly like taps that count.
+"""
+
+from __future__ import annotations
+
+from narrator.engine.abilities import ABILITIES, Dawn
+from narrator.engine.actions import Action, Choose, Entry, Tap
+from narrator.engine.context import Ctx
+from narrator.engine.ruleset import Step
+from narrator.engine.state import Task
+from narrator.engine.tasks import task
+from narrator.errors import RuleError
+
+
+def step_by_id(ctx: Ctx, step_id: str) -> Step:
+    for step in ctx.rules.steps():
+        if step.id == step_id:
+            return step
+    raise RuleError(f"no night step {step_id!r}")
+
+
+def in_deck(ctx: Ctx, step: Step) -> bool:
+    return any(role in ctx.state.deck for role in step.roles)
+
+
+@task("night_start")
+def _night_start(ctx: Ctx, t: Task) -> bool:
+    st = ctx.state
+    st.phase = "night"
+    st.speaker = 0
+    st.night = {}
+    ctx.dark()
+    ctx.sound("gong")
+    ctx.say("night_zero" if st.number == 0 else "night_falls")
+    steps = [("step", s.id) for s in ctx.rules.steps() if s.called_on(st.number) and in_deck(ctx, s)]
+    ctx.push(*steps, ("dawn",))
+    return False
+
+
+@task("step")
+def _step(ctx: Ctx, t: Task) -> bool:
+    step = step_by_id(ctx, t[1])
+    st = ctx.state
+    st.taps = []
+    st.tapped = []
+    if step.wake:
+        ctx.say(step.wake)
+    if step.input == "callout" and ABILITIES[step.ability].chooses:
+        calls = [("call", step.id, seat) for seat in range(1, st.seats + 1)]
+        ctx.push(*calls, ("step_end", step.id))
+        return False
+    return ctx.wait(("input", step.id), "night", step.window)
+
+
+def _take_choice(ctx: Ctx, step: Step, action: Action, called: int) -> None:
+    """Record a night input. Meaningless taps are accepted and dropped without a trace."""
+    st = ctx.state
+    if isinstance(action, Tap):
+        if not 1 <= action.seat <= st.seats:
+            raise RuleError(f"seat {action.seat} is not at this table")
+        if not ABILITIES[step.ability].chooses:
+            if action.seat not in st.tapped:
+                st.tapped.append(action.seat)
+            return
+        if called and st.alive[action.seat] and st.roles[action.seat] in step.roles:
+            st.taps.append([action.seat, called])
+        return
+    if isinstance(action, Entry):
+        if not 0 <= action.number <= st.seats:
+            raise RuleError(f"{action.number} is not a seat at this table")
+        if ABILITIES[step.ability].chooses:
+            st.taps.append([0, action.number])
+        return
+    if isinstance(action, Choose):
+        if not ABILITIES[step.ability].chooses:
+            raise RuleError(f"{step.id} takes no choice")
+        actor = action.actor or 0
+        if actor:
+            ctx.require_alive(actor, "actor")
+            if st.roles[actor] not in step.roles:
+                raise RuleError(f"seat {actor} does not act in {step.id}")
+        target = action.target or 0
+        if target and not 1 <= target <= st.seats:
+            raise RuleError(f"target {target} is not at this table")
+        if not any(st.alive[s] for s in st.holders(step.roles)):
+            raise RuleError(f"nobody alive acts in {step.id}")
+        st.taps.append([actor, target])
+        return
+    raise RuleError(f"{action.kind} is not expected at night")
+
+
+def _call_act(ctx: Ctx, t: Task, action: Action) -> None:
+    _take_choice(ctx, step_by_id(ctx, t[1]), action, t[2])
+
+
+def _input_act(ctx: Ctx, t: Task, action: Action) -> None:
+    _take_choice(ctx, step_by_id(ctx, t[1]), action, 0)
+
+
+def _input_closed(ctx: Ctx, t: Task) -> None:
+    ctx.push(("step_end", t[1]))
+
+
+@task("call", act=_call_act, accepts=("tap", "entry", "choose"))
+def _call(ctx: Ctx, t: Task) -> bool:
+    ctx.say("callout", seat=t[2])
+    return ctx.wait(t, "callout", ctx.rules.callout_beat)
+
+
+@task("input", act=_input_act, closed=_input_closed, accepts=("tap", "entry", "choose"))
+def _input(ctx: Ctx, t: Task) -> bool:  # only reopened by Engine.resume
+    step = step_by_id(ctx, t[1])
+    return ctx.wait(t, "night", step.window)
+
+
+@task("step_end")
+def _step_end(ctx: Ctx, t: Task) -> bool:
+    st = ctx.state
+    step = step_by_id(ctx, t[1])
+    ability = ABILITIES[step.ability]
+    if not ability.chooses:
+        return _meeting_end(ctx, step)
+    st.night[step.id] = st.taps
+    ctx.record("night_choice", secret=True, night=st.number, step=step.id,
+               choices=[list(c) for c in st.taps])
+    ability.at_step_end(ctx, step, st.taps)
+    st.taps = []
+    if step.answer > 0:
+        # Held in full whether or not an answer is shown: the table hears the same night.
+        ctx.push(("answer", step.id))
+    ctx.push(("sleep", step.id))
+    return False
+
+
+@task("answer")
+def _answer(ctx: Ctx, t: Task) -> bool:
+    return ctx.wait(t, "answer", step_by_id(ctx, t[1]).answer)
+
+
+
+
+@task("sleep")
+def _sleep(ctx: Ctx, t: Task) -> bool:
+    step = step_by_id(ctx, t[1])
+    if step.sleep:
+        ctx.say(step.sleep)
+    return False
+
+
+def _meeting_end(ctx: Ctx, step: Step) -> bool:
+    """Night zero: the holders of `step.roles` tapped. Learn who they are, or call again."""
+    st = ctx.state
+    tapped = sorted(st.tapped)
+    st.tapped = []
+    if all(st.roles[1:]):
+        ctx.push(("sleep", step.id))
+        return False
+    expected = sum(st.deck.get(r, 0) for r in step.roles)
+    fits = len(tapped) == expected and all(
+        any(r in step.roles for r in st.possible[s]) for s in tapped
+    )
+    if not fits:
+        # The same words and windows whoever got it wrong: the call is simply repeated.
+        ctx.say("meet_again")
+        ctx.push(("step", step.id))
+        return False
+    for seat in range(1, st.seats + 1):
+        if seat in tapped:
+            st.possible[seat] = [r for r in st.possible[seat] if r in step.roles]
+        else:
+            st.possible[seat] = [r for r in st.possible[seat] if r not in step.roles]
+    ctx.push(("sleep", step.id))
+    return False
+
+
+def settle_roles(ctx: Ctx) -> None:
+    """After night zero's meetings: give every seat the one role left to it."""
+    st = ctx.state
+    if all(st.roles[1:]):
+        return
+    left = dict(st.deck)
+    for seat in range(1, st.seats + 1):
+        if len(st.possible[seat]) == 1:
+            left[st.possible[seat][0]] -= 1
+    for seat in range(1, st.seats + 1):
+        options = st.possible[seat]
+        if len(options) == 1:
+            role = options[0]
+        else:
+            # Roles that never met the box (civilians) are what is left.
+            choices = [r for r in options if left.get(r, 0) > 0]
+            role = ctx.rules.default_role if ctx.rules.default_role in choices else choices[0]
+            left[role] -= 1
+        st.roles[seat] = role
+        st.possible[seat] = [role]
+    ctx.record("deal", secret=True, roles=st.roles[1:], learned=True)
+
+
+@task("dawn")
+def _dawn(ctx: Ctx, t: Task) -> bool:
+    st = ctx.state
+    if st.number == 0:
+        settle_roles(ctx)
+    dawn = Dawn()
+    for step in ctx.rules.night:
+        if step.id in st.night:
+            ABILITIES[step.ability].at_dawn(ctx, step, st.night[step.id], dawn)
+    st.night = {}
+    st.phase = "day"
+    st.number += 1
+    ctx.sound("chime")
+    ctx.say("morning", day=st.number)
+    victims = sorted(s for s in dawn.kills if s not in dawn.saved and st.alive[s])
+    first_blood = not st.eliminations
+    if victims:
+        if len(victims) == 1:
+            ctx.say("night_victim", seat=victims[0])
+        else:
+            ctx.say("night_victims", seats=tuple(victims))
+        for seat in victims:
+            ctx.eliminate(seat, dawn.kills[seat], phase="night")
+    elif st.number > 1:
+        ctx.say("nobody_killed")
+    if ctx.check_win() or _idle_draw(ctx):
+        return False
+    ctx.day_lights()
+    if first_blood and len(victims) == 1 and ctx.rules.best_move:
+        st.first_victim = victims[0]
+    words = [("last_word", s) for s in victims if dawn.kills[s] in ctx.rules.day.last_word_after]
+    ctx.push(*words, ("day_start",))
+    return False
+
+
+def _idle_draw(ctx: Ctx) -> bool:
+    """Draw after the rule set's number of full rounds in which nobody left the table."""
+    st = ctx.state
+    limit = ctx.rules.draw_after_idle_rounds
+    if st.number <= 1:
+        st.elims_at_dawn = len(st.eliminations)
+        return False
+    if len(st.eliminations) == st.elims_at_dawn:
+        st.idle_rounds += 1
+    else:
+        st.idle_rounds = 0
+    st.elims_at_dawn = len(st.eliminations)
+    if limit and st.idle_rounds >= limit:
+        from narrator.engine.effects import Outcome
+
+        ctx.game_over(Outcome("idle_rounds", "draw"))
+        return True
+    return False

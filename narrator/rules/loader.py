@@ -1,0 +1,257 @@
+"""Reading and validating rule-set files.
+
+Every problem is reported as one RuleSetError naming the file, the key path and what is
+wrong, e.g. `sport.yaml: night[1].roles[0]: unknown role 'doktor'`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+
+from narrator.engine.abilities import ABILITIES
+from narrator.engine.days import PROCEDURES
+from narrator.engine.ruleset import DayRules, FoulRules, Role, RuleSet, Step
+from narrator.engine.wins import WINS
+from narrator.errors import RuleSetError
+
+T = TypeVar("T")
+
+_TOP_KEYS = {
+    "name", "title", "roles", "deck", "night_zero", "night", "day", "fouls", "win",
+    "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "default_role",
+}
+_INPUTS = ("callout", "keypad", "none")
+
+
+def bundled_names() -> list[str]:
+    folder = resources.files("narrator.rules") / "sets"
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+@cache
+def load_bundled(name: str) -> RuleSet:
+    folder = resources.files("narrator.rules") / "sets"
+    item = folder / f"{name}.yaml"
+    if not item.is_file():
+        raise RuleSetError(
+            f"{name}.yaml", "", f"no bundled rule set {name!r} (known: {', '.join(bundled_names())})"
+        )
+    return parse(item.read_text(encoding="utf-8"), f"{name}.yaml")
+
+
+def load(spec: str | Path) -> RuleSet:
+    """A bundled rule set by name, or a rule-set file by path."""
+    text = str(spec)
+    if not text.endswith((".yaml", ".yml")) and "/" not in text:
+        return load_bundled(text)
+    path = Path(spec)
+    try:
+        content = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RuleSetError(str(path), "", f"cannot read: {exc.strerror}") from None
+    return parse(content, str(path))
+
+
+def parse(text: str, source: str) -> RuleSet:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else ""
+        raise RuleSetError(source, where, f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    return _Reader(source).rule_set(data)
+
+
+class _Reader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, problem: str) -> RuleSetError:
+        return RuleSetError(self.source, where, problem)
+
+    def typed(self, value: Any, kind: type[T] | tuple[type, ...], where: str) -> T:
+        ok = isinstance(value, kind) and not (isinstance(value, bool) and kind in (int, float))
+        if kind == float and isinstance(value, int) and not isinstance(value, bool):
+            ok = True
+        if not ok:
+            name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.fail(where, f"expected {name}, got {value!r}")
+        return value  # type: ignore[return-value]
+
+    def rule_set(self, data: Any) -> RuleSet:
+        data = self.typed(data, dict, "(top)")
+        for key in data:
+            if key not in _TOP_KEYS:
+                raise self.fail(str(key), "unknown key")
+        for key in ("name", "roles", "deck", "night"):
+            if key not in data:
+                raise self.fail(key, "missing")
+        roles = self.roles(data["roles"])
+        default_role = self.typed(data.get("default_role", "civilian"), str, "default_role")
+        if default_role not in roles:
+            raise self.fail("default_role", f"unknown role {default_role!r}")
+        deck = self.deck(data["deck"], roles)
+        in_deck = {r for counts in deck.values() for r in counts}
+        night_zero = self.steps(data.get("night_zero", []), "night_zero", roles, in_deck)
+        night = self.steps(data["night"], "night", roles, in_deck)
+        seen: set[str] = set()
+        for i, step in enumerate(night_zero + night):
+            where = f"night_zero[{i}]" if i < len(night_zero) else f"night[{i - len(night_zero)}]"
+            if step.id in seen:
+                raise self.fail(f"{where}.id", f"step id {step.id!r} used twice")
+            seen.add(step.id)
+        win = tuple(self.typed(data.get("win", ["no_black", "black_parity"]), list, "win"))
+        for i, hook in enumerate(win):
+            if hook not in WINS:
+                raise self.fail(f"win[{i}]", f"unknown win check {hook!r} (known: {', '.join(WINS)})")
+        day = self.section(data.get("day", {}), DayRules, "day")
+        if day.procedure not in PROCEDURES:
+            raise self.fail("day.procedure", f"unknown procedure {day.procedure!r}")
+        self.choice(day.first_day_vote, ("normal", "none", "lift_only"), "day.first_day_vote")
+        self.choice(day.single_nominee_first_day, ("no_vote", "vote"), "day.single_nominee_first_day")
+        self.choice(day.single_nominee_later, ("leaves", "vote"), "day.single_nominee_later")
+        self.choice(day.tie, ("revote_then_lift", "revote_then_lift_then_coin"), "day.tie")
+        fouls = self.section(data.get("fouls", {}), FoulRules, "fouls")
+        self.choice(fouls.cancel_vote, ("nearest", "today", "none"), "fouls.cancel_vote")
+        return RuleSet(
+            name=self.typed(data["name"], str, "name"),
+            title=self.typed(data.get("title", data["name"]), str, "title"),
+            roles=roles,
+            deck=deck,
+            night_zero=night_zero,
+            night=night,
+            day=day,
+            fouls=fouls,
+            win=win,
+            best_move=self.typed(data.get("best_move", True), bool, "best_move"),
+            draw_after_idle_rounds=self.typed(
+                data.get("draw_after_idle_rounds", 0), int, "draw_after_idle_rounds"
+            ),
+            answers_public=self.typed(data.get("answers_public", False), bool, "answers_public"),
+            callout_beat=float(self.typed(data.get("callout_beat", 1.5), float, "callout_beat")),
+            default_role=default_role,
+            source=self.source,
+        )
+
+    def choice(self, value: str, allowed: tuple[str, ...], where: str) -> None:
+        if value not in allowed:
+            raise self.fail(where, f"{value!r} is not one of {', '.join(allowed)}")
+
+    def roles(self, data: Any) -> dict[str, Role]:
+        data = self.typed(data, dict, "roles")
+        out: dict[str, Role] = {}
+        for name, spec in data.items():
+            where = f"roles.{name}"
+            spec = self.typed(spec, dict, where)
+            for key in spec:
+                if key not in ("team", "checks_as", "counts_as", "votes"):
+                    raise self.fail(f"{where}.{key}", "unknown key")
+            out[str(name)] = Role(
+                name=str(name),
+                team=self.typed(spec.get("team"), str, f"{where}.team"),
+                checks_as=spec.get("checks_as"),
+                counts_as=spec.get("counts_as"),
+                votes=self.typed(spec.get("votes", True), bool, f"{where}.votes"),
+            )
+        return out
+
+    def deck(self, data: Any, roles: Mapping[str, Role]) -> dict[int, dict[str, int]]:
+        data = self.typed(data, dict, "deck")
+        out: dict[int, dict[str, int]] = {}
+        for seats, counts in data.items():
+            where = f"deck.{seats}"
+            if not isinstance(seats, int) or not 3 <= seats <= 20:
+                raise self.fail(where, "a deck is keyed by a seat count from 3 to 20")
+            counts = self.typed(counts, dict, where)
+            for role, n in counts.items():
+                if role not in roles:
+                    raise self.fail(f"{where}.{role}", f"unknown role {role!r}")
+                self.typed(n, int, f"{where}.{role}")
+                if n < 0:
+                    raise self.fail(f"{where}.{role}", "a count cannot be negative")
+            total = sum(counts.values())
+            if total != seats:
+                raise self.fail(where, f"impossible deck: {total} roles for {seats} seats")
+            teams = {roles[r].team for r, n in counts.items() if n}
+            if len(teams) < 2:
+                raise self.fail(where, "impossible deck: a game needs at least two sides")
+            out[seats] = {str(r): int(n) for r, n in counts.items() if n}
+        if not out:
+            raise self.fail("deck", "no deck")
+        return out
+
+    def steps(self, data: Any, where: str, roles: Mapping[str, Role], in_deck: set[str]) -> tuple[Step, ...]:
+        data = self.typed(data, list, where)
+        out = []
+        known = {f.name for f in dataclasses.fields(Step)}
+        for i, spec in enumerate(data):
+            at = f"{where}[{i}]"
+            spec = self.typed(spec, dict, at)
+            for key in spec:
+                if key not in known:
+                    raise self.fail(f"{at}.{key}", "unknown key")
+            for key in ("id", "roles", "ability"):
+                if key not in spec:
+                    raise self.fail(f"{at}.{key}", "missing")
+            step_roles = self.typed(spec["roles"], list, f"{at}.roles")
+            for j, role in enumerate(step_roles):
+                if role not in roles:
+                    raise self.fail(f"{at}.roles[{j}]", f"unknown role {role!r}")
+                if role not in in_deck:
+                    raise self.fail(f"{at}.roles[{j}]", f"role {role!r} is in no deck")
+            ability = self.typed(spec["ability"], str, f"{at}.ability")
+            if ability not in ABILITIES:
+                raise self.fail(f"{at}.ability", f"unknown ability {ability!r} (known: {', '.join(ABILITIES)})")
+            inp = self.typed(spec.get("input", "callout"), str, f"{at}.input")
+            self.choice(inp, _INPUTS, f"{at}.input")
+            args = self.typed(spec.get("args", {}), dict, f"{at}.args")
+            problem = ABILITIES[ability].check_args(args, roles)
+            if problem:
+                raise self.fail(f"{at}.args", problem)
+            window = float(self.typed(spec.get("window", 10), float, f"{at}.window"))
+            answer = float(self.typed(spec.get("answer", 0), float, f"{at}.answer"))
+            if window <= 0 or answer < 0:
+                raise self.fail(f"{at}.window", "window lengths must be positive")
+            last = spec.get("last_night")
+            out.append(Step(
+                id=self.typed(spec["id"], str, f"{at}.id"),
+                roles=tuple(step_roles),
+                ability=ability,
+                input=inp,
+                window=window,
+                answer=answer,
+                wake=self.typed(spec.get("wake", ""), str, f"{at}.wake"),
+                sleep=self.typed(spec.get("sleep", ""), str, f"{at}.sleep"),
+                first_night=self.typed(spec.get("first_night", 1), int, f"{at}.first_night"),
+                last_night=None if last is None else self.typed(last, int, f"{at}.last_night"),
+                args=args,
+            ))
+        return tuple(out)
+
+    def section(self, data: Any, cls: Callable[..., T], where: str) -> T:
+        data = self.typed(data, dict, where)
+        defaults = cls()
+        out: dict[str, Any] = {}
+        for key, value in data.items():
+            if not hasattr(defaults, key):
+                raise self.fail(f"{where}.{key}", "unknown key")
+            current = getattr(defaults, key)
+            if isinstance(current, tuple):
+                value = tuple(self.typed(value, list, f"{where}.{key}"))
+            elif isinstance(current, bool):
+                value = self.typed(value, bool, f"{where}.{key}")
+            elif isinstance(current, float):
+                value = float(self.typed(value, float, f"{where}.{key}"))
+                if value < 0:
+                    raise self.fail(f"{where}.{key}", "cannot be negative")
+            else:
+                value = self.typed(value, type(current), f"{where}.{key}")
+            out[key] = value
+        return cls(**out)

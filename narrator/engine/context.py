@@ -82,14 +82,15 @@ class Ctx:
         if not st.alive[seat]:
             raise RuleError(f"{what} {seat} is out of the game")
 
-    def eliminate(self, seat: int, how: str, phase: str | None = None) -> None:
+    def eliminate(self, seat: int, how: str, phase: str | None = None,
+                  number: int | None = None) -> None:
         st = self.state
         if not st.alive[seat]:
             return
         st.alive[seat] = False
         st.gone[seat] = how
         phase = phase or st.phase
-        number = st.number
+        number = st.number if number is None else number
         st.eliminations.append([seat, how, phase, number])
         self.out.append(Eliminated(seat, how, phase, number))
         for hook in _on_elimination:

@@ -212,6 +212,7 @@ def _dawn(ctx: Ctx, t: Task) -> bool:
         if step.id in st.night:
             ABILITIES[step.ability].at_dawn(ctx, step, st.night[step.id], dawn)
     st.night = {}
+    night = st.number
     st.phase = "day"
     st.number += 1
     ctx.sound("chime")
@@ -224,7 +225,7 @@ def _dawn(ctx: Ctx, t: Task) -> bool:
         else:
             ctx.say("night_victims", seats=tuple(victims))
         for seat in victims:
-            ctx.eliminate(seat, dawn.kills[seat], phase="night")
+            ctx.eliminate(seat, dawn.kills[seat], phase="night", number=night)
     elif st.number > 1:
         ctx.say("nobody_killed")
     if ctx.check_win() or _idle_draw(ctx):

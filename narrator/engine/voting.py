@@ -139,7 +139,9 @@ def _tally(ctx: Ctx, t: Task) -> bool:
     if len(leaders) == 1:
         seat = leaders[0]
         if st.number == 1 and day.first_day_vote == "lift_only":
-            ctx.say("first_day_stays", seat=seat)
+            # The first day's leader only leaves if the table lifts them after a speech.
+            ctx.push(("tie_speech", seat), ("lift_ballot", seat))
+            st.ballot = {**st.ballot, "kind": "lift", "prev": [seat], "votes": {}, "voters": []}
             return False
         leave(ctx, [seat], "vote")
         return False
@@ -190,6 +192,9 @@ def _lift_closed(ctx: Ctx, t: Task) -> None:
     if 2 * len(yes) > alive:
         ctx.say("lift_passed", seats=tuple(leaders))
         leave(ctx, leaders, "lifted")
+        return
+    if len(leaders) == 1:
+        ctx.say("first_day_stays", seat=leaders[0])
         return
     ctx.say("lift_failed", seats=tuple(leaders))
     if ctx.rules.day.tie == "revote_then_lift_then_coin" and 2 * len(yes) == alive and leaders:

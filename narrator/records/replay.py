@@ -1,0 +1,263 @@
+"""Replaying a recorded game through the engine on a virtual clock.
+
+Every recorded input (nominations, votes, lift ballots, shots, checks, fouls, best move)
+is fed at the moment of the game it belongs to; windows always run their full length, so
+the timeline is the one the box would have spoken. The replay agrees with the record when
+the engine accepts every input, ends where the record ends, and names the same winner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from narrator.engine.actions import Action, BestMove, Choose, Foul, Nominate, Vote
+from narrator.engine.core import Engine
+from narrator.engine.effects import Effect, Record
+from narrator.engine.night import step_by_id
+from narrator.engine.context import Ctx
+from narrator.engine.ruleset import RuleSet
+from narrator.engine.state import State
+from narrator.engine.timeline import Timeline
+from narrator.errors import RuleError
+from narrator.records.polemica import Foul as RecordedFoul
+from narrator.records.polemica import PolemicaGame
+
+# The record's stage types that stop a replay at a night step, by the role that acts.
+_NIGHT_STAGES = {"shooting": "mafia", "donCheck": "don", "sheriffCheck": "sheriff"}
+
+
+@dataclass
+class ReplayResult:
+    state: State
+    timeline: Timeline
+    disagreement: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def winner(self) -> str | None:
+        return self.state.outcome[1] if self.state.outcome else None
+
+    def eliminations(self) -> list[dict[str, Any]]:
+        return [{"seat": s, "phase": p, "number": n, "how": h}
+                for s, h, p, n in self.state.eliminations]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "eliminations": self.eliminations(),
+                "timeline": self.timeline.to_json()}
+
+
+class Disagreement(Exception):
+    pass
+
+
+class Replayer:
+    def __init__(self, rules: RuleSet, game: PolemicaGame, timeline: Timeline) -> None:
+        self.rules = rules.with_settings(game.settings)
+        self.game = game
+        self.engine = Engine(self.rules)
+        self.timeline = timeline
+        self.fouls: list[RecordedFoul] = list(game.fouls)
+        self.nominations = {d: list(v) for d, v in game.nominations.items()}
+        self.votes = {k: dict(v) for k, v in game.votes.items()}
+        self.lift = {k: dict(v) for k, v in game.lift_votes.items()}
+        self.shots = {k: list(v) for k, v in game.shots.items()}
+        self.checks = dict(game.checks)
+        self.notes: list[str] = []
+        self.state, opening = self.engine.new_game(seats=len(game.roles), roles=game.roles)
+        self.timeline.feed(opening, self.state.phase_label())
+
+    def run(self) -> ReplayResult:
+        try:
+            self._loop()
+            self._final_checks()
+        except Disagreement as exc:
+            return ReplayResult(self.state, self.timeline, str(exc), self.notes)
+        return ReplayResult(self.state, self.timeline, None, self.notes)
+
+    # the loop
+    def _apply(self, action: Action, where: str) -> None:
+        label = self.state.phase_label()
+        try:
+            effects: list[Effect] = self.engine.apply(self.state, action)
+        except RuleError as exc:
+            raise Disagreement(f"{where}: the record has {action.kind} {_describe(action)}, "
+                               f"but the engine refuses it: {exc}") from None
+        self.timeline.feed(effects, label)
+        for effect in effects:
+            if isinstance(effect, Record) and effect.event == "vote":
+                # The last candidate's votes are given by the engine, not tapped: drop the
+                # record's copy of each vote the engine counted the same way.
+                recorded = self.votes.get((effect.data["day"], effect.data["round"]), {})
+                for voter in effect.data["voters"]:
+                    if recorded.get(voter) == effect.data["candidate"]:
+                        del recorded[voter]
+
+    def _loop(self) -> None:
+        st = self.state
+        while st.phase != "over":
+            task = st.current
+            if task is None:
+                raise Disagreement(f"{st.phase_label()}: the engine has nothing to wait for")
+            if self._stop_here(task):
+                return
+            self._fouls_due(task)
+            if st.phase == "over" or st.current != task:
+                continue
+            self._inputs(task)
+            if st.phase == "over":
+                return
+            if st.current == task:
+                self._apply(self.timeline.close_window(), self._where(task))
+
+    def _stop_here(self, task: tuple[Any, ...]) -> bool:
+        stage = self.game.stage
+        if self.game.finished:
+            return False
+        st = self.state
+        kind, day = stage.get("type"), stage.get("day", 0)
+        if st.phase == "night" and st.number >= day and kind in _NIGHT_STAGES:
+            if task[0] == "call" and task[2] == 1:
+                step = step_by_id(Ctx(self.rules, st), task[1])
+                if _NIGHT_STAGES[kind] in step.roles and (kind != "shooting" or step.ability == "kill"):
+                    return True
+        # Anything past the recorded stage's day is beyond the record.
+        return st.number > day or (st.phase == "night" and st.number == day and
+                                   kind not in _NIGHT_STAGES)
+
+    def _where(self, task: tuple[Any, ...]) -> str:
+        st = self.state
+        what = {"call": "call-out", "speech": "speech", "ballot": "vote", "lift_ballot":
+                "lift vote", "last_word": "last word", "tie_speech": "tie speech"}.get(task[0], task[0])
+        return f"{st.phase} {st.number}, {what}"
+
+    def _moment(self, task: tuple[Any, ...]) -> dict[str, Any] | None:
+        """The record's stage for this moment of the game (where fouls are stamped)."""
+        st = self.state
+        if st.phase != "day":
+            return None
+        name = task[0]
+        if name in ("speech", "silent_turn"):
+            return {"type": "speech", "day": st.number, "player": task[1]}
+        if name == "tie_speech":
+            return {"type": "reSpeech", "day": st.number, "player": task[1],
+                    "voting": st.ballot.get("round", 1)}
+        if name == "last_word":
+            how = st.gone[task[1]]
+            if how == "shot":
+                return {"type": "shooted", "day": st.number, "player": task[1]}
+            return {"type": "voted", "day": st.number, "player": task[1]}
+        if name in ("ballot", "lift_ballot"):
+            return {"type": "voting", "day": st.number}
+        return None
+
+    def _fouls_due(self, task: tuple[Any, ...]) -> None:
+        moment = self._moment(task)
+        st = self.state
+        while self.fouls:
+            foul = self.fouls[0]
+            stage = foul.stage
+            due = moment is not None and all(stage.get(k) == v for k, v in moment.items()
+                                             if k != "voting")
+            late = stage.get("day", 0) < st.number and st.phase == "day"
+            if not (due or late):
+                return
+            if late and not due:
+                self.notes.append(f"foul on seat {foul.seat} at {stage} applied late, on day {st.number}")
+            self.fouls.pop(0)
+            self._apply(Foul(foul.seat), self._where(task))
+            if st.phase == "over" or st.current != task:
+                return
+
+    def _inputs(self, task: tuple[Any, ...]) -> None:
+        st = self.state
+        name = task[0]
+        ctx = Ctx(self.rules, st)
+        if name == "call" and task[2] == 1:
+            step = step_by_id(ctx, task[1])
+            night = st.number
+            if step.ability == "kill":
+                for shooter, victim in self.shots.pop(night, []):
+                    self._apply(Choose(shooter, victim), f"night {night}, shot")
+            elif step.ability == "check":
+                for role in ("don", "sheriff"):
+                    if role in step.roles and (night, role) in self.checks:
+                        target = self.checks.pop((night, role))
+                        holders = st.holders([role])
+                        actor = holders[0] if holders else None
+                        self._apply(Choose(actor, target), f"night {night}, {role}'s check")
+        elif name in ("speech", "silent_turn") and len(task) == 2:
+            todo = self.nominations.get(st.number, [])
+            for i, (by, target) in enumerate(todo):
+                if by == task[1]:
+                    todo.pop(i)
+                    self._apply(Nominate(target, by=by), self._where(task))
+                    break
+        elif name == "last_word" and st.first_victim == task[1]:
+            named = self.game.best_moves.get(task[1])
+            if named:
+                self._apply(BestMove(tuple(named)), self._where(task))
+        elif name == "ballot":
+            ballot = self.votes.get((st.number, st.ballot["round"]), {})
+            for voter, candidate in sorted(ballot.items()):
+                if candidate == task[1]:
+                    del ballot[voter]
+                    self._apply(Vote(voter), self._where(task))
+        elif name == "lift_ballot":
+            for voter, yes in sorted(self.lift.pop(st.number, {}).items()):
+                if yes:
+                    self._apply(Vote(voter), self._where(task))
+
+    def _final_checks(self) -> None:
+        st = self.state
+        g = self.game
+        if g.finished:
+            if st.phase != "over":
+                raise Disagreement(f"the record ends the game on day {g.stage.get('day')}, "
+                                   f"the engine is still playing ({st.phase_label()})")
+            if self.winner() != g.result:
+                raise Disagreement(f"the record says {g.result} won, the engine says {self.winner()}")
+            if g.stage.get("day") not in (None, st.number):
+                raise Disagreement(f"the record ends on day {g.stage.get('day')}, "
+                                   f"the engine on day {st.number}")
+        elif st.phase == "over":
+            raise Disagreement(f"the engine ended the game ({self.winner()} won) on "
+                               f"{st.phase_label()}, but the record goes on")
+        for seat in g.disqualified:
+            if st.gone[seat] not in ("fouls", "removed"):
+                raise Disagreement(f"the record removes seat {seat}, the engine does not")
+        leftovers = []
+        limit = st.number
+        for day, noms in self.nominations.items():
+            if noms and day <= limit:
+                leftovers.append(f"day {day} nominations {noms}")
+        for (day, rnd), ballot in self.votes.items():
+            if ballot and day <= limit and not self._formal_single_vote(day, ballot):
+                leftovers.append(f"day {day} round {rnd} votes {ballot}")
+        for day, ballot in self.lift.items():
+            if any(ballot.values()) and day < limit:
+                leftovers.append(f"day {day} lift votes {ballot}")
+        for night, shots in self.shots.items():
+            if shots and night < limit:
+                leftovers.append(f"night {night} shots {shots}")
+        if leftovers:
+            raise Disagreement("the engine never used the record's " + "; ".join(leftovers))
+
+    def _formal_single_vote(self, day: int, ballot: dict[int, int]) -> bool:
+        """A recorded vote on a lone nominee who left without one (the rule from day 2)."""
+        gone_by_vote = [s for s, how, phase, n in self.state.eliminations
+                        if phase == "day" and n == day and how == "vote"]
+        return len(set(ballot.values())) == 1 and next(iter(ballot.values())) in gone_by_vote
+
+    def winner(self) -> str | None:
+        return self.state.outcome[1] if self.state.outcome else None
+
+
+def _describe(action: Action) -> str:
+    data = action.to_json()
+    data.pop("kind")
+    return ", ".join(f"{k} {v}" for k, v in data.items())
+
+
+def replay(rules: RuleSet, game: PolemicaGame, timeline: Timeline) -> ReplayResult:
+    return Replayer(rules, game, timeline).run()

@@ -36,8 +36,8 @@ class Ctx:
     # speech and sound
     def say(self, cue: str, **params: Param) -> None:
         self.out.append(Say(cue, params))
-        self.state.last_say = [cue, {k: list(v) if isinstance(v, tuple) else v
-                                     for k, v in params.items()}]
+        # Tuples in params become lists in the state's JSON form; Repeat turns them back.
+        self.state.last_say = [cue, params]
 
     def sound(self, name: str) -> None:
         self.out.append(Sound(name))
@@ -65,7 +65,7 @@ class Ctx:
     # lights
     def day_lights(self, on: tuple[int, ...] = (), blink: tuple[int, ...] = ()) -> None:
         st = self.state
-        dim = tuple(s for s in range(1, st.seats + 1) if not st.alive[s])
+        dim = tuple([s for s, alive in enumerate(st.alive) if not alive and s])
         self.out.append(SeatLights(on=on, blink=blink, dim=dim))
 
     def dark(self) -> None:

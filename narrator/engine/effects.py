@@ -1,5 +1,9 @@
 """Effects: what the engine asks the box to do. The daemon carries them out in order.
 
+Effects are values: nobody changes one after the engine made it. They are plain slotted
+dataclasses rather than frozen ones because a game makes hundreds of them and frozen
+dataclasses cost three times as much to build (the engine bench counts that).
+
 The contract with whoever executes a list of effects:
 - `Say` and `Sound` are played one after another, each to its end;
 - `OpenWindow` starts a timer once everything before it has been played; when it runs
@@ -15,7 +19,7 @@ from typing import Any, ClassVar
 Param = int | str | tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Effect:
     kind: ClassVar[str] = ""
 
@@ -44,7 +48,7 @@ class Outcome:
     winner: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Say(Effect):
     """Speak a cue from the phrase book. Params are public values only (seat numbers, counts)."""
 
@@ -53,7 +57,7 @@ class Say(Effect):
     params: dict[str, Param] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Sound(Effect):
     """Play one of the short cue sounds in sounds/ (gong, chime, tick, beat)."""
 
@@ -61,7 +65,7 @@ class Sound(Effect):
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class OpenWindow(Effect):
     """A timed window: a night step's input time, a call-out beat, a speech, a ballot.
 
@@ -76,7 +80,7 @@ class OpenWindow(Effect):
     seat: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CloseWindow(Effect):
     """Cancel the timer of a day window that ended early (the speaker said 'thank you')."""
 
@@ -84,24 +88,24 @@ class CloseWindow(Effect):
     window: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ExtendWindow(Effect):
     kind: ClassVar[str] = "extend_window"
     window: int
     seconds: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PauseTimers(Effect):
     kind: ClassVar[str] = "pause_timers"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ResumeTimers(Effect):
     kind: ClassVar[str] = "resume_timers"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SeatLights(Effect):
     """The whole state of the seat LEDs at once: lit, blinking, dimmed (out of the game).
 
@@ -114,7 +118,7 @@ class SeatLights(Effect):
     dim: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ShowAnswer(Effect):
     """A private check answer on the answer LEDs: "yes" lights green, "no" lights red."""
 
@@ -123,7 +127,7 @@ class ShowAnswer(Effect):
     seconds: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Eliminated(Effect):
     """A player leaves the table. `how`: vote, shot, fouls, removed, lifted (or a rule
     set's own: poisoned, duel...). `phase` is "day" or "night"."""
@@ -135,7 +139,7 @@ class Eliminated(Effect):
     number: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Record(Effect):
     """A line for the game protocol. `secret` ones (roles, night choices, checks) go only to
     the mode-0600 protocol files, never to logs at INFO or to speech."""
@@ -146,7 +150,7 @@ class Record(Effect):
     secret: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameOver(Effect):
     kind: ClassVar[str] = "game_over"
     outcome: Outcome

@@ -19,10 +19,10 @@ from narrator.errors import RuleError
 
 
 def step_by_id(ctx: Ctx, step_id: str) -> Step:
-    for step in ctx.rules.steps():
-        if step.id == step_id:
-            return step
-    raise RuleError(f"no night step {step_id!r}")
+    step = ctx.rules.step_index.get(step_id)
+    if step is None:
+        raise RuleError(f"no night step {step_id!r}")
+    return step
 
 
 def in_deck(ctx: Ctx, step: Step) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 
@@ -113,6 +114,10 @@ class RuleSet:
 
     def steps(self) -> tuple[Step, ...]:
         return self.night_zero + self.night
+
+    @cached_property
+    def step_index(self) -> dict[str, Step]:
+        return {step.id: step for step in self.steps()}
 
     def cue_ids(self) -> set[str]:
         """Every cue this rule set's own data names (the engine's are in cues.ENGINE_CUES)."""

@@ -1,0 +1,1 @@
+"""Simulated players: seeded, making legal choices, for the demo, the bench and tests."""

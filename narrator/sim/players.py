@@ -1,0 +1,100 @@
+"""Simulated players who know their roles and play plausibly.
+
+Given the state, `Table.respond` returns what the players do at this moment (taps at the
+called number, nominations, votes, a best move), then the caller lets the window run
+out. Choices come from a seeded generator kept apart from the game's own, so a demo with
+the same seed plays the same game.
+"""
+
+from __future__ import annotations
+
+import random
+
+from narrator.engine.abilities import ABILITIES
+from narrator.engine.actions import Action, BestMove, Foul, Nominate, Tap, Vote
+from narrator.engine.ruleset import RuleSet
+from narrator.engine.state import State
+
+
+class Table:
+    def __init__(self, rules: RuleSet, seed: int, foul_rate: float = 0.02,
+                 nominate_rate: float = 0.6) -> None:
+        self.rules = rules
+        self.rng = random.Random(seed ^ 0x5EED)
+        self.foul_rate = foul_rate
+        self.nominate_rate = nominate_rate
+        self.plans: dict[str, int] = {}  # tonight's agreed target by step id
+        self._teams = {name: role.team for name, role in rules.roles.items()}
+
+    def _chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def team(self, st: State, seat: int) -> str:
+        # Players know their own team mates; the roles never change after night zero
+        # except for rule hooks like a turncoat, so look them up each time.
+        role = st.roles[seat]
+        return self._teams.get(role, "red") if role else "red"
+
+    def respond(self, st: State) -> list[Action]:
+        task = st.current
+        if task is None:
+            return []
+        name = task[0]
+        if name == "call":
+            return self._night_call(st, task[1], task[2])
+        if name == "input" and st.number == 0:
+            step = self.rules.step_index[task[1]]
+            if not ABILITIES[step.ability].chooses:
+                return [Tap(s) for s in st.holders(step.roles)]
+            return []
+        out: list[Action] = []
+        if st.phase == "day" and self._chance(self.foul_rate):
+            out.append(Foul(self.rng.choice(st.living())))
+        if name == "speech" and len(task) == 2 or name == "silent_turn":
+            seat = task[1]
+            taken = {t for _b, t in st.nominations}
+            immune = set(st.extra.get("immune", []))
+            others = [s for s in st.living() if s not in taken and s not in immune
+                      and (self.team(st, s) != self.team(st, seat) or self._chance(0.2))]
+            if others and self._chance(self.nominate_rate):
+                out.append(Nominate(self.rng.choice(others), by=seat))
+        elif name == "ballot":
+            candidate = task[1]
+            voted = set(st.ballot.get("voters", []))
+            for voter in st.living():
+                if voter in voted:
+                    continue
+                against = self.team(st, candidate) != self.team(st, voter)
+                if self._chance(0.55 if against else 0.15):
+                    out.append(Vote(voter))
+        elif name == "lift_ballot":
+            out.extend(Vote(v) for v in st.living() if self._chance(0.5))
+        elif name == "last_word" and st.first_victim == task[1] and not st.best_move:
+            others = [s for s in range(1, st.seats + 1) if s != task[1]]
+            picks: list[int] = []
+            while len(picks) < 3:
+                s = self.rng.choice(others)
+                if s not in picks:
+                    picks.append(s)
+            out.append(BestMove(tuple(picks)))
+        return out
+
+    def _night_call(self, st: State, step_id: str, called: int) -> list[Action]:
+        step = self.rules.step_index[step_id]
+        actors = [s for s in st.holders(step.roles) if st.alive[s]]
+        if not actors:
+            return []
+        if called == 1 or step_id not in self.plans:
+            self.plans[step_id] = self._plan(st, step_id, actors)
+        if self.plans[step_id] != called:
+            return []
+        return [Tap(a) for a in actors]
+
+    def _plan(self, st: State, step_id: str, actors: list[int]) -> int:
+        step = self.rules.step_index[step_id]
+        own = {self.team(st, a) for a in actors}
+        if step.ability == "check" or step.ability == "kill":
+            targets = [s for s in st.living() if self.team(st, s) not in own]
+        else:
+            targets = st.living()
+        return self.rng.choice(targets) if targets else 0

@@ -1,0 +1,56 @@
+"""Whole games played by simulated players straight through the engine (no devices).
+
+Used by the engine bench, the property tests and `narrator demo --fast` before devices
+are attached. Windows always run out after the players have acted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from narrator.engine.actions import WindowClosed
+from narrator.engine.core import Engine
+from narrator.engine.effects import Effect
+from narrator.engine.rng import Rng
+from narrator.engine.ruleset import RuleSet
+from narrator.engine.state import State
+from narrator.errors import RuleError
+from narrator.sim.players import Table
+
+MAX_ACTIONS = 50_000
+
+
+def deal(rules: RuleSet, seats: int, seed: int) -> list[str]:
+    """The rule set's deck for this many seats, shuffled by the seed."""
+    roles = [role for role, n in sorted(rules.deck_for(seats).items()) for _ in range(n)]
+    rng = Rng(seed)
+    for i in range(len(roles) - 1, 0, -1):
+        j = rng.below(i + 1)
+        roles[i], roles[j] = roles[j], roles[i]
+    return roles
+
+
+def play(rules: RuleSet, seed: int, seats: int | None = None,
+         on_effects: Callable[[State, list[Effect]], None] | None = None) -> State:
+    engine = Engine(rules)
+    n = seats or rules.min_seats
+    st, effects = engine.new_game(n, seed, deal(rules, n, seed))
+    if on_effects:
+        on_effects(st, effects)
+    table = Table(rules, seed)
+    for _ in range(MAX_ACTIONS):
+        if st.phase == "over":
+            return st
+        for action in table.respond(st):
+            try:
+                effects = engine.apply(st, action)
+            except RuleError:
+                continue  # a simulated player's mistake is refused and changes nothing
+            if on_effects:
+                on_effects(st, effects)
+            if st.phase == "over":
+                return st
+        effects = engine.apply(st, WindowClosed(st.window))
+        if on_effects:
+            on_effects(st, effects)
+    raise RuntimeError(f"seed {seed}: the game did not end in {MAX_ACTIONS} actions")

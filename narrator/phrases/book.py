@@ -1,0 +1,232 @@
+"""A phrase book: every cue the box speaks and every command it hears, in one language.
+
+Cue texts are templates. Parameters are public values only and are spoken as words:
+
+    {seat}                        a number: "seven" / "семь"
+    {day:ord}                     an ordinal: "second" / "второй"
+    {votes:vote/votes}            a number and the noun that agrees with it: "five votes";
+    {votes:голос/голоса/голосов}  Russian gives three forms (1, 2-4, 5+): "пять голосов";
+    {seconds:f:секунда/секунды/секунд}  and the noun's gender when it is not masculine
+                                  ("одна секунда", "две секунды");
+    {seats}                       a list: "three, seven and eight" / "три, семь и восемь";
+    {seats:player number/players number}  a list after a singular or plural lead-in.
+
+The parameters of a cue are the names in its template; both books must agree on them.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+
+from narrator.errors import InputFileError, NarratorError
+from narrator.phrases import numbers
+from narrator.phrases.numbers import LANGUAGES
+
+ParamValue = int | str | tuple[int, ...]
+
+# What each well-known parameter holds. Other names are allowed, spoken as given.
+PARAM_KINDS: dict[str, type] = {
+    "seat": int, "seats": tuple, "count": int, "votes": int, "seconds": int, "day": int,
+}
+_NOUN_FORMS = {"en": 2, "ru": 3}
+
+
+class PhraseError(NarratorError, ValueError):
+    """A cue that the phrase book cannot say: unknown id, or wrong parameters."""
+
+
+class PhraseBookError(InputFileError):
+    """A wrong phrase-book file."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    name: str
+    spec: str  # "", "ord", or noun/lead-in forms
+    forms: tuple[str, ...] = ()
+    gender: str = "m"
+
+
+@dataclass(frozen=True, slots=True)
+class _Template:
+    text: str
+    parts: tuple[tuple[str, _Field | None], ...]  # literal text, then the field after it
+
+    @property
+    def params(self) -> frozenset[str]:
+        return frozenset(f.name for _, f in self.parts if f is not None)
+
+
+class PhraseBook:
+    def __init__(self, lang: str, cues: Mapping[str, str], commands: Mapping[str, list[str]],
+                 source: str = "") -> None:
+        self.lang = lang
+        self.source = source or f"{lang}.yaml"
+        templates: dict[str, _Template] = {}
+        for cue, text in cues.items():
+            templates[cue] = _compile(text, lang, self.source, f"cues.{cue}")
+        self._templates = MappingProxyType(templates)
+        self.commands: dict[str, list[str]] = {k: list(v) for k, v in commands.items()}
+
+    @classmethod
+    def load(cls, lang: str, path: str | Path | None = None) -> PhraseBook:
+        """The bundled book for `lang`, or the book in `path`."""
+        if path is None:
+            return _bundled(lang)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise PhraseBookError(str(path), "", f"cannot read: {exc.strerror}") from None
+        return cls.parse(text, str(path), lang)
+
+    @classmethod
+    def parse(cls, text: str, source: str, lang: str) -> PhraseBook:
+        if lang not in LANGUAGES:
+            known = ", ".join(LANGUAGES)
+            raise PhraseBookError(source, "", f"unknown language {lang!r} (known: {known})")
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f"line {mark.line + 1}" if mark is not None else ""
+            problem = getattr(exc, "problem", exc)
+            raise PhraseBookError(source, where, f"not valid YAML: {problem}") from None
+        if not isinstance(data, dict):
+            raise PhraseBookError(source, "", "expected a mapping with `cues` and `commands`")
+        if data.get("language", lang) != lang:
+            raise PhraseBookError(source, "language",
+                                  f"this book is {data['language']!r}, not {lang!r}")
+        cues = data.get("cues")
+        if not isinstance(cues, dict):
+            raise PhraseBookError(source, "cues", "missing, or not a mapping of cue id to text")
+        for cue, value in cues.items():
+            if not isinstance(value, str) or not value.strip():
+                raise PhraseBookError(source, f"cues.{cue}", f"expected a text, got {value!r}")
+        commands = data.get("commands", {}) or {}
+        if not isinstance(commands, dict):
+            raise PhraseBookError(source, "commands", "expected a mapping of command id to phrases")
+        out: dict[str, list[str]] = {}
+        for name, phrases in commands.items():
+            items = [phrases] if isinstance(phrases, str) else phrases
+            if not isinstance(items, list) or not all(isinstance(p, str) and p for p in items):
+                raise PhraseBookError(source, f"commands.{name}", "expected a list of phrases")
+            out[str(name)] = items
+        return cls(lang, {str(k): v for k, v in cues.items()}, out, source)
+
+    def cue_ids(self) -> frozenset[str]:
+        return frozenset(self._templates)
+
+    def has(self, cue: str) -> bool:
+        return cue in self._templates
+
+    def params_of(self, cue: str) -> frozenset[str]:
+        return self._template(cue).params
+
+    def template(self, cue: str) -> str:
+        return self._template(cue).text
+
+    def render(self, cue: str, params: Mapping[str, ParamValue] | None = None) -> str:
+        """The words for `cue`. Raises PhraseError for an unknown cue or wrong parameters."""
+        template = self._template(cue)
+        given = dict(params or {})
+        if set(given) != template.params:
+            want = ", ".join(sorted(template.params)) or "none"
+            got = ", ".join(sorted(given)) or "none"
+            raise PhraseError(f"cue {cue!r} takes parameters {want}; got {got}")
+        out: list[str] = []
+        for literal, f in template.parts:
+            out.append(literal)
+            if f is not None:
+                out.append(self._say(cue, f, given[f.name]))
+        return "".join(out)
+
+    def _template(self, cue: str) -> _Template:
+        try:
+            return self._templates[cue]
+        except KeyError:
+            raise PhraseError(
+                f"no cue {cue!r} in the {self.lang} phrase book ({self.source})") from None
+
+    def _say(self, cue: str, f: _Field, value: Any) -> str:
+        lang = self.lang
+        kind = PARAM_KINDS.get(f.name)
+        if isinstance(value, list):
+            value = tuple(value)
+        if kind is not None and not (isinstance(value, kind) and not isinstance(value, bool)):
+            raise PhraseError(f"cue {cue!r}: {f.name} must be {kind.__name__}, got {value!r}")
+        try:
+            if isinstance(value, tuple):
+                words = numbers.listed([numbers.cardinal(int(v), lang) for v in value], lang)
+                if f.forms:
+                    return f"{f.forms[0 if len(value) == 1 else 1]} {words}"
+                return words
+            if isinstance(value, int) and not isinstance(value, bool):
+                if f.spec == "ord":
+                    return numbers.ordinal(value, lang)
+                if f.forms:
+                    return numbers.counted(value, f.forms, lang, f.gender)
+                return numbers.cardinal(value, lang, f.gender)
+        except ValueError as exc:
+            raise PhraseError(f"cue {cue!r}: {f.name}: {exc}") from None
+        if f.spec:
+            raise PhraseError(f"cue {cue!r}: {f.name}={value!r} cannot take the form {f.spec!r}")
+        return str(value)
+
+
+@cache
+def _bundled(lang: str) -> PhraseBook:
+    if lang not in LANGUAGES:
+        raise PhraseBookError(f"{lang}.yaml", "", f"no phrase book for language {lang!r} "
+                              f"(known: {', '.join(LANGUAGES)})")
+    item = resources.files("narrator.phrases") / f"{lang}.yaml"
+    return PhraseBook.parse(item.read_text(encoding="utf-8"), f"narrator/phrases/{lang}.yaml", lang)
+
+
+def _compile(text: str, lang: str, source: str, where: str) -> _Template:
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        raise PhraseBookError(source, where, f"bad placeholder: {exc}") from None
+    parts: list[tuple[str, _Field | None]] = []
+    for literal, name, spec, conversion in parsed:
+        if name is None:
+            parts.append((literal, None))
+            continue
+        if not name.isidentifier() or conversion:
+            raise PhraseBookError(source, where,
+                                  f"bad placeholder {{{name}}}: use {{name}} or {{name:form}}")
+        parts.append((literal, _field(name, spec or "", lang, source, where)))
+    return _Template(text, tuple(parts))
+
+
+def _field(name: str, spec: str, lang: str, source: str, where: str) -> _Field:
+    kind = PARAM_KINDS.get(name)
+    if not spec:
+        return _Field(name, "")
+    if spec == "ord":
+        if kind not in (int, None):
+            raise PhraseBookError(source, where, f"{{{name}:ord}}: only a number has an ordinal")
+        return _Field(name, spec)
+    gender = "m"
+    head, sep, rest = spec.partition(":")
+    if sep:
+        if head not in ("m", "f", "n") or lang != "ru":
+            raise PhraseBookError(source, where, f"{{{name}:{spec}}}: a gender (m, f, n) "
+                                  "is given only in Russian, before the noun forms")
+        gender, spec = head, rest
+    forms = tuple(spec.split("/"))
+    want = 2 if kind is tuple else _NOUN_FORMS[lang]
+    if len(forms) != want or not all(forms):
+        what = "singular/plural lead-ins" if kind is tuple else "noun forms"
+        raise PhraseBookError(source, where, f"{{{name}:{spec}}}: expected {want} {what} "
+                              "separated by /")
+    return _Field(name, spec, forms, gender)

@@ -1,0 +1,127 @@
+"""Both phrase books say every cue any rule set can emit, with the same parameters."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from narrator.engine.cues import ENGINE_CUES
+from narrator.phrases.book import PARAM_KINDS, ParamValue, PhraseBook
+from narrator.phrases.numbers import LANGUAGES
+from narrator.rules import loader
+
+
+def rule_set_cues() -> dict[str, set[str]]:
+    """Every bundled rule set's own cue ids (night steps and the extras it declares)."""
+    names: list[str] = getattr(loader, "bundled_names", list)()
+    return {name: set(loader.load_bundled(name).cue_ids()) for name in names}
+
+
+def all_cues() -> set[str]:
+    cues = set(ENGINE_CUES)
+    for ids in rule_set_cues().values():
+        cues |= ids
+    return cues
+
+
+def sample(param: str) -> ParamValue:
+    kind = PARAM_KINDS[param]
+    return (3, 7, 8) if kind is tuple else 2
+
+
+@pytest.fixture(params=LANGUAGES)
+def book(request: pytest.FixtureRequest) -> PhraseBook:
+    return PhraseBook.load(request.param)
+
+
+def test_sport_is_among_the_rule_sets_checked() -> None:
+    cues = rule_set_cues()
+    assert "sport" in cues
+    assert {"mafia_meet", "mafia_wake", "mafia_sleep", "don_wake", "sheriff_wake"} <= cues["sport"]
+
+
+@pytest.mark.parametrize("cue", sorted(ENGINE_CUES))
+def test_every_engine_cue_has_exactly_its_catalogue_params(book: PhraseBook, cue: str) -> None:
+    assert book.has(cue), f"{book.lang}: no text for {cue}"
+    assert book.params_of(cue) == frozenset(ENGINE_CUES[cue])
+
+
+@pytest.mark.parametrize("name", sorted(rule_set_cues()))
+def test_every_rule_set_cue_is_in_both_books(name: str) -> None:
+    for lang in LANGUAGES:
+        missing = rule_set_cues()[name] - PhraseBook.load(lang).cue_ids()
+        assert not missing, f"{lang} book lacks {name} cues {sorted(missing)}"
+
+
+def test_the_books_have_the_same_cues_with_the_same_params() -> None:
+    en, ru = PhraseBook.load("en"), PhraseBook.load("ru")
+    assert en.cue_ids() == ru.cue_ids()
+    for cue in en.cue_ids():
+        assert en.params_of(cue) == ru.params_of(cue), cue
+
+
+def test_night_step_cues_name_nobody() -> None:
+    # A night step's words are the same whoever acts: no seat, no count.
+    for lang in LANGUAGES:
+        book = PhraseBook.load(lang)
+        for cues in rule_set_cues().values():
+            for cue in cues:
+                assert book.params_of(cue) == frozenset(), (lang, cue)
+                assert not re.search(r"\d", book.render(cue, {}))
+
+
+def test_every_cue_renders_to_plain_words(book: PhraseBook) -> None:
+    for cue in sorted(book.cue_ids()):
+        params = {p: sample(p) for p in book.params_of(cue)}
+        text = book.render(cue, params)
+        assert text.strip()
+        assert not re.search(r"[{}\d]", text), f"{cue}: {text!r}"
+
+
+_PRONOUNS = {
+    "en": r"\b(he|she|him|his|her|hers|himself|herself)\b",
+    "ru": r"(?<!\w)(он|она|его|её|ее|ему|ей|него|неё|нему|ней|им|ним|сам|сама)(?!\w)",
+}
+
+
+def test_no_gendered_pronouns(book: PhraseBook) -> None:
+    for cue in book.cue_ids():
+        text = book.template(cue).lower()
+        assert not re.search(_PRONOUNS[book.lang], text), f"{book.lang} {cue}: {text}"
+
+
+def test_commands_are_lists_of_phrases(book: PhraseBook) -> None:
+    assert book.commands
+    for name, phrases in book.commands.items():
+        assert phrases and all(isinstance(p, str) and p for p in phrases), name
+
+
+@pytest.mark.parametrize(("lang", "cue", "params", "text"), [
+    ("en", "vote_count", {"seat": 7, "votes": 1}, "Player number seven: one vote."),
+    ("en", "vote_count", {"seat": 7, "votes": 5}, "Player number seven: five votes."),
+    ("en", "nominees", {"seats": (3, 7, 8)}, "Nominated: players number three, seven and eight."),
+    ("en", "nominees", {"seats": (10,)}, "Nominated: player number ten."),
+    ("en", "morning", {"day": 2}, "Good morning. Day two."),
+    ("en", "callout", {"seat": 10}, "ten"),
+    ("ru", "vote_count", {"seat": 3, "votes": 2}, "Игрок номер три: два голоса."),
+    ("ru", "vote_count", {"seat": 3, "votes": 5}, "Игрок номер три: пять голосов."),
+    ("ru", "vote_count", {"seat": 3, "votes": 11}, "Игрок номер три: одиннадцать голосов."),
+    ("ru", "vote_count", {"seat": 3, "votes": 21}, "Игрок номер три: двадцать один голос."),
+    ("ru", "speaker_short", {"seat": 1, "seconds": 21},
+     "Игрок номер один, у вас двадцать одна секунда."),
+    ("ru", "speaker_short", {"seat": 2, "seconds": 32},
+     "Игрок номер два, у вас тридцать две секунды."),
+    ("ru", "tie", {"seats": (3, 7)}, "Голоса разделились поровну между игроками номер три и семь."),
+    ("ru", "nominees", {"seats": (4,)}, "На голосование выставлены: игрок номер четыре."),
+    ("ru", "morning", {"day": 2}, "Доброе утро. День второй."),
+    ("ru", "foul", {"seat": 5, "count": 3}, "Игрок номер пять, фол. Всего у игрока три фола."),
+])
+def test_spoken_words(lang: str, cue: str, params: dict[str, ParamValue], text: str) -> None:
+    assert PhraseBook.load(lang).render(cue, params) == text
+
+
+def test_lists_from_json_are_spoken_like_tuples() -> None:
+    book = PhraseBook.load("en")
+    as_list: dict[str, ParamValue] = {"seats": [3, 7]}  # type: ignore[dict-item]
+    assert book.render("tie", as_list) == book.render("tie", {"seats": (3, 7)})

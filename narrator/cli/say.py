@@ -1,0 +1,94 @@
+"""`narrator say TEXT | --cue ID [--param k=v ...] [--lang en|ru] [--out FILE.wav]`.
+
+Speaks through the audio device, or writes the WAV (no sound card needed for that).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from narrator.errors import ConfigError
+from narrator.phrases.numbers import LANGUAGES
+from narrator.voice.settings import VoiceSettings
+
+ParamValue = int | str | tuple[int, ...]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("text", nargs="?", help="what to say")
+    parser.add_argument("--cue", metavar="ID", help="say a cue from the phrase book instead")
+    parser.add_argument("--param", action="append", default=[], metavar="K=V",
+                        help="a cue parameter: seat=3, votes=5, seats=3,7,8 (repeatable)")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en")
+    parser.add_argument("--out", type=Path, metavar="FILE.wav", help="write a WAV, do not play")
+    parser.add_argument("--voice", help="espeak-ng voice id (default: the language's)")
+    parser.add_argument("--rate", type=int, help="words per minute")
+    parser.add_argument("--volume", type=float, help="0..1")
+    parser.add_argument("--device", help="output device name or index")
+
+
+def parse_param(item: str) -> tuple[str, ParamValue]:
+    key, sep, raw = item.partition("=")
+    if not sep or not key.isidentifier() or not raw:
+        raise ConfigError("--param", item, "expected NAME=VALUE, e.g. seat=3 or seats=3,7")
+    if "," in raw:
+        try:
+            return key, tuple(int(v) for v in raw.split(","))
+        except ValueError:
+            raise ConfigError("--param", item, "a list holds seat numbers: 3,7,8") from None
+    return key, int(raw) if raw.isdigit() else raw
+
+
+def text_of(args: argparse.Namespace) -> str:
+    from narrator.phrases.book import PhraseBook, PhraseError
+
+    if (args.text is None) == (args.cue is None):
+        raise ConfigError("say", "", "give a TEXT or --cue ID (one of them)")
+    if args.cue is None:
+        if args.param:
+            raise ConfigError("--param", args.param[0], "parameters go with --cue")
+        return str(args.text)
+    params = dict(parse_param(p) for p in args.param)
+    try:
+        return PhraseBook.load(args.lang).render(args.cue, params)
+    except PhraseError as exc:
+        raise ConfigError("--cue", args.cue, str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    text = text_of(args)
+    overrides = {k: getattr(args, k) for k in ("voice", "rate", "volume")
+                 if getattr(args, k) is not None}
+    device = args.device
+    if device is not None and device.isdigit():
+        device = int(device)
+    settings = VoiceSettings(language=args.lang, device=device, **overrides)
+    if args.out is not None:
+        return _write(text, settings, args.out)
+    return asyncio.run(_speak(text, settings))
+
+
+def _write(text: str, settings: VoiceSettings, out: Path) -> int:
+    from narrator.voice.tts import Pyttsx3Renderer
+
+    if not out.parent.is_dir():
+        raise ConfigError(str(out), "", "no such folder")
+    Pyttsx3Renderer(settings.voice_id, settings.rate).render(text, out.resolve())
+    return 0
+
+
+async def _speak(text: str, settings: VoiceSettings) -> int:
+    from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
+
+    speaker = Pyttsx3Speaker(settings)
+    try:
+        await speaker.say(text)
+    finally:
+        speaker.close()
+    if speaker.player.failures:
+        print(f"narrator: the audio device failed: {speaker.player.last_error}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,44 @@
+"""FakeSpeaker: records what was said and when, and takes the estimated time on a Clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from narrator.clock import Clock
+from narrator.engine.timeline import SOUND_SECONDS
+from narrator.voice.estimate import DEFAULT_RATE, estimate_seconds
+from narrator.voice.speaker import SOUND_NAMES
+
+
+class FakeSpeaker:
+    def __init__(self, clock: Clock, lang: str = "en", rate: int = DEFAULT_RATE,
+                 sound_seconds: Mapping[str, float] | None = None) -> None:
+        self.clock = clock
+        self.lang = lang
+        self.rate = rate
+        self.sound_seconds = dict(SOUND_SECONDS if sound_seconds is None else sound_seconds)
+        self.said: list[tuple[float, str]] = []
+        self.sounds: list[tuple[float, str]] = []
+        self.ambience_changes: list[tuple[float, bool]] = []
+        self.prepared: set[str] = set()
+
+    async def say(self, text: str) -> None:
+        self.said.append((self.clock.now(), text))
+        await self.clock.sleep(self.seconds(text))
+
+    async def sound(self, name: str) -> None:
+        if name not in SOUND_NAMES:
+            raise ValueError(f"no cue sound {name!r} (known: {', '.join(SOUND_NAMES)})")
+        self.sounds.append((self.clock.now(), name))
+        await self.clock.sleep(self.sound_seconds.get(name, 0.0))
+
+    def seconds(self, text: str) -> float:
+        return estimate_seconds(text, self.lang, self.rate)
+
+    def prepare(self, texts: Iterable[str]) -> int:
+        new = set(texts) - self.prepared
+        self.prepared |= new
+        return len(new)
+
+    def ambience(self, on: bool) -> None:
+        self.ambience_changes.append((self.clock.now(), on))

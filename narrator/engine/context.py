@@ -50,6 +50,7 @@ class Ctx:
         st = self.state
         st.windows += 1
         st.window = st.windows
+        st.open = [purpose, seconds, seat or 0]
         self.out.append(OpenWindow(st.window, purpose, seconds, seat))
 
     def wait(self, task: Task, purpose: str, seconds: float, seat: int | None = None) -> bool:

@@ -69,6 +69,7 @@ class Engine:
         st.current = None
         st.window = 0
         st.windows = 0
+        st.open = []
         st.taps = []
         st.tapped = []
         st.possible = [[]] + [sorted(deck) for _ in range(n)]
@@ -123,23 +124,19 @@ class Engine:
         return ctx.out
 
     def resume(self, state: State) -> list[Effect]:
-        """Effects that bring a table back to this state: after a restart or an undo.
-
-        The open window is opened again in full (a host correction restarts the moment).
-        """
-        ctx = Ctx(self.rules, state)
+        """Effects that bring a table back to this state, after a restart or an undo,
+        without changing it: the lights, and the open window again in full length (a
+        host correction restarts the moment)."""
+        ctx = Ctx(self.rules, state.clone())
         if state.phase == "over":
             return []
         if state.phase == "day":
             ctx.day_lights(on=(state.speaker,) if state.speaker else ())
         else:
             ctx.dark()
-        if state.current is not None:
-            task = state.current
-            state.current = None
-            state.window = 0
-            state.agenda.insert(0, task)
-            self._run(ctx)
+        if state.current is not None and state.open:
+            purpose, seconds, seat = state.open
+            ctx.out.append(OpenWindow(state.window, purpose, seconds, seat or None))
         return ctx.out
 
     # internals

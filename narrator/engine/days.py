@@ -136,8 +136,6 @@ def _speech(ctx: Ctx, t: Task) -> bool:
     seat = t[1]
     if not st.alive[seat]:
         return False
-    if len(t) > 2:  # reopened by Engine.resume during the last seconds
-        return _open_speech(ctx, t, seat, ctx.rules.day.warn_before_end)
     day = ctx.rules.day
     seconds = day.speech
     st.speaker = seat
@@ -158,16 +156,18 @@ def _speech(ctx: Ctx, t: Task) -> bool:
 def _open_speech(ctx: Ctx, t: Task, seat: int, seconds: float) -> bool:
     warn = ctx.rules.day.warn_before_end
     ctx.day_lights(on=(seat,))
-    if warn > 0 and seconds > warn and len(t) == 2:
+    if warn > 0 and seconds > warn:
         return ctx.wait(t, "speech", seconds - warn, seat)
-    ctx.state.speaker = seat
     return ctx.wait(("speech", seat, "end") if warn > 0 else t, "speech", seconds, seat)
 
 
-@task("silent_turn", act=_speech_act, closed=_speech_closed, accepts=("end_speech", "hold", "nominate", "withdraw"))
-def _silent_turn(ctx: Ctx, t: Task) -> bool:  # only reopened by Engine.resume
-    ctx.state.speaker = t[1]
-    return ctx.wait(t, "speech", ctx.rules.day.silent_turn, t[1])
+def _waits_only(ctx: Ctx, t: Task) -> bool:
+    """Tasks that are only ever the open window's task, never queued on the agenda."""
+    raise RuleError(f"{t[0]} is not an agenda task")
+
+
+task("silent_turn", act=_speech_act, closed=_speech_closed,
+     accepts=("end_speech", "hold", "nominate", "withdraw"))(_waits_only)
 
 
 @task("last_word", act=_speech_act, closed=_speech_closed, accepts=("end_speech", "hold", "best_move"))

@@ -113,10 +113,12 @@ def _call(ctx: Ctx, t: Task) -> bool:
     return ctx.wait(t, "callout", ctx.rules.callout_beat)
 
 
-@task("input", act=_input_act, closed=_input_closed, accepts=("tap", "entry", "choose"))
-def _input(ctx: Ctx, t: Task) -> bool:  # only reopened by Engine.resume
-    step = step_by_id(ctx, t[1])
-    return ctx.wait(t, "night", step.window)
+def _waits_only(ctx: Ctx, t: Task) -> bool:
+    """Tasks that are only ever the open window's task, never queued on the agenda."""
+    raise RuleError(f"{t[0]} is not an agenda task")
+
+
+task("input", act=_input_act, closed=_input_closed, accepts=("tap", "entry", "choose"))(_waits_only)
 
 
 @task("step_end")
@@ -126,6 +128,8 @@ def _step_end(ctx: Ctx, t: Task) -> bool:
     ability = ABILITIES[step.ability]
     if not ability.chooses:
         return _meeting_end(ctx, step)
+    # A player removed during the call-out (a fourth foul) no longer has a say.
+    st.taps = [c for c in st.taps if c[0] == 0 or st.alive[c[0]]]
     st.night[step.id] = st.taps
     ctx.record("night_choice", secret=True, night=st.number, step=step.id,
                choices=[list(c) for c in st.taps])

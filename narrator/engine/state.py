@@ -13,7 +13,7 @@ Task = tuple[Any, ...]
 
 _FIELDS = (
     "rules", "seats", "roles", "deck", "alive", "gone", "fouls", "silenced", "phase", "number",
-    "agenda", "current", "window", "windows", "taps", "tapped", "possible", "night",
+    "agenda", "current", "window", "windows", "open", "taps", "tapped", "possible", "night",
     "speaker", "nominated", "nominations", "first_speaker", "ballot", "eliminations",
     "idle_rounds", "elims_at_dawn", "cancel_vote_day", "voting_started", "first_victim",
     "best_move", "rng", "outcome", "last_say", "paused", "extra",
@@ -37,6 +37,7 @@ class State:
     current: Task | None  # the task whose window is open
     window: int  # id of the open window, 0 if none
     windows: int  # windows opened so far (ids are never reused)
+    open: list[Any]  # the open window's [purpose, seconds, seat or 0], to reopen it
     taps: list[list[int]]  # this step's choices: [actor or 0, target or 0]
     tapped: list[int]  # seats that tapped in a meeting
     possible: list[list[str]]  # while learning roles: what each seat may still be

@@ -87,7 +87,8 @@ def _take_vote(ctx: Ctx, t: Task, action: Action) -> None:
 def _ballot_closed(ctx: Ctx, t: Task) -> None:
     st = ctx.state
     key = str(t[1])
-    voters = sorted(st.ballot["votes"].get(key, []))
+    # A voter removed while the ballot was open (a fourth foul) has no vote any more.
+    voters = sorted(v for v in st.ballot["votes"].get(key, []) if st.alive[v])
     if st.ballot["kind"] == "elect":
         ctx.say("vote_count", seat=t[1], votes=len(voters))
         ctx.record("vote", day=st.number, round=st.ballot["round"], candidate=t[1], voters=voters)
@@ -123,7 +124,8 @@ def _tally_votes(ctx: Ctx) -> dict[int, int]:
     for c in st.ballot["candidates"]:
         if st.alive[c]:
             voters = st.ballot["votes"].get(str(c), [])
-            counts[c] = sum(1 for v in voters if not st.roles[v] or ctx.role(v).votes)
+            counts[c] = sum(1 for v in voters
+                            if st.alive[v] and (not st.roles[v] or ctx.role(v).votes))
     return counts
 
 

@@ -1,0 +1,133 @@
+"""Properties of random legal play (hypothesis picks the seeds): games end, the dead never
+act, counts add up, states round-trip through JSON, undo restores, refused actions change
+nothing. Choices within a game come from a generator seeded by hypothesis, so a failing
+case shrinks to one seed."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from narrator.engine.actions import Action, Nominate, Tap, Undo, Vote, WindowClosed
+from narrator.engine.effects import Effect, Record
+from narrator.engine.game import Game
+from narrator.engine.legal import legal_actions
+from narrator.engine.state import State
+from narrator.errors import RuleError
+from narrator.rules.loader import bundled_names, load_bundled
+from narrator.sim.selfplay import deal
+
+RULES = bundled_names()
+SEEDS = st.integers(0, 2**32)
+FAST = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def new_game(name: str, seed: int) -> tuple[Game, random.Random]:
+    rules = load_bundled(name)
+    rnd = random.Random(seed)
+    seats = rnd.choice(sorted(rules.deck))
+    return Game(rules, seats, seed, deal(rules, seats, seed)), rnd
+
+
+def pick(game: Game, rnd: random.Random, progress: float = 0.6) -> Action:
+    actions = [a for a in legal_actions(game.engine.rules, game.state) if a.kind != "remove"]
+    # Mostly let time run, so random play reaches the end of a game.
+    return actions[0] if rnd.random() < progress else rnd.choice(actions)
+
+
+def assert_consistent(state: State) -> None:
+    living = state.living()
+    assert len(living) + len(state.eliminations) == state.seats
+    assert all(not state.alive[s] for s, *_ in state.eliminations)
+    assert all(state.gone[s] == "" for s in living)
+
+
+def assert_dead_do_not_act(action: Action, effects: list[Effect], living: set[int]) -> None:
+    if isinstance(action, Vote):
+        assert action.voter in living
+    for effect in effects:
+        if isinstance(effect, Record) and effect.event == "night_choice":
+            assert all(actor == 0 or actor in living for actor, _t in effect.data["choices"])
+        if isinstance(effect, Record) and effect.event == "nomination":
+            assert effect.data["by"] in living and effect.data["target"] in living
+        if isinstance(effect, Record) and effect.event == "vote":
+            assert set(effect.data["voters"]) <= living
+
+
+def assert_round_trip(state: State) -> None:
+    text = json.dumps(state.to_json())
+    again = State.from_json(json.loads(text))
+    assert again == state
+    assert json.dumps(again.to_json()) == text
+
+
+@FAST
+@given(name=st.sampled_from(RULES), seed=SEEDS)
+def test_random_legal_play_ends_with_an_outcome(name: str, seed: int) -> None:
+    game, rnd = new_game(name, seed)
+    for _ in range(20_000):
+        if game.over:
+            break
+        action = pick(game, rnd)
+        living = set(game.state.living())
+        effects = game.apply(action)
+        assert_consistent(game.state)
+        assert_dead_do_not_act(action, effects, living)
+    assert game.state.outcome is not None
+    assert game.state.outcome[1] in ("red", "black", "maniac", "draw")
+    assert_round_trip(game.state)
+
+
+@FAST
+@given(name=st.sampled_from(RULES), seed=SEEDS)
+def test_every_state_round_trips_and_plays_on_the_same(name: str, seed: int) -> None:
+    game, rnd = new_game(name, seed)
+    for _ in range(rnd.randint(1, 400)):
+        if game.over:
+            return
+        game.apply(pick(game, rnd))
+        assert_round_trip(game.state)
+    copy = State.from_json(json.loads(json.dumps(game.state.to_json())))
+    action = pick(game, rnd)
+    try:
+        expected = [e.to_json() for e in game.engine.apply(game.state.clone(), action)]
+    except RuleError:
+        return
+    assert [e.to_json() for e in game.engine.apply(copy, action)] == expected
+
+
+@FAST
+@given(name=st.sampled_from(RULES), seed=SEEDS)
+def test_undo_after_any_action_restores_the_state(name: str, seed: int) -> None:
+    game, rnd = new_game(name, seed)
+    for _ in range(rnd.randint(1, 400)):
+        if game.over:
+            break
+        before = game.state.to_json()
+        game.apply(pick(game, rnd, progress=0.4))
+        if rnd.random() < 0.5:
+            game.apply(Undo())
+            assert game.state.to_json() == before
+
+
+@FAST
+@given(name=st.sampled_from(RULES), seed=SEEDS)
+def test_refused_actions_change_nothing(name: str, seed: int) -> None:
+    game, rnd = new_game(name, seed)
+    n = game.state.seats
+    junk: list[Action] = [Vote(0), Vote(n + 1), Nominate(n + 3), Tap(99), WindowClosed(10_000)]
+    for _ in range(rnd.randint(1, 300)):
+        if game.over:
+            break
+        for bad in [*junk, pick(game, rnd, progress=0.0)]:
+            before = game.state.to_json()
+            try:
+                game.engine.apply(game.state, bad)
+            except RuleError:
+                assert game.state.to_json() == before
+            else:
+                game.state = State.from_json(before)
+        game.apply(pick(game, rnd))

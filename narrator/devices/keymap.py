@@ -1,0 +1,145 @@
+"""The keypad map: every key of every keypad, and what it means. The one place for it.
+
+All keypads (USB numeric via evdev, 4x4 GPIO matrix, terminal) and the host's buttons
+turn their keys into the same key names, and `KeypadDecoder` turns key names into
+actions:
+
+| keys                    | action                                    |
+|-------------------------|-------------------------------------------|
+| digits, Enter           | Entry(number)  (0 = nobody)               |
+| /  digits, Enter        | Foul(seat)                                |
+| /  Enter                | StartVoting()                             |
+| .  (Del)                | EndSpeech()    ("next speaker")           |
+| -                       | Pause(), or Resume() when paused          |
+| +                       | AddTime(30); digits then + adds that many |
+| *                       | Undo(); while typing, deletes a digit     |
+| Backspace               | deletes a digit (then leaves / mode)      |
+| Esc                     | clears what is typed                      |
+
+On a 4x4 membrane keypad: A = /, B = -, C = +, D = ., # = Enter, * = *.
+Host buttons: next = ., pause = -, undo = *, add_time = +.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from narrator.engine.actions import (
+    Action,
+    AddTime,
+    EndSpeech,
+    Entry,
+    Foul,
+    Pause,
+    Resume,
+    StartVoting,
+    Undo,
+)
+
+DIGITS = tuple("0123456789")
+KEYS = (*DIGITS, "enter", "backspace", "clear", "/", "*", "-", "+", ".")
+MAX_DIGITS = 3
+DEFAULT_ADD_SECONDS = 30
+
+# evdev key code names -> key names. The keypad codes are the same with NumLock off:
+# the kernel reports keys, NumLock is applied later by the console or X.
+EVDEV_KEYS: dict[str, str] = {
+    **{f"KEY_KP{d}": d for d in DIGITS},
+    **{f"KEY_{d}": d for d in DIGITS},
+    "KEY_KPENTER": "enter", "KEY_ENTER": "enter",
+    "KEY_BACKSPACE": "backspace", "KEY_ESC": "clear",
+    "KEY_KPSLASH": "/", "KEY_SLASH": "/",
+    "KEY_KPASTERISK": "*",
+    "KEY_KPMINUS": "-", "KEY_MINUS": "-",
+    "KEY_KPPLUS": "+",
+    "KEY_KPDOT": ".", "KEY_KPCOMMA": ".", "KEY_DOT": ".", "KEY_DELETE": ".",
+}
+
+# Labels printed on a 4x4 membrane keypad -> key names.
+MATRIX_KEYS: dict[str, str] = {
+    **{d: d for d in DIGITS},
+    "A": "/", "B": "-", "C": "+", "D": ".", "#": "enter", "*": "*",
+}
+
+# Characters typed on a terminal -> key names.
+TERMINAL_KEYS: dict[str, str] = {
+    **{d: d for d in DIGITS},
+    "\n": "enter", "\r": "enter", "\x7f": "backspace", "\b": "backspace", "\x1b": "clear",
+    "/": "/", "*": "*", "-": "-", "+": "+", ".": ".",
+}
+
+# The host's optional buttons (pin map `host_buttons`) -> key names.
+HOST_BUTTON_KEYS: dict[str, str] = {"next": ".", "pause": "-", "undo": "*", "add_time": "+"}
+
+
+@dataclass(slots=True)
+class KeypadDecoder:
+    """Key names in, actions out. Holds what is typed so far and whether the game is paused
+    (the daemon calls `set_paused` when it carries out PauseTimers / ResumeTimers)."""
+
+    typed: str = ""
+    host_mode: bool = False
+    paused: bool = False
+
+    def set_paused(self, paused: bool) -> None:
+        self.paused = paused
+
+    def press(self, key: str) -> Action | None:
+        if key in DIGITS:
+            if len(self.typed) < MAX_DIGITS:
+                self.typed += key
+            return None
+        if key == "backspace" or (key == "*" and (self.typed or self.host_mode)):
+            if self.typed:
+                self.typed = self.typed[:-1]
+            else:
+                self.host_mode = False
+            return None
+        if key == "clear":
+            self._reset()
+            return None
+        if key == "/":
+            self.typed, self.host_mode = "", True
+            return None
+        action = self._command(key)
+        self._reset()
+        return action
+
+    def _command(self, key: str) -> Action | None:
+        if key == "enter":
+            if self.host_mode:
+                return Foul(int(self.typed)) if self.typed else StartVoting()
+            return Entry(int(self.typed)) if self.typed else None
+        if key == "*":
+            return Undo()
+        if key == "-":
+            self.paused = not self.paused
+            return Pause() if self.paused else Resume()
+        if key == "+":
+            return AddTime(int(self.typed) if self.typed else DEFAULT_ADD_SECONDS)
+        if key == ".":
+            return EndSpeech()
+        raise ValueError(f"unknown key {key!r} (known: {', '.join(KEYS)})")
+
+    def _reset(self) -> None:
+        self.typed, self.host_mode = "", False
+
+    def keys(self, keys: str | list[str]) -> list[Action]:
+        """Press several keys; a string is read as terminal characters."""
+        names = [TERMINAL_KEYS[c] for c in keys if c in TERMINAL_KEYS] \
+            if isinstance(keys, str) else keys
+        return [a for k in names if (a := self.press(k)) is not None]
+
+
+class HostKeys:
+    """The host's buttons: each press is one key of the same map."""
+
+    def __init__(self) -> None:
+        self.decoder = KeypadDecoder()
+
+    def set_paused(self, paused: bool) -> None:
+        self.decoder.set_paused(paused)
+
+    def button(self, name: str) -> Action | None:
+        self.decoder.typed, self.decoder.host_mode = "", False
+        return self.decoder.press(HOST_BUTTON_KEYS[name])

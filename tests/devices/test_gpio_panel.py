@@ -1,0 +1,204 @@
+"""GpioSeatPanel on gpiozero's MockFactory and a FakeClock."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+
+from narrator.clock import FakeClock
+from narrator.devices.gpio import GpioSeatPanel
+from narrator.devices.pinmap import load_pin_map
+from narrator.engine.actions import Action, EndSpeech, Hold, Pause, Resume, Tap
+from narrator.engine.effects import SeatLights
+from tests.devices.helpers import settle, tick
+
+MAP = load_pin_map()  # the packaged 10-seat map
+
+
+def pad(factory: Any, seat: int) -> Any:
+    return factory.pin(MAP.pads.pins[seat - 1])  # type: ignore[union-attr]
+
+
+def led(factory: Any, seat: int) -> Any:
+    return factory.pin(MAP.leds.pins[seat - 1])  # type: ignore[union-attr]
+
+
+def panel_run(factory: Any, body: Any) -> list[Action]:
+    """Run `body(panel, clock, got)` with a started panel; returns what the sink got."""
+    got: list[Action] = []
+
+    async def main() -> None:
+        clock = FakeClock()
+        panel = GpioSeatPanel(MAP, pin_factory=factory, clock=clock)
+        panel.start(got.append)
+        try:
+            await body(panel, clock, got)
+        finally:
+            panel.close()
+
+    asyncio.run(main())
+    return got
+
+
+def test_a_chattering_pad_gives_exactly_one_tap(factory: Any) -> None:
+    async def body(panel: GpioSeatPanel, clock: FakeClock, got: list[Action]) -> None:
+        p = pad(factory, 4)
+        for _ in range(4):      # contact bounce, all inside a few ms of the fake clock
+            p.drive_high()
+            await tick(clock, 0.002)
+            p.drive_low()
+            await tick(clock, 0.002)
+        p.drive_high()
+        await tick(clock, 0.2, step=0.01)
+        assert got == []         # nothing until the finger lifts
+        p.drive_low()
+        await tick(clock, 0.002)
+        p.drive_high()           # release bounce
+        await tick(clock, 0.002)
+        p.drive_low()
+        await tick(clock, 2.0, step=0.01)
+
+    assert panel_run(factory, body) == [Tap(4)]
+
+
+def test_a_long_press_gives_one_hold_and_no_tap(factory: Any) -> None:
+    async def body(panel: GpioSeatPanel, clock: FakeClock, got: list[Action]) -> None:
+        pad(factory, 7).drive_high()
+        await tick(clock, 0.99, step=0.01)
+        assert got == []
+        await tick(clock, 0.02)
+        assert got == [Hold(7)]
+        await tick(clock, 3.0, step=0.1)
+        pad(factory, 7).drive_low()
+        await tick(clock, 1.0, step=0.1)
+
+    assert panel_run(factory, body) == [Hold(7)]
+
+
+def test_taps_on_several_pads_each_count(factory: Any) -> None:
+    async def body(panel: GpioSeatPanel, clock: FakeClock, got: list[Action]) -> None:
+        for seat in (1, 10, 3):
+            pad(factory, seat).drive_high()
+            await tick(clock, 0.1)
+            pad(factory, seat).drive_low()
+            await tick(clock, 0.1)
+
+    assert panel_run(factory, body) == [Tap(1), Tap(10), Tap(3)]
+
+
+def test_edges_from_gpiozero_threads_reach_the_loop(factory: Any) -> None:
+    async def body(panel: GpioSeatPanel, clock: FakeClock, got: list[Action]) -> None:
+        loop_thread = threading.get_ident()
+        seen: list[int] = []
+        panel._sink = lambda a: (seen.append(threading.get_ident()), got.append(a))  # type: ignore[assignment,func-returns-value]
+
+        def press() -> None:
+            pad(factory, 2).drive_high()
+
+        def release() -> None:
+            pad(factory, 2).drive_low()
+
+        t = threading.Thread(target=press)
+        t.start()
+        t.join()
+        await tick(clock, 0.1)
+        t = threading.Thread(target=release)
+        t.start()
+        t.join()
+        await settle()
+        assert seen == [loop_thread]
+
+    assert panel_run(factory, body) == [Tap(2)]
+
+
+def test_seat_lights_on_blink_dim_and_dark(factory: Any) -> None:
+    async def body(panel: GpioSeatPanel, clock: FakeClock, got: list[Action]) -> None:
+        panel.apply(SeatLights(on=(1,), blink=(2,), dim=(3,)))
+        await settle()
+        assert led(factory, 1).state == 1
+        assert led(factory, 2).state == 1
+        assert 0 < led(factory, 3).state < 0.2           # PWM: a faint glow
+        assert all(led(factory, s).state == 0 for s in range(4, 11))
+        # Blinking: half a second on, half off, on the clock.
+        states = []
+        for _ in range(4):
+            await tick(clock, 0.5)
+            states.append(led(factory, 2).state)
+        assert states == [0, 1, 0, 1]
+        assert led(factory, 1).state == 1
+        panel.apply(SeatLights())                        # night: all dark
+        await settle()
+        assert all(led(factory, s).state == 0 for s in range(1, 11))
+        await tick(clock, 2.0, step=0.25)
+        assert all(led(factory, s).state == 0 for s in range(1, 11))
+
+    panel_run(factory, body)
+
+
+def test_the_answer_shows_for_its_time_then_goes_dark(factory: Any) -> None:
+    async def body(panel: GpioSeatPanel, clock: FakeClock, got: list[Action]) -> None:
+        green, red = factory.pin(MAP.answer_yes), factory.pin(MAP.answer_no)
+        panel.show_answer("no", 3.0)
+        await settle()
+        assert (green.state, red.state) == (0, 1)
+        await tick(clock, 2.9, step=0.1)
+        assert red.state == 1
+        await tick(clock, 0.2)
+        assert (green.state, red.state) == (0, 0)
+        panel.show_answer("yes", 3.0)
+        await tick(clock, 1.0)
+        assert (green.state, red.state) == (1, 0)
+        with pytest.raises(ValueError):
+            panel.show_answer("maybe", 1.0)
+
+    panel_run(factory, body)
+
+
+def test_status_led_patterns(factory: Any) -> None:
+    async def body(panel: GpioSeatPanel, clock: FakeClock, got: list[Action]) -> None:
+        status = factory.pin(MAP.status)
+        panel.set_status("ready")
+        await settle()
+        assert status.state == 1
+        panel.set_status("paused")
+        seen = set()
+        for _ in range(4):
+            await tick(clock, 1.0)
+            seen.add(status.state)
+        assert seen == {0, 1}
+        panel.set_status("off")
+        await tick(clock, 3.0, step=0.5)
+        assert status.state == 0
+
+    panel_run(factory, body)
+
+
+def test_host_buttons_give_host_actions(factory: Any) -> None:
+    async def body(panel: GpioSeatPanel, clock: FakeClock, got: list[Action]) -> None:
+        pins = dict(MAP.host_buttons)
+        for name in ("next", "pause", "pause"):
+            b = factory.pin(pins[name])
+            b.drive_low()            # buttons to ground
+            await tick(clock, 0.1)
+            b.drive_high()
+            await tick(clock, 0.1)
+        panel.set_paused(False)      # the daemon saw a Resume from elsewhere
+        factory.pin(pins["pause"]).drive_low()
+        await tick(clock, 0.1)
+        factory.pin(pins["pause"]).drive_high()
+        await tick(clock, 0.1)
+
+    assert panel_run(factory, body) == [EndSpeech(), Pause(), Resume(), Pause()]
+
+
+def test_closing_frees_the_pins(factory: Any) -> None:
+    async def main() -> None:
+        for _ in range(2):
+            panel = GpioSeatPanel(MAP, pin_factory=factory, clock=FakeClock())
+            panel.start(lambda a: None)
+            panel.close()
+
+    asyncio.run(main())

@@ -22,6 +22,7 @@ from narrator.errors import InputFileError, NarratorError
 # Each area adds its own line here when its module exists.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("narrator.cli.bench", "the project's benchmarks"),
+    "replay": ("narrator.cli.replay", "replay a recorded game (Polemica JSON) through the engine"),
     "say": ("narrator.cli.say", "speak a text or a cue, or write it to a WAV"),
 }
 

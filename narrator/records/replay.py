@@ -112,10 +112,11 @@ class Replayer:
 
     def _stop_here(self, task: tuple[Any, ...]) -> bool:
         stage = self.game.stage
-        if self.game.finished:
-            return False
         st = self.state
         kind, day = stage.get("type"), stage.get("day", 0)
+        if self.game.finished:
+            # Past the record's last day the engine would only be guessing.
+            return isinstance(day, int) and st.number > day
         if st.phase == "night" and st.number >= day and kind in _NIGHT_STAGES:
             if task[0] == "call" and task[2] == 1:
                 step = step_by_id(Ctx(self.rules, st), task[1])
@@ -245,9 +246,11 @@ class Replayer:
 
     def _formal_single_vote(self, day: int, ballot: dict[int, int]) -> bool:
         """A recorded vote on a lone nominee who left without one (the rule from day 2)."""
-        gone_by_vote = [s for s, how, phase, n in self.state.eliminations
-                        if phase == "day" and n == day and how == "vote"]
-        return len(set(ballot.values())) == 1 and next(iter(ballot.values())) in gone_by_vote
+        elims = self.state.eliminations
+        gone_by_vote = [s for s, how, phase, n in elims if phase == "day" and n == day and how == "vote"]
+        gone_before = {s for s, _how, _phase, n in elims if n < day}
+        return (len(set(ballot.values())) == 1 and next(iter(ballot.values())) in gone_by_vote
+                and not gone_before & set(ballot))
 
     def winner(self) -> str | None:
         return self.state.outcome[1] if self.state.outcome else None

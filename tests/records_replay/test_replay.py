@@ -1,0 +1,154 @@
+"""The real games in ../shared/data/polemica replay through the sport engine in agreement."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from narrator.cli import main
+from narrator.records.polemica import read_record
+from narrator.records.replay import replay
+from narrator.records.script import estimated_timeline
+from narrator.rules.loader import load_bundled
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "polemica"
+GAMES = sorted(DATA.glob("*.json"))
+
+# Who left, when and how, worked out by hand from each record (README of the data set).
+EXPECTED = {
+    "270561": ("red", [(1, "night", 1, "shot"), (2, "day", 2, "vote"), (10, "night", 2, "shot"),
+                       (8, "day", 3, "vote"), (6, "night", 3, "shot"), (7, "day", 4, "vote"),
+                       (4, "night", 4, "shot")]),
+    "272910": ("black", [(1, "day", 1, "vote"), (8, "night", 1, "shot"), (3, "day", 2, "vote"),
+                         (5, "day", 2, "fouls"), (6, "night", 2, "shot"), (10, "night", 3, "shot")]),
+    "328635": (None, [(3, "day", 2, "vote")]),
+    "333915": (None, [(10, "night", 1, "shot")]),
+    "334187": ("red", [(4, "night", 1, "shot"), (8, "day", 2, "vote"), (2, "day", 3, "vote"),
+                       (1, "night", 3, "shot"), (5, "night", 4, "shot"), (7, "day", 5, "vote"),
+                       (10, "night", 5, "shot"), (9, "day", 6, "vote")]),
+    "598995": ("black", [(7, "night", 1, "shot"), (8, "day", 2, "vote"), (9, "night", 2, "shot"),
+                         (2, "day", 3, "vote"), (5, "day", 4, "lifted"), (4, "day", 4, "lifted"),
+                         (6, "night", 4, "shot"), (3, "day", 5, "vote")]),
+}
+
+
+def test_all_six_games_are_here() -> None:
+    assert {p.stem for p in GAMES} == set(EXPECTED)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_replay_agrees_with_the_record(path: Path) -> None:
+    result = replay(load_bundled("sport"), read_record(path), estimated_timeline())
+    assert result.disagreement is None
+    winner, eliminations = EXPECTED[path.stem]
+    assert result.winner == winner
+    assert [(e["seat"], e["phase"], e["number"], e["how"]) for e in result.eliminations()] == eliminations
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_replay_json_contract(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"winner", "eliminations", "timeline"}
+    assert out["winner"] == EXPECTED[path.stem][0]
+    for e in out["eliminations"]:
+        assert set(e) == {"seat", "phase", "number", "how"}
+        assert e["phase"] in ("day", "night")
+        assert e["how"] in ("vote", "shot", "fouls", "removed", "lifted")
+    timeline = out["timeline"]
+    assert timeline and all(set(t) == {"at", "seconds", "phase", "cue", "text"} for t in timeline)
+    assert all(b["at"] >= a["at"] + a["seconds"] - 1e-6 for a, b in zip(timeline, timeline[1:]))
+    assert {t["phase"].split("-")[0] for t in timeline} == {"night", "day"}
+    assert all(t["text"] and t["seconds"] > 0 for t in timeline)
+
+
+def _changed(tmp_path: Path, name: str, change: dict[str, object]) -> Path:
+    data = json.loads((DATA / f"{name}.json").read_text())
+    data.update(change)
+    out = tmp_path / f"{name}.json"
+    out.write_text(json.dumps(data))
+    return out
+
+
+def test_a_wrong_winner_is_a_disagreement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _changed(tmp_path, "270561", {"result": 1})
+    assert main(["replay", str(path)]) == 1
+    assert "the record says black won, the engine says red" in capsys.readouterr().err
+
+
+def test_a_vote_by_a_dead_player_is_a_disagreement(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads((DATA / "270561.json").read_text())
+    # Seat 1 was shot on night 1; make seat 1 vote on day 2.
+    data["votes"].append({"day": 2, "num": 1, "voter": 1, "candidate": 2})
+    path = tmp_path / "dead.json"
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path)]) == 1
+    assert "1: 2}" in capsys.readouterr().err
+
+
+def test_a_vote_on_a_later_day_by_a_dead_player_is_refused(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads((DATA / "270561.json").read_text())
+    data["votes"].append({"day": 3, "num": 1, "voter": 1, "candidate": 8})
+    path = tmp_path / "dead.json"
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "day 3, vote" in err and "voter 1 is out of the game" in err
+
+
+def test_a_missed_last_shot_means_the_game_goes_on(tmp_path: Path) -> None:
+    data = json.loads((DATA / "270561.json").read_text())
+    data["shots"] = [s for s in data["shots"] if s["night"] != 4]
+    path = tmp_path / "miss.json"
+    path.write_text(json.dumps(data))
+    result = replay(load_bundled("sport"), read_record(path), estimated_timeline())
+    assert result.disagreement is not None and "still playing" in result.disagreement
+    assert all(e["seat"] != 4 for e in result.eliminations())
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json", "not valid JSON"),
+    ('{"players": 3}', "players: expected a list"),
+    ('{"players": []}', "a sports game has 10 players"),
+    ("[]", "(top): expected an object"),
+])
+def test_malformed_records_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               content: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and str(path) in err and "\n" not in err
+
+
+def test_bad_field_inside_a_record_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads((DATA / "598995.json").read_text())
+    data["votes"][3]["voter"] = 42
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path)]) == 2
+    assert "votes[3].voter: expected a whole number 1-10, got 42" in capsys.readouterr().err
+
+
+def test_missing_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["replay", str(tmp_path / "none.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_russian_timeline(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(DATA / "598995.json"), "--json", "--lang", "ru"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert any("игрок" in t["text"].lower() for t in out["timeline"])
+
+
+def test_jitter_is_seeded_and_off_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(DATA / "270561.json")
+    runs = []
+    for extra in ([], [], ["--jitter", "2", "--seed", "5"], ["--jitter", "2", "--seed", "5"]):
+        assert main(["replay", path, "--json", *extra]) == 0
+        runs.append(json.loads(capsys.readouterr().out)["timeline"])
+    assert runs[0] == runs[1] and runs[2] == runs[3] and runs[0] != runs[2]

@@ -12,6 +12,7 @@ its column pin, electrically, for the scan to find.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from narrator.clock import Clock, MonotonicClock
@@ -19,6 +20,7 @@ from narrator.devices.gpio import make_pin_factory
 from narrator.devices.keymap import MATRIX_KEYS
 from narrator.devices.keypads import Sink, _Decoding
 from narrator.devices.pinmap import MatrixKeypadPins
+from narrator.devices.timing import current_task_or_none
 from narrator.errors import DeviceError
 
 SCAN_S = 0.01
@@ -51,6 +53,7 @@ class MatrixKeypad(_Decoding):
         self._hits: dict[str, int] = {}    # key -> scans in a row that saw it down
         self._misses: dict[str, int] = {}  # down key -> scans in a row that missed it
         self._down: set[str] = set()
+        self._runner: asyncio.Task[object] | None = None
 
     def label(self, row: int, col: int) -> str:
         return self.spec.keys[row * len(self.cols) + col]
@@ -88,12 +91,22 @@ class MatrixKeypad(_Decoding):
                         del self._misses[label]
 
     async def run(self, sink: Sink) -> None:
-        while not self.closed:
-            self.step(sink)
-            await self.clock.sleep(self.scan_s)
+        self._runner = asyncio.current_task()
+        try:
+            while not self.closed:
+                self.step(sink)
+                await self.clock.sleep(self.scan_s)
+        except asyncio.CancelledError:
+            if not self.closed:  # cancelled by someone else, not by close()
+                raise
+        finally:
+            self._runner = None
 
     def close(self) -> None:
         self.closed = True
+        runner, self._runner = self._runner, None
+        if runner is not None and runner is not current_task_or_none():
+            runner.cancel()
         for d in (*self.rows, *self.cols):
             d.close()
 

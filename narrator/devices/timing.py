@@ -39,7 +39,7 @@ class Alarm:
 
     def cancel(self) -> None:
         task, self._task, self._when = self._task, None, None
-        if task is not None and not task.done() and task is not _current_task():
+        if task is not None and not task.done() and task is not current_task_or_none():
             task.cancel()
 
     async def _wait(self, when: float) -> None:
@@ -51,7 +51,7 @@ class Alarm:
         self._fire(self.clock.now())
 
 
-def _current_task() -> asyncio.Task[object] | None:
+def current_task_or_none() -> asyncio.Task[object] | None:
     with contextlib.suppress(RuntimeError):
         return asyncio.current_task()
     return None

@@ -22,6 +22,8 @@ from narrator.errors import InputFileError, NarratorError
 # Each area adds its own line here when its module exists.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("narrator.cli.bench", "the project's benchmarks"),
+    "demo": ("narrator.cli.demo", "a whole game with simulated players and mock pins"),
+    "check-hardware": ("narrator.cli.check_hardware", "light every LED, ask every seat to tap"),
     "replay": ("narrator.cli.replay", "replay a recorded game (Polemica JSON) through the engine"),
     "say": ("narrator.cli.say", "speak a text or a cue, or write it to a WAV"),
 }

@@ -49,6 +49,19 @@ class Outcome:
 
 
 @dataclass(slots=True)
+class Phase(Effect):
+    """The game moves to a new phase: "night" or "day", with its number ("day", 3)."""
+
+    kind: ClassVar[str] = "phase"
+    phase: str
+    number: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.phase}-{self.number}"
+
+
+@dataclass(slots=True)
 class Say(Effect):
     """Speak a cue from the phrase book. Params are public values only (seat numbers, counts)."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from narrator.engine.abilities import ABILITIES, Dawn
 from narrator.engine.actions import Action, Choose, Entry, Tap
 from narrator.engine.context import Ctx
+from narrator.engine.effects import Phase
 from narrator.engine.ruleset import Step
 from narrator.engine.state import Task
 from narrator.engine.tasks import task
@@ -35,6 +36,7 @@ def _night_start(ctx: Ctx, t: Task) -> bool:
     st.phase = "night"
     st.speaker = 0
     st.night = {}
+    ctx.out.append(Phase("night", st.number))
     ctx.dark()
     ctx.sound("gong")
     ctx.say("night_zero" if st.number == 0 else "night_falls")
@@ -219,6 +221,7 @@ def _dawn(ctx: Ctx, t: Task) -> bool:
     night = st.number
     st.phase = "day"
     st.number += 1
+    ctx.out.append(Phase("day", st.number))
     ctx.sound("chime")
     ctx.say("morning", day=st.number)
     victims = sorted(s for s in dawn.kills if s not in dawn.saved and st.alive[s])

@@ -22,6 +22,7 @@ from narrator.engine.effects import (
     ExtendWindow,
     OpenWindow,
     Param,
+    Phase,
     Say,
     Sound,
 )
@@ -54,6 +55,7 @@ class Timeline:
         self.seconds_of = seconds_of
         self.sound_seconds = dict(SOUND_SECONDS if sound_seconds is None else sound_seconds)
         self.now = 0.0
+        self.phase = "night-0"
         self.spoken: list[Spoken] = []
         self.window: int = 0
         self.deadline = 0.0
@@ -62,12 +64,18 @@ class Timeline:
         self.jitter = jitter
         self.rng = Rng(jitter_seed)
 
-    def feed(self, effects: Iterable[Effect], phase: str) -> None:
+    def feed(self, effects: Iterable[Effect], phase: str | None = None) -> None:
+        """Play effects on the virtual clock. `phase` labels them until a Phase effect
+        says otherwise (by default the label the last Phase effect set)."""
+        if phase is not None:
+            self.phase = phase
         for effect in effects:
-            if isinstance(effect, Say):
+            if isinstance(effect, Phase):
+                self.phase = effect.label
+            elif isinstance(effect, Say):
                 text = self.text_of(effect.cue, effect.params)
                 seconds = round(self.seconds_of(text), 3)
-                self.spoken.append(Spoken(round(self.now, 3), seconds, phase, effect.cue, text))
+                self.spoken.append(Spoken(round(self.now, 3), seconds, self.phase, effect.cue, text))
                 self.now += seconds
             elif isinstance(effect, Sound):
                 self.now += self.sound_seconds.get(effect.name, 0.0)

@@ -65,7 +65,7 @@ class Replayer:
         self.checks = dict(game.checks)
         self.notes: list[str] = []
         self.state, opening = self.engine.new_game(seats=len(game.roles), roles=game.roles)
-        self.timeline.feed(opening, self.state.phase_label())
+        self.timeline.feed(opening)
 
     def run(self) -> ReplayResult:
         try:
@@ -77,13 +77,12 @@ class Replayer:
 
     # the loop
     def _apply(self, action: Action, where: str) -> None:
-        label = self.state.phase_label()
         try:
             effects: list[Effect] = self.engine.apply(self.state, action)
         except RuleError as exc:
             raise Disagreement(f"{where}: the record has {action.kind} {_describe(action)}, "
                                f"but the engine refuses it: {exc}") from None
-        self.timeline.feed(effects, label)
+        self.timeline.feed(effects)
         for effect in effects:
             if isinstance(effect, Record) and effect.event == "vote":
                 # The last candidate's votes are given by the engine, not tapped: drop the

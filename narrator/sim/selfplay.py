@@ -31,7 +31,10 @@ def deal(rules: RuleSet, seats: int, seed: int) -> list[str]:
 
 
 def play(rules: RuleSet, seed: int, seats: int | None = None,
-         on_effects: Callable[[State, list[Effect]], None] | None = None) -> State:
+         on_effects: Callable[[State, list[Effect]], None] | None = None,
+         close: Callable[[State], WindowClosed] | None = None) -> State:
+    """Play a whole game. `close` lets the open window run out (a virtual clock moves
+    time there); by default windows just close."""
     engine = Engine(rules)
     n = seats or rules.min_seats
     st, effects = engine.new_game(n, seed, deal(rules, n, seed))
@@ -50,7 +53,7 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
                 on_effects(st, effects)
             if st.phase == "over":
                 return st
-        effects = engine.apply(st, WindowClosed(st.window))
+        effects = engine.apply(st, close(st) if close else WindowClosed(st.window))
         if on_effects:
             on_effects(st, effects)
     raise RuntimeError(f"seed {seed}: the game did not end in {MAX_ACTIONS} actions")

@@ -1,0 +1,109 @@
+"""The night leaks nothing (DESIGN.md, "Secrets never leak"), for every bundled rule set.
+
+A night's script (every cue, its text, start and length, and every window) is the same
+whether a role's holder is alive or dead, and whether the living holders tap or not.
+Seat lights stay dark at night and no cue at night names a role holder's seat except the
+call-out, which calls every seat.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from narrator.engine.actions import Remove, Tap, WindowClosed
+from narrator.engine.effects import Effect, OpenWindow, Phase, Say, SeatLights, ShowAnswer
+from narrator.engine.game import Game
+from narrator.engine.ruleset import RuleSet
+from narrator.records.script import estimated_timeline
+from narrator.rules.loader import bundled_names, load_bundled
+from narrator.sim.selfplay import deal
+
+Script = list[tuple[float, float, str, str]]
+
+
+def night_script(rules: RuleSet, roles: list[str], remove: int, tap: bool) -> tuple[Script, list[Effect]]:
+    """Play to night 1 with `remove` taken out on day 1; return night 1 as heard and seen."""
+    game = Game(rules, len(roles), 7, roles)
+    timeline = estimated_timeline()
+    timeline.feed(game.opening)
+    night: list[Effect] = []
+    removed = False
+    while not (game.state.phase == "day" and game.state.number == 2) and not game.over:
+        st = game.state
+        label = st.phase_label()
+        if st.phase == "day" and not removed and st.current is not None:
+            removed = True
+            timeline.feed(game.apply(Remove(remove)))
+            continue
+        if label == "night-1" and tap and st.current and st.current[0] == "call":
+            for seat in st.living():
+                # Everyone, role or not, taps once per step, at the number after their own.
+                if st.current[2] == seat % st.seats + 1:
+                    effects = game.apply(Tap(seat))
+                    assert not effects, "a tap at night must have no effect the table can see"
+        effects = game.apply(timeline.close_window())
+        for effect in effects:
+            timeline.feed([effect])
+            if timeline.phase == "night-1":
+                night.append(effect)
+    spoken = [s for s in timeline.spoken if s.phase == "night-1"]
+    assert spoken, "night 1 was not reached"
+    start = spoken[0].at
+    return [(round(s.at - start, 3), s.seconds, s.cue, s.text) for s in spoken], night
+
+
+def _windows(effects: list[Effect]) -> list[tuple[str, float]]:
+    return [(e.purpose, e.seconds) for e in effects if isinstance(e, OpenWindow)]
+
+
+def _cases() -> list[tuple[str, str]]:
+    cases = []
+    for name in bundled_names():
+        rules = load_bundled(name)
+        roles_in_steps = {r for step in rules.night for r in step.roles}
+        for role in sorted(roles_in_steps):
+            cases.append((name, role))
+    return cases
+
+
+@pytest.mark.parametrize("name, role", _cases())
+def test_night_is_the_same_with_the_role_dead_or_alive(name: str, role: str) -> None:
+    rules = load_bundled(name)
+    seats = max(rules.deck)
+    roles = None
+    for seed in range(200):
+        candidate = deal(rules, seats, seed)
+        if role in candidate:
+            roles = candidate
+            break
+    assert roles is not None
+    holder = roles.index(role) + 1
+    bystander = next(i + 1 for i, r in enumerate(roles) if r == rules.default_role and i + 1 != holder)
+    dead_script, dead_night = night_script(rules, roles, remove=holder, tap=False)
+    alive_script, alive_night = night_script(rules, roles, remove=bystander, tap=False)
+    tapping_script, tapping_night = night_script(rules, roles, remove=bystander, tap=True)
+    assert dead_script == alive_script == tapping_script
+    assert _windows(dead_night) == _windows(alive_night) == _windows(tapping_night)
+    for effects in (dead_night, alive_night, tapping_night):
+        for e in effects:
+            if isinstance(e, Phase):
+                continue
+            if isinstance(e, SeatLights):
+                assert e == SeatLights(), "seat lights at night must stay dark"
+            if isinstance(e, Say):
+                assert set(e.params) <= {"seat"} and (not e.params or e.cue == "callout"), e
+    if not rules.answers_public:
+        assert not any(isinstance(e, Say) and "answer" in e.cue for e in tapping_night)
+    assert any(isinstance(e, ShowAnswer) for e in tapping_night) or not any(
+        s.ability == "check" for s in rules.night)
+
+
+def test_sport_night_with_sheriff_dead_equals_sheriff_alive() -> None:
+    rules = load_bundled("sport")
+    roles = ["civilian", "mafia", "sheriff", "mafia", "civilian", "civilian", "don",
+             "civilian", "civilian", "civilian"]
+    dead, _ = night_script(rules, roles, remove=3, tap=False)
+    alive, _ = night_script(rules, roles, remove=5, tap=True)
+    assert dead == alive
+    assert [c for _at, _s, c, _t in dead][:3] == ["night_falls", "mafia_wake", "callout"]
+    assert sum(1 for _a, _s, c, _t in dead if c == "callout") == 30

@@ -25,7 +25,6 @@ from narrator.engine.actions import (
     WindowClosed,
     Withdraw,
 )
-from narrator.engine.night import step_by_id
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.tasks import TASKS
@@ -39,15 +38,14 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True) -> list[Action]:
     accepts = TASKS[task[0]].accepts
     living = st.living()
     if task[0] in ("call", "input"):
-        step = step_by_id_rules(rules, task[1])
-        if ABILITIES[step.ability].chooses:
-            actors = [s for s in living if st.roles[s] in step.roles]
-            if task[0] == "call":
-                out.extend(Tap(a) for a in actors)
-            else:
-                out.extend(Choose(a, t) for a in actors for t in range(1, st.seats + 1))
-    elif task[0] == "meet" or (task[0] == "input" and not accepts):
-        pass
+        step = rules.step_index[task[1]]
+        actors = [s for s in living if st.roles[s] in step.roles]
+        if not ABILITIES[step.ability].chooses:
+            out.extend(Tap(a) for a in actors)  # a meeting: holders show themselves
+        elif task[0] == "call":
+            out.extend(Tap(a) for a in actors)
+        else:
+            out.extend(Choose(a, t) for a in actors for t in range(1, st.seats + 1))
     if "nominate" in accepts:
         if st.nominated:
             out.append(Withdraw())
@@ -65,20 +63,9 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True) -> list[Action]:
     if "vote" in accepts:
         voted = set(st.ballot.get("voters", []))
         out.extend(Vote(v) for v in living if v not in voted)
-    if task[0] in ("input",) and "entry" in accepts:
-        pass
     if host:
         out.extend(Foul(s) for s in living)
         out.extend(Remove(s) for s in living)
         out.append(Resume() if st.paused else Pause())
     return out
 
-
-def step_by_id_rules(rules: RuleSet, step_id: str):  # type: ignore[no-untyped-def]
-    for step in rules.steps():
-        if step.id == step_id:
-            return step
-    raise KeyError(step_id)
-
-
-__all__ = ["legal_actions", "step_by_id"]

@@ -139,25 +139,30 @@ class RuleSet:
 
         Unknown keys and values of the wrong type raise ValueError naming the key.
         """
-        day, fouls, top = dataclasses.asdict(self.day), dataclasses.asdict(self.fouls), {}
+        sections: dict[str, dict[str, Any]] = {
+            "day": dataclasses.asdict(self.day),
+            "fouls": dataclasses.asdict(self.fouls),
+            "": {name: getattr(self, name) for name in _TOP_SETTINGS},
+        }
         for key, value in settings.items():
             section, _, name = key.rpartition(".")
-            target = {"day": day, "fouls": fouls, "": top}.get(section)
-            known = target if section else {
-                f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if f.name in ("best_move", "draw_after_idle_rounds", "answers_public",
-                              "callout_beat")
-            }
-            if target is None or name not in known:
+            target = sections.get(section)
+            if target is None or name not in target:
                 raise ValueError(f"unknown setting {key!r}")
-            current = known[name]
+            current = target[name]
             if isinstance(current, tuple) and isinstance(value, list):
                 value = tuple(value)
-            if isinstance(current, bool) != isinstance(value, bool) or not isinstance(
-                value, type(current) if not isinstance(current, float) else (int, float)
+            numeric = isinstance(current, float) and isinstance(value, int | float)
+            if isinstance(current, bool) != isinstance(value, bool) or not (
+                numeric or isinstance(value, type(current))
             ):
                 raise ValueError(f"setting {key!r} must be a {type(current).__name__}")
             target[name] = float(value) if isinstance(current, float) else value
         return dataclasses.replace(
-            self, day=DayRules(**day), fouls=FoulRules(**fouls), **top
+            self, day=DayRules(**sections["day"]), fouls=FoulRules(**sections["fouls"]),
+            **sections[""],
         )
+
+
+# Top-level fields a game may change through settings.
+_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat")

@@ -128,10 +128,12 @@ class _Reader:
         for i, c in enumerate(self.seq(data.get("checks"), "checks")):
             c = self.obj(c, f"checks[{i}]")
             night = self.int_in(c.get("night"), 1, 30, f"checks[{i}].night")
-            role = c.get("role")
-            if role not in (0, 3):
-                raise self.fail(f"checks[{i}].role", f"expected 0 (don) or 3 (sheriff), got {role!r}")
-            checks[(night, ROLE_NAMES[role])] = self.int_in(c.get("player"), 1, n, f"checks[{i}].player")
+            checker = c.get("role")
+            if checker not in (0, 3):
+                raise self.fail(f"checks[{i}].role",
+                                f"expected 0 (don) or 3 (sheriff), got {checker!r}")
+            checks[(night, ROLE_NAMES[checker])] = self.int_in(
+                c.get("player"), 1, n, f"checks[{i}].player")
         nominations: dict[int, list[tuple[int, int]]] = {}
         votes: dict[tuple[int, int], dict[int, int]] = {}
         lift: dict[int, dict[int, int]] = {}

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from narrator.engine.actions import Action, BestMove, Choose, Foul, Nominate, Vote
+from narrator.engine.context import Ctx
 from narrator.engine.core import Engine
 from narrator.engine.effects import Effect, Record
 from narrator.engine.night import step_by_id
-from narrator.engine.context import Ctx
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.timeline import Timeline
@@ -116,11 +116,11 @@ class Replayer:
         if self.game.finished:
             # Past the record's last day the engine would only be guessing.
             return isinstance(day, int) and st.number > day
-        if st.phase == "night" and st.number >= day and kind in _NIGHT_STAGES:
-            if task[0] == "call" and task[2] == 1:
-                step = step_by_id(Ctx(self.rules, st), task[1])
-                if _NIGHT_STAGES[kind] in step.roles and (kind != "shooting" or step.ability == "kill"):
-                    return True
+        at_first_call = task[0] == "call" and task[2] == 1
+        if st.phase == "night" and st.number >= day and kind in _NIGHT_STAGES and at_first_call:
+            step = step_by_id(Ctx(self.rules, st), task[1])
+            if _NIGHT_STAGES[kind] in step.roles and (kind != "shooting" or step.ability == "kill"):
+                return True
         # Anything past the recorded stage's day is beyond the record.
         return st.number > day or (st.phase == "night" and st.number == day and
                                    kind not in _NIGHT_STAGES)

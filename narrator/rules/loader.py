@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import yaml
 
@@ -78,12 +78,12 @@ class _Reader:
 
     def typed(self, value: Any, kind: type[T] | tuple[type, ...], where: str) -> T:
         ok = isinstance(value, kind) and not (isinstance(value, bool) and kind in (int, float))
-        if kind == float and isinstance(value, int) and not isinstance(value, bool):
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
             ok = True
         if not ok:
             name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
             raise self.fail(where, f"expected {name}, got {value!r}")
-        return value  # type: ignore[return-value]
+        return cast(T, value)
 
     def rule_set(self, data: Any) -> RuleSet:
         data = self.typed(data, dict, "(top)")
@@ -190,12 +190,12 @@ class _Reader:
     def steps(self, data: Any, where: str, roles: Mapping[str, Role], in_deck: set[str]) -> tuple[Step, ...]:
         data = self.typed(data, list, where)
         out = []
-        known = {f.name for f in dataclasses.fields(Step)}
+        step_keys = {f.name for f in dataclasses.fields(Step)}
         for i, spec in enumerate(data):
             at = f"{where}[{i}]"
             spec = self.typed(spec, dict, at)
             for key in spec:
-                if key not in known:
+                if key not in step_keys:
                     raise self.fail(f"{at}.{key}", "unknown key")
             for key in ("id", "roles", "ability"):
                 if key not in spec:
@@ -208,7 +208,8 @@ class _Reader:
                     raise self.fail(f"{at}.roles[{j}]", f"role {role!r} is in no deck")
             ability = self.typed(spec["ability"], str, f"{at}.ability")
             if ability not in ABILITIES:
-                raise self.fail(f"{at}.ability", f"unknown ability {ability!r} (known: {', '.join(ABILITIES)})")
+                known = ", ".join(ABILITIES)
+                raise self.fail(f"{at}.ability", f"unknown ability {ability!r} (known: {known})")
             inp = self.typed(spec.get("input", "callout"), str, f"{at}.input")
             self.choice(inp, _INPUTS, f"{at}.input")
             args = self.typed(spec.get("args", {}), dict, f"{at}.args")

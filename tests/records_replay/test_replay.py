@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def test_replay_json_contract(path: Path, capsys: pytest.CaptureFixture[str]) ->
         assert e["how"] in ("vote", "shot", "fouls", "removed", "lifted")
     timeline = out["timeline"]
     assert timeline and all(set(t) == {"at", "seconds", "phase", "cue", "text"} for t in timeline)
-    assert all(b["at"] >= a["at"] + a["seconds"] - 1e-6 for a, b in zip(timeline, timeline[1:]))
+    assert all(b["at"] >= a["at"] + a["seconds"] - 1e-6 for a, b in itertools.pairwise(timeline))
     assert {t["phase"].split("-")[0] for t in timeline} == {"night", "day"}
     assert all(t["text"] and t["seconds"] > 0 for t in timeline)
 

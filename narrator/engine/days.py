@@ -75,6 +75,8 @@ def _speech_act(ctx: Ctx, t: Task, action: Action) -> None:
         nominate(ctx, seat, action)
         return
     if t[0] == "last_word" and isinstance(action, BestMove) and st.first_victim == seat:
+        if st.best_move:
+            raise RuleError("the best move is already made")
         seats = tuple(action.seats)
         if not 1 <= len(seats) <= 3 or len(set(seats)) != len(seats):
             raise RuleError("a best move names one to three different seats")

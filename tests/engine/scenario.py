@@ -10,7 +10,7 @@ script:
   - {kind: nominate, target: 4}           # any action in its JSON form
   - close                    # let the open window run out (one WindowClosed)
   - {error: {kind: vote, voter: 9}}       # this action must be refused (RuleError)
-  - {expect: {alive: [1, 2, 3], current: [ballot, 4], cues: [vote_for]}}
+  - {expect: {alive: [1, 2, 3], current: [ballot, 4], cues: [vote_for], answers: [yes]}}
   - finish                   # let every window run out until the game ends
 expect:
   eliminations: [[4, vote, day, 1], ...]  # [seat, how, phase, number] in order
@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from narrator.engine.actions import WindowClosed, action_from_json
-from narrator.engine.effects import Effect, Say
+from narrator.engine.effects import Effect, Say, ShowAnswer
 from narrator.engine.game import Game
 from narrator.errors import RuleError
 from narrator.rules.loader import load_bundled
@@ -140,6 +140,10 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
         present = [c for c in expect["not_cues"] if c in cues]
         if present:
             raise ScenarioFailure(f"{where}: cues {present} said but must not be")
+    if "answers" in expect:
+        answers = [e.answer for e in said if isinstance(e, ShowAnswer)]
+        if answers != list(expect["answers"]):
+            raise ScenarioFailure(f"{where}: answers shown {answers} != {expect['answers']}")
     if "roles" in expect and st.roles[1:] != list(expect["roles"]):
         raise ScenarioFailure(f"{where}: roles {st.roles[1:]} != {expect['roles']}")
     if "nominations" in expect and [t for _b, t in st.nominations] != list(expect["nominations"]):

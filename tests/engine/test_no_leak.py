@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from narrator.engine.actions import Remove, Tap, WindowClosed
+from narrator.engine.actions import Remove, Tap
 from narrator.engine.effects import Effect, OpenWindow, Phase, Say, SeatLights, ShowAnswer
 from narrator.engine.game import Game
 from narrator.engine.ruleset import RuleSet

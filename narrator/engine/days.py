@@ -6,10 +6,19 @@ tournament "speeches" procedure lives here, the Princeton "discussion" in its ow
 
 from __future__ import annotations
 
-from narrator.engine.actions import Action, BestMove, EndSpeech, Hold, Nominate, Withdraw
+from narrator.engine.actions import (
+    Action,
+    BestMove,
+    EndSpeech,
+    Entry,
+    Hold,
+    Nominate,
+    StartVoting,
+    Withdraw,
+)
 from narrator.engine.context import Ctx
 from narrator.engine.effects import CloseWindow
-from narrator.engine.state import Task
+from narrator.engine.state import State, Task
 from narrator.engine.tasks import task
 from narrator.errors import RuleError
 
@@ -71,22 +80,46 @@ def _speech_act(ctx: Ctx, t: Task, action: Action) -> None:
         return
     if isinstance(action, Hold):
         raise RuleError(f"seat {action.seat} is not speaking")
-    if t[0] in ("speech", "silent_turn") and isinstance(action, Nominate | Withdraw):
-        nominate(ctx, seat, action)
+    if t[0] in ("speech", "silent_turn"):
+        if isinstance(action, Nominate | Withdraw):
+            nominate(ctx, seat, action)
+            return
+        if isinstance(action, Entry):
+            # The host's keypad: the number the speaker nominates (0 withdraws).
+            nominate(ctx, seat, Nominate(action.number) if action.number else Withdraw())
+            return
+        if isinstance(action, StartVoting):
+            # The host skips the remaining speeches and opens the vote.
+            end_speech_now(ctx)
+            st.agenda = [t for t in st.agenda if t[0] not in ("speech",)]
+            return
+    if t[0] == "last_word" and isinstance(action, Entry) and st.first_victim == seat:
+        # The best move typed one seat at a time on the keypad.
+        named = [*st.best_move[1:], action.number] if st.best_move else [action.number]
+        if st.best_move and len(st.best_move) > 3:
+            raise RuleError("the best move is already made")
+        _check_best_move(st, seat, tuple(named))
+        st.best_move = [seat, *named]
+        if len(named) == 3:
+            ctx.record("best_move", seat=seat, seats=named)
         return
     if t[0] == "last_word" and isinstance(action, BestMove) and st.first_victim == seat:
         if st.best_move:
             raise RuleError("the best move is already made")
         seats = tuple(action.seats)
-        if not 1 <= len(seats) <= 3 or len(set(seats)) != len(seats):
-            raise RuleError("a best move names one to three different seats")
-        for s in seats:
-            if not 1 <= s <= st.seats or s == seat:
-                raise RuleError(f"{s} is not a seat the best move can name")
+        _check_best_move(st, seat, seats)
         st.best_move = [seat, *seats]
         ctx.record("best_move", seat=seat, seats=list(seats))
         return
     raise RuleError(f"{action.kind} is not expected during a speech")
+
+
+def _check_best_move(st: State, seat: int, seats: tuple[int, ...]) -> None:
+    if not 1 <= len(seats) <= 3 or len(set(seats)) != len(seats):
+        raise RuleError("a best move names one to three different seats")
+    for s in seats:
+        if not 1 <= s <= st.seats or s == seat:
+            raise RuleError(f"{s} is not a seat the best move can name")
 
 
 def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
@@ -129,7 +162,7 @@ def _speech_closed(ctx: Ctx, t: Task) -> None:
     ctx.day_lights()
 
 
-_SPEECH_INPUTS = ("end_speech", "hold", "nominate", "withdraw", "best_move")
+_SPEECH_INPUTS = ("end_speech", "hold", "nominate", "withdraw", "entry", "start_voting")
 
 
 @task("speech", act=_speech_act, closed=_speech_closed, accepts=_SPEECH_INPUTS)
@@ -169,10 +202,11 @@ def _waits_only(ctx: Ctx, t: Task) -> bool:
 
 
 task("silent_turn", act=_speech_act, closed=_speech_closed,
-     accepts=("end_speech", "hold", "nominate", "withdraw"))(_waits_only)
+     accepts=_SPEECH_INPUTS)(_waits_only)
 
 
-@task("last_word", act=_speech_act, closed=_speech_closed, accepts=("end_speech", "hold", "best_move"))
+@task("last_word", act=_speech_act, closed=_speech_closed,
+      accepts=("end_speech", "hold", "best_move", "entry"))
 def _last_word(ctx: Ctx, t: Task) -> bool:
     st = ctx.state
     seat = t[1]

@@ -50,7 +50,7 @@ class Table:
         out: list[Action] = []
         if st.phase == "day" and self._chance(self.foul_rate):
             out.append(Foul(self.rng.choice(st.living())))
-        if name == "speech" and len(task) == 2 or name == "silent_turn":
+        if (name == "speech" and len(task) == 2) or name == "silent_turn":
             seat = task[1]
             taken = {t for _b, t in st.nominations}
             immune = set(st.extra.get("immune", []))

@@ -3,7 +3,7 @@
 The virtual-clock timeline (`narrator replay --json`, `demo --fast`) and the fake speaker
 need a spoken length that is the same on every machine. This is a linear fit, per
 language, to espeak-ng's renders of the phrase books at the default rate (mean error about
-5 %); the real speaker uses the rendered WAV's length instead.
+4 %); the real speaker uses the rendered WAV's length instead.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import re
 
 DEFAULT_RATE = 160  # words per minute, espeak-ng's scale
 
-# seconds = base + per letter + per word + per full stop + per comma, at DEFAULT_RATE.
+# seconds = base + per letter + per word + per inner stop + per inner comma, at
+# DEFAULT_RATE. The base holds the pause after the last word, which espeak-ng always makes.
 _FIT: dict[str, tuple[float, float, float, float, float]] = {
-    "en": (0.191, 0.0534, 0.0549, 0.414, 0.290),
-    "ru": (0.099, 0.0572, 0.0359, 0.395, 0.269),
+    "en": (0.541, 0.0565, 0.0443, 0.456, 0.304),
+    "ru": (0.447, 0.0577, 0.0366, 0.429, 0.275),
 }
 _STOPS = re.compile(r"[.!?:;—]")
 
@@ -29,6 +30,7 @@ def estimate_seconds(text: str, lang: str = "en", rate: int = DEFAULT_RATE) -> f
     if not text.strip():
         return 0.0
     base, letter, word, stop, comma = _FIT[lang]
+    inner = text.rstrip().rstrip(".!?:;—")
     seconds = (base + letter * len(re.findall(r"\w", text)) + word * len(re.findall(r"\w+", text))
-               + stop * len(_STOPS.findall(text)) + comma * text.count(","))
+               + stop * len(_STOPS.findall(inner)) + comma * inner.count(","))
     return round(seconds * DEFAULT_RATE / rate, 3)

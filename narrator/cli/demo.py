@@ -1,21 +1,21 @@
-"""`narrator demo`: a whole game with simulated players.
+"""`narrator demo`: a whole game with simulated players, mock pins and the real voice.
 
-`--fast` plays it on a virtual clock as fast as the machine allows and prints the
-protocol; `--json` makes the last line the protocol as JSON (winner, eliminations,
-timeline).
+`--fast` plays it on a virtual clock as fast as the machine allows. Where there is no
+sound device the voice goes into a WAV file (`--out`, default narrator-demo.wav).
+`--json` makes the last line the protocol as JSON (winner, eliminations, timeline).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+from pathlib import Path
 
-from narrator.engine.effects import Effect, Eliminated
-from narrator.engine.state import State
+from narrator.engine.actions import Action
+from narrator.engine.effects import Effect, Eliminated, GameOver
 from narrator.errors import ConfigError
-from narrator.records.script import estimated_timeline
 from narrator.rules.loader import load
-from narrator.sim.selfplay import play
 
 _HOW = {"vote": "voted out", "shot": "shot at night", "fouls": "removed after four fouls",
         "removed": "removed", "lifted": "lifted with the other tied players"}
@@ -27,37 +27,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default="en", choices=("en", "ru"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fast", action="store_true", help="virtual clock: as fast as possible")
-    parser.add_argument("--state-dir", help="where the journal and protocol go")
+    parser.add_argument("--out", type=Path, metavar="FILE.wav",
+                        help="speak into this WAV instead of the sound device")
+    parser.add_argument("--state-dir", type=Path, help="where the journal and protocol go")
     parser.add_argument("--json", action="store_true", help="last line: the protocol as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
+    from narrator.demo import DemoOptions, play_demo
+
     rules = load(args.rules)
     seats = args.seats or rules.min_seats
     if seats not in rules.deck:
         raise ConfigError("--seats", str(seats),
                           f"{rules.name} is played by {rules.min_seats}-{rules.max_seats} players")
-    timeline = estimated_timeline(args.lang, seed=args.seed)
-    lines: list[str] = []
-
-    def watch(state: State, effects: list[Effect]) -> None:
-        timeline.feed(effects)
-        for e in effects:
-            if isinstance(e, Eliminated):
-                lines.append(f"{e.phase} {e.number}: seat {e.seat} {_HOW.get(e.how, e.how)}")
-                print(f"[{timeline.now / 60:5.1f} min] {lines[-1]}", flush=True)
-
-    print(f"narrator demo: {rules.title}, {seats} players, seed {args.seed}")
-    final = play(rules, args.seed, seats, on_effects=watch,
-                 close=lambda _state: timeline.close_window())
-    reason, winner = final.outcome or ("", None)
-    print(f"winner: {winner} ({reason}) after {timeline.now / 60:.0f} minutes of play")
+    options = DemoOptions(rules, seats, args.seed, args.lang, args.fast, args.out)
+    print(f"narrator demo: {rules.title}, {seats} players, seed {args.seed}"
+          f"{', virtual clock' if args.fast else ''}", flush=True)
+    result = asyncio.run(play_demo(options, on_effects=_print_progress))
+    st = result.box.game.state
+    minutes = result.box.clock.now() / 60 if args.fast else None
+    if st.outcome:
+        length = f" after {minutes:.0f} minutes of play" if minutes is not None else ""
+        print(f"winner: {st.outcome[1]} ({st.outcome[0]}){length}")
+    if result.wav is not None:
+        print(f"the game's audio: {result.wav}")
     if args.json:
-        protocol = {
-            "winner": winner,
-            "eliminations": [{"seat": s, "phase": p, "number": n, "how": h}
-                             for s, h, p, n in final.eliminations],
-            "timeline": timeline.to_json(),
-        }
-        print(json.dumps(protocol, ensure_ascii=False))
+        print(json.dumps(result.protocol(), ensure_ascii=False))
     return 0
+
+
+def _print_progress(clock_now: float, _action: Action | None, effects: list[Effect]) -> None:
+    for e in effects:
+        if isinstance(e, Eliminated):
+            print(f"[{clock_now / 60:5.1f} min] {e.phase} {e.number}: seat {e.seat} "
+                  f"{_HOW.get(e.how, e.how)}", flush=True)
+        elif isinstance(e, GameOver):
+            print(f"[{clock_now / 60:5.1f} min] game over", flush=True)

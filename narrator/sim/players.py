@@ -18,8 +18,11 @@ from narrator.engine.state import State
 
 class Table:
     def __init__(self, rules: RuleSet, seed: int, foul_rate: float = 0.02,
-                 nominate_rate: float = 0.6) -> None:
+                 nominate_rate: float = 0.6, cards: list[str] | None = None) -> None:
+        """`cards`: the roles the players hold (seat 1 first), when the box has not been
+        told them and learns them at night zero; otherwise the state's roles are used."""
         self.rules = rules
+        self.cards = ["", *cards] if cards else None
         self.rng = random.Random(seed ^ 0x5EED)
         self.foul_rate = foul_rate
         self.nominate_rate = nominate_rate
@@ -32,8 +35,13 @@ class Table:
     def team(self, st: State, seat: int) -> str:
         # Players know their own team mates; the roles never change after night zero
         # except for rule hooks like a turncoat, so look them up each time.
-        role = st.roles[seat]
+        role = self.cards[seat] if self.cards else st.roles[seat]
         return self._teams.get(role, "red") if role else "red"
+
+    def holders(self, st: State, roles: tuple[str, ...]) -> list[int]:
+        if self.cards:
+            return [s for s in range(1, st.seats + 1) if self.cards[s] in roles]
+        return st.holders(roles)
 
     def respond(self, st: State) -> list[Action]:
         task = st.current
@@ -45,7 +53,7 @@ class Table:
         if name == "input" and st.number == 0:
             step = self.rules.step_index[task[1]]
             if not ABILITIES[step.ability].chooses:
-                return [Tap(s) for s in st.holders(step.roles)]
+                return [Tap(s) for s in self.holders(st, step.roles)]
             return []
         out: list[Action] = []
         if st.phase == "day" and self._chance(self.foul_rate):
@@ -81,7 +89,7 @@ class Table:
 
     def _night_call(self, st: State, step_id: str, called: int) -> list[Action]:
         step = self.rules.step_index[step_id]
-        actors = [s for s in st.holders(step.roles) if st.alive[s]]
+        actors = [s for s in self.holders(st, step.roles) if st.alive[s]]
         if not actors:
             return []
         if called == 1 or step_id not in self.plans:

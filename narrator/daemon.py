@@ -1,0 +1,129 @@
+"""The box at work: one asyncio loop from inputs to the engine to the ports.
+
+Devices, the keypad and the recognizer hand actions to `Box.submit`. The referee takes
+them one at a time: the engine checks the action and computes its effects (pure), the
+journal appends and flushes the action, and only then does the performer carry the
+effects out. Every device runs in its own supervised task that logs a failure and starts
+the device again instead of stopping the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from narrator.clock import Clock
+from narrator.engine.actions import Action, Undo, WindowClosed
+from narrator.engine.effects import Effect, Outcome
+from narrator.engine.game import Game
+from narrator.errors import RuleError
+from narrator.performer import Performer
+
+log = logging.getLogger("narrator.daemon")
+
+# Hears every accepted action and its effects (None and the opening effects at start).
+Listener = Callable[[Action | None, list[Effect]], None]
+
+
+class ActionLog(Protocol):
+    """Where every accepted action is written before its effects are carried out."""
+
+    def append(self, action: Action, at: float) -> None: ...
+
+
+class Box:
+    def __init__(self, game: Game, performer: Performer, clock: Clock,
+                 journal: ActionLog | None = None) -> None:
+        self.game = game
+        self.performer = performer
+        self.clock = clock
+        self.journal = journal
+        self.listeners: list[Listener] = []
+        self._actions: asyncio.Queue[Action] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self.refused = 0
+
+    def submit(self, action: Action) -> None:
+        """Hand an action to the referee (call on the loop's thread)."""
+        self._actions.put_nowait(action)
+
+    def window_expired(self, window: int) -> None:
+        self.submit(WindowClosed(window))
+
+    def handle(self, action: Action) -> list[Effect] | None:
+        """Apply one action; refused ones are dropped quietly (logged at DEBUG only, since
+        even the fact that a tap was refused at night could tell who acts)."""
+        try:
+            effects = self.game.apply(action)
+        except RuleError as exc:
+            self.refused += 1
+            log.debug("refused %s: %s", action.kind, exc)
+            return None
+        if self.journal is not None:
+            self.journal.append(action, self.clock.now())
+        if isinstance(action, Undo):
+            self.performer.reset()
+        self.performer.submit(effects)
+        for listener in self.listeners:
+            listener(action, effects)
+        return effects
+
+    def start(self, opening: list[Effect]) -> None:
+        """Start the performer with the opening (or resuming) effects, and the referee."""
+        self.performer.start()
+        self.performer.submit(opening)
+        for listener in self.listeners:
+            listener(None, opening)
+        self.spawn("referee", self._referee)
+
+    def spawn(self, name: str, run: Callable[[], Awaitable[None]], restart: bool = False,
+              backoff: float = 2.0) -> None:
+        """Run a device or service in its own task; with `restart`, a failure is logged
+        and the task started again after `backoff` seconds on the clock."""
+
+        async def supervised() -> None:
+            while True:
+                try:
+                    await run()
+                    if not restart:
+                        return
+                    log.warning("%s stopped; starting it again", name)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    if not restart:
+                        raise
+                    log.exception("%s failed; starting it again in %.0f s", name, backoff)
+                await self.clock.sleep(backoff)
+
+        self._tasks.append(asyncio.get_running_loop().create_task(supervised(), name=name))
+
+    async def _referee(self) -> None:
+        while not self.game.over:
+            action = await self._actions.get()
+            self.handle(action)
+
+    async def wait_over(self) -> Outcome | None:
+        """Wait for the end of the game and for the last words about it to be said."""
+        referee = next(t for t in self._tasks if t.get_name() == "referee")
+        await referee
+        while not self.performer.idle:
+            await self.clock.sleep(0.1)
+        return self.outcome
+
+    @property
+    def outcome(self) -> Outcome | None:
+        st = self.game.state
+        return Outcome(st.outcome[0] or "", st.outcome[1]) if st.outcome else None
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        await self.performer.stop()

@@ -1,0 +1,141 @@
+"""The performer: carries out the engine's effects through the ports, in order.
+
+It follows the executor contract of narrator/engine/effects.py. Speech and sounds are
+played one after another; a window's timer starts only when everything said before it
+has been played; lights, answers and timer changes happen when their turn comes. While
+the box speaks, the microphone gate is closed so the box never hears itself.
+
+Secrets stay out of the logs: answers and secret records are never logged at INFO.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable
+
+from narrator.devices.panel import SeatPanel
+from narrator.engine.effects import (
+    CloseWindow,
+    Effect,
+    Eliminated,
+    ExtendWindow,
+    GameOver,
+    OpenWindow,
+    PauseTimers,
+    Phase,
+    ResumeTimers,
+    Say,
+    SeatLights,
+    ShowAnswer,
+    Sound,
+)
+from narrator.engine.timeline import Spoken
+from narrator.phrases.book import PhraseBook
+from narrator.voice.speaker import Speaker
+from narrator.windows import WindowTimers
+
+log = logging.getLogger("narrator.performer")
+
+
+class Performer:
+    def __init__(self, speaker: Speaker, book: PhraseBook, timers: WindowTimers,
+                 panel: SeatPanel | None = None,
+                 mute: Callable[[bool], None] | None = None) -> None:
+        self.clock = timers.clock
+        self.speaker = speaker
+        self.book = book
+        self.timers = timers
+        self.panel = panel
+        self.mute = mute or (lambda _on: None)
+        self._queue: asyncio.Queue[Effect] = asyncio.Queue()
+        self._busy = False
+        self._task: asyncio.Task[None] | None = None
+        self.spoken: list[Spoken] = []  # what was said and when (public by construction)
+        self.phase = "night-0"
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="performer")
+
+    def submit(self, effects: Iterable[Effect]) -> None:
+        for effect in effects:
+            self._queue.put_nowait(effect)
+
+    def reset(self) -> None:
+        """Drop what is still to be said and every running timer (an undo or a restart)."""
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self.timers.close_all()
+
+    @property
+    def idle(self) -> bool:
+        return self._queue.empty() and not self._busy
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def _run(self) -> None:
+        while True:
+            effect = await self._queue.get()
+            self._busy = True
+            try:
+                await self._perform(effect)
+            except Exception:  # a broken port must not stop the game
+                log.exception("could not carry out %s", effect.kind)
+            finally:
+                self._busy = False
+
+    async def _perform(self, effect: Effect) -> None:
+        if isinstance(effect, Say):
+            text = self.book.render(effect.cue, effect.params)
+            log.info("say: %s", text)
+            start = self.clock.now()
+            self.mute(True)
+            try:
+                await self.speaker.say(text)
+            finally:
+                self.mute(False)
+            seconds = round(self.clock.now() - start, 3)
+            self.spoken.append(Spoken(round(start, 3), seconds, self.phase, effect.cue, text))
+        elif isinstance(effect, Sound):
+            self.mute(True)
+            try:
+                await self.speaker.sound(effect.name)
+            finally:
+                self.mute(False)
+        elif isinstance(effect, OpenWindow):
+            self.timers.open(effect.window, effect.seconds)
+        elif isinstance(effect, CloseWindow):
+            self.timers.close(effect.window)
+        elif isinstance(effect, ExtendWindow):
+            self.timers.extend(effect.window, effect.seconds)
+        elif isinstance(effect, PauseTimers):
+            self.timers.pause()
+            if self.panel:
+                self.panel.set_paused(True)
+        elif isinstance(effect, ResumeTimers):
+            self.timers.resume()
+            if self.panel:
+                self.panel.set_paused(False)
+        elif isinstance(effect, SeatLights):
+            if self.panel:
+                self.panel.apply(effect)
+        elif isinstance(effect, ShowAnswer):
+            log.debug("answer shown privately")
+            if self.panel:
+                self.panel.show_answer(effect.answer, effect.seconds)
+        elif isinstance(effect, Phase):
+            self.phase = effect.label
+            log.info("%s %d", effect.phase, effect.number)
+            self.speaker.ambience(effect.phase == "night")
+        elif isinstance(effect, Eliminated):
+            log.info("seat %d leaves (%s, %s %d)", effect.seat, effect.how, effect.phase,
+                     effect.number)
+        elif isinstance(effect, GameOver):
+            log.info("game over: %s (%s)", effect.outcome.winner, effect.outcome.reason)
+            self.speaker.ambience(False)

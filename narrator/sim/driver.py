@@ -1,0 +1,95 @@
+"""Simulated players at a table with pads and a keypad (mock pins in the demo).
+
+They decide as `Table` does, then act only through the devices: a short press on their
+own pad to tap or vote, a long press to end their speech, and the host's keypad to
+nominate, to type a best move or to give a foul. They act once the box has finished
+speaking and the moment's window is open, like people at a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+
+from narrator.clock import Clock
+from narrator.daemon import Box
+from narrator.devices.keypads import FakeKeypad
+from narrator.engine.actions import Action, BestMove, Foul, Nominate, Tap, Vote
+from narrator.engine.effects import Effect
+from narrator.sim.players import Table
+
+Press = Callable[[int, bool], None]  # (seat, down)
+
+TAP_SECONDS = 0.15
+HOLD_SECONDS = 1.3
+
+
+class PadPlayers:
+    def __init__(self, box: Box, table: Table, press: Press, keypad: FakeKeypad, clock: Clock,
+                 seed: int, speech_seconds: tuple[float, float] = (3.0, 8.0)) -> None:
+        self.box = box
+        self.table = table
+        self.press = press
+        self.keypad = keypad
+        self.clock = clock
+        self.rng = random.Random(seed ^ 0xB0A2D)
+        self.speech_seconds = speech_seconds
+        self._seen = 0
+        self._task: asyncio.Task[None] | None = None
+        box.listeners.append(self._changed)
+
+    def _changed(self, _action: Action | None, _effects: list[Effect]) -> None:
+        st = self.box.game.state
+        if st.window and st.window != self._seen and st.phase != "over":
+            self._seen = st.window
+            self._task = asyncio.get_running_loop().create_task(self._act(st.window))
+
+    async def _window_open(self, window: int) -> bool:
+        timers = self.box.performer.timers
+        while not timers.is_open(window):
+            if self.box.game.state.window != window:
+                return False
+            await self.clock.sleep(0.05)
+        return True
+
+    async def _act(self, window: int) -> None:
+        if not await self._window_open(window):
+            return
+        st = self.box.game.state
+        task = st.current
+        if task is None:
+            return
+        actions = self.table.respond(st)
+        name = task[0]
+        if name in ("speech", "silent_turn", "last_word", "tie_speech") and len(task) == 2:
+            low, high = self.speech_seconds
+            await self.clock.sleep(self.rng.uniform(low, high) / 2)
+            await self._do(actions)
+            await self.clock.sleep(self.rng.uniform(low, high) / 2)
+            if self.box.game.state.window == window:
+                await self._pad(task[1], HOLD_SECONDS)  # "thank you": a long press
+            return
+        await self.clock.sleep(self.rng.uniform(0.1, 0.5))
+        await self._do(actions)
+
+    async def _do(self, actions: list[Action]) -> None:
+        for action in actions:
+            if isinstance(action, Tap):
+                await self._pad(action.seat, TAP_SECONDS)
+            elif isinstance(action, Vote):
+                await self._pad(action.voter, TAP_SECONDS)
+            elif isinstance(action, Nominate):
+                self.keypad.press(*str(action.target), "enter")
+            elif isinstance(action, BestMove):
+                for seat in action.seats:
+                    self.keypad.press(*str(seat), "enter")
+            elif isinstance(action, Foul):
+                self.keypad.press("/", *str(action.seat), "enter")
+            await self.clock.sleep(0.05)
+
+    async def _pad(self, seat: int, seconds: float) -> None:
+        self.press(seat, True)
+        await self.clock.sleep(seconds)
+        self.press(seat, False)
+

@@ -10,4 +10,5 @@ from __future__ import annotations
 # Each area adds its own line here when its module exists.
 BENCHES: dict[str, str] = {
     "engine": "narrator.bench.engine",
+    "voice": "narrator.bench.voice",
 }

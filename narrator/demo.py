@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +99,16 @@ def _table_panel(seats: int, clock: Clock) -> tuple[BoardPanel, Press]:
     return fake, lambda seat, down: fake.press(seat) if down else fake.release(seat)
 
 
+def choose_mode(options: DemoOptions) -> DemoOptions:
+    """Where there is no sound device nobody hears the game live: play it on the virtual
+    clock and keep its audio in a WAV file instead."""
+    if options.out is None and not options.fast and not has_sound_device():
+        out = Path("narrator-demo.wav")
+        log.warning("no sound device: the demo runs on a virtual clock and speaks into %s", out)
+        return replace(options, fast=True, out=out)
+    return options
+
+
 async def play_demo(options: DemoOptions,
                     on_effects: Callable[[float, Action | None, list[Effect]], None] | None = None,
                     ) -> DemoResult:
@@ -109,9 +119,6 @@ async def play_demo(options: DemoOptions,
     speaker: Speaker
     recording: RecordingSpeaker | None = None
     out = options.out
-    if out is None and not options.fast and not has_sound_device():
-        out = Path("narrator-demo.wav")
-        log.warning("no sound device: the demo speaks into %s", out)
     if out is not None:
         recording = RecordingSpeaker(voice, clock, out)
         speaker = recording

@@ -34,19 +34,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from narrator.demo import DemoOptions, play_demo
+    from narrator.demo import DemoOptions, choose_mode, play_demo
 
     rules = load(args.rules)
     seats = args.seats or rules.min_seats
     if seats not in rules.deck:
         raise ConfigError("--seats", str(seats),
                           f"{rules.name} is played by {rules.min_seats}-{rules.max_seats} players")
-    options = DemoOptions(rules, seats, args.seed, args.lang, args.fast, args.out)
+    options = choose_mode(DemoOptions(rules, seats, args.seed, args.lang, args.fast, args.out))
     print(f"narrator demo: {rules.title}, {seats} players, seed {args.seed}"
-          f"{', virtual clock' if args.fast else ''}", flush=True)
+          f"{', virtual clock' if options.fast else ''}", flush=True)
     result = asyncio.run(play_demo(options, on_effects=_print_progress))
     st = result.box.game.state
-    minutes = result.box.clock.now() / 60 if args.fast else None
+    minutes = result.box.clock.now() / 60 if options.fast else None
     if st.outcome:
         length = f" after {minutes:.0f} minutes of play" if minutes is not None else ""
         print(f"winner: {st.outcome[1]} ({st.outcome[0]}){length}")

@@ -1,0 +1,89 @@
+"""Whole games at a table of simulated players, through the mock pins and the fake keypad
+alone: the box learns the roles from night-zero taps, runs every night and day, and
+names the winner. The speaker is the fake one (it takes the estimated time on the
+virtual clock); the real voice has its own tests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from narrator.cli import main
+from narrator.demo import DemoOptions, play_demo
+from narrator.engine.effects import SeatLights
+from narrator.rules.loader import bundled_names, load_bundled
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_sport_game_on_pads_and_keypad(seed: int) -> None:
+    result = asyncio.run(play_demo(DemoOptions(load_bundled("sport"), 10, seed, fast=True)))
+    st = result.box.game.state
+    assert st.phase == "over" and st.outcome is not None
+    assert st.roles[1:] == result.cards  # learned from the taps at night zero
+    assert result.box.refused == 0  # the players only did what the rules allowed
+    assert st.eliminations, "somebody left the table"
+    spoken = result.box.performer.spoken
+    assert spoken[0].cue == "night_zero" and spoken[-1].cue.startswith("win_")
+    # Night zero only meets; shots start on night 1.
+    assert all(e[2] == "day" or e[3] >= 1 for e in st.eliminations)
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_every_rule_set_plays_a_whole_game(name: str) -> None:
+    rules = load_bundled(name)
+    result = asyncio.run(play_demo(DemoOptions(rules, rules.min_seats, 5, fast=True)))
+    assert result.box.game.over
+    assert result.box.game.state.roles[1:] == result.cards
+
+
+def test_seat_lights_are_dark_at_night_and_show_the_speaker_in_the_day() -> None:
+    seen: list[tuple[str, SeatLights]] = []
+    phase = ["night-0"]
+
+    def track(_now: float, _action: object, effects: list[object]) -> None:
+        from narrator.engine.effects import Phase
+
+        for e in effects:
+            if isinstance(e, Phase):
+                phase[0] = e.label
+            if isinstance(e, SeatLights):
+                seen.append((phase[0], e))
+
+    asyncio.run(play_demo(DemoOptions(load_bundled("sport"), 10, 2, fast=True), on_effects=track))
+    night = [lights for label, lights in seen if label.startswith("night")]
+    day = [lights for label, lights in seen if label.startswith("day")]
+    assert night and all(lights == SeatLights() for lights in night)
+    assert any(len(lights.on) == 1 for lights in day)  # the speaker's light
+    assert any(len(lights.on) > 1 for lights in day)  # the voters' lights during a ballot
+
+
+def test_demo_command_prints_the_protocol_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--fast", "--seed", "3", "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    protocol = json.loads(out[-1])
+    assert set(protocol) == {"winner", "eliminations", "timeline"}
+    assert protocol["winner"] in ("red", "black", "draw")
+    assert any("winner:" in line for line in out[:-1])
+    assert protocol["timeline"][0]["phase"] == "night-0"
+
+
+def test_demo_speaks_into_a_wav_with_the_real_voice(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    out = tmp_path / "game.wav"
+    result = asyncio.run(play_demo(DemoOptions(load_bundled("sport"), 10, 1, fast=True, out=out)))
+    assert result.wav == out and out.stat().st_size > 100_000
+    import wave
+
+    with wave.open(str(out)) as w:
+        seconds = w.getnframes() / w.getframerate()
+    spoken = result.box.performer.spoken
+    assert abs(seconds - (spoken[-1].at + spoken[-1].seconds)) < 1.0
+
+
+def test_bad_seat_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--fast", "--seats", "7"]) == 2
+    assert "sport is played by 10-10 players" in capsys.readouterr().err

@@ -18,11 +18,13 @@ from narrator.phrases.book import ParamValue, PhraseBook
 def values(rules: RuleSet, seats: int) -> dict[str, list[ParamValue]]:
     day = rules.day
     seat_list = list(range(1, seats + 1))
+    lists: list[ParamValue] = [(s,) for s in seat_list]
+    lists += [tuple(pair) for pair in combinations(seat_list, 2)]
     speech = {int(s) for s in (day.speech, day.short_speech, day.tie_speech, day.last_word,
                                day.discussion)}
     return {
         "seat": list(seat_list),
-        "seats": [(s,) for s in seat_list] + [tuple(p) for p in combinations(seat_list, 2)],
+        "seats": lists,
         "votes": list(range(seats + 1)),
         "count": list(range(1, rules.fouls.remove_at + 1)),
         "seconds": sorted(speech | {10, 30}),  # "add thirty seconds", the last ten

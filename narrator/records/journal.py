@@ -1,0 +1,371 @@
+"""The game journal: every action of a game, on disk before its effects happen.
+
+One JSON object per line in `<state dir>/journal/current.jsonl`: first the header (rule
+set, settings, seats, seed, dealt roles, language), then one line per action with the
+clock time and wall time it arrived, and when the game ends an `end` line, after which the
+file moves to `<state dir>/games/<game id>.jsonl`. Each line is written with one
+`write` and fsynced before `append` returns, so after a crash the file holds every action
+whose effects may have been carried out, plus at most one torn line that never counted.
+
+The journal holds the roles: the file is created mode 0600 in folders of mode 0700.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from narrator.engine.actions import Action, action_from_json
+from narrator.engine.effects import Effect, Outcome
+from narrator.engine.game import Game
+from narrator.engine.ruleset import RuleSet
+from narrator.errors import RecordError, RuleError
+
+log = logging.getLogger(__name__)
+
+VERSION = 1
+CURRENT = "current.jsonl"
+
+# Called with each replayed action (None for the game's opening) and its effects.
+OnEffects = Callable[[Action | None, list[Effect], "Entry | None"], None]
+
+
+def private_dir(path: Path) -> Path:
+    """Create `path` (and parents) if needed and make it mode 0700."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path, 0o700)
+    return path
+
+
+def journal_dir(state_dir: str | Path) -> Path:
+    return Path(state_dir) / "journal"
+
+
+def games_dir(state_dir: str | Path) -> Path:
+    return Path(state_dir) / "games"
+
+
+def write_private(path: Path, text: str) -> Path:
+    """Write a whole file readable by its owner only (mode 0600, also if it existed)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        _write_all(fd, text.encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return path
+
+
+@dataclass(frozen=True)
+class GameHeader:
+    """What is needed to start the same game again: the journal's first line."""
+
+    rules: str  # a bundled rule set's name or a rule-set file's path
+    seats: int
+    seed: int = 0
+    lang: str = "en"
+    settings: Mapping[str, Any] = field(default_factory=dict)  # rule-set settings
+    roles: tuple[str, ...] | None = None  # the deal, when the box dealt or was told
+    game_id: str = ""  # set by Journal.create from the wall clock when empty
+    started: str = ""  # wall-clock time the game started (ISO 8601, local)
+    history: int = 200  # undo depth
+
+    def rule_set(self) -> RuleSet:
+        from narrator.rules.loader import load
+
+        rules = load(self.rules)
+        return rules.with_settings(self.settings) if self.settings else rules
+
+    def new_game(self) -> Game:
+        return Game(self.rule_set(), self.seats, self.seed, self.roles, self.history)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules, "seats": self.seats, "seed": self.seed, "lang": self.lang,
+            "settings": dict(self.settings),
+            "roles": list(self.roles) if self.roles is not None else None,
+            "game_id": self.game_id, "started": self.started, "history": self.history,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, path: str, where: str = "line 1") -> GameHeader:
+        def bad(problem: str) -> RecordError:
+            return RecordError(path, where, problem)
+
+        if not isinstance(data, dict):
+            raise bad("the header is not an object")
+        types: dict[str, type | tuple[type, ...]] = {
+            "rules": str, "seats": int, "seed": int, "lang": str, "settings": dict,
+            "roles": (list, type(None)), "game_id": str, "started": str, "history": int,
+        }
+        unknown = set(data) - set(types)
+        if unknown:
+            raise bad(f"unknown header keys {sorted(unknown)}")
+        for key, kind in types.items():
+            if key not in data:
+                raise bad(f"the header has no {key!r}")
+            if not isinstance(data[key], kind) or isinstance(data[key], bool):
+                raise bad(f"header {key!r} has the wrong type: {data[key]!r}")
+        roles = data["roles"]
+        if roles is not None and not all(isinstance(r, str) for r in roles):
+            raise bad("header 'roles' must be a list of role names")
+        return cls(
+            rules=data["rules"], seats=data["seats"], seed=data["seed"], lang=data["lang"],
+            settings=dict(data["settings"]), roles=tuple(roles) if roles is not None else None,
+            game_id=data["game_id"], started=data["started"], history=data["history"],
+        )
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One journalled action: `at` on the daemon's clock, `wall` in seconds since 1970."""
+
+    action: Action
+    at: float
+    wall: float
+    line: int
+
+
+@dataclass
+class Contents:
+    header: GameHeader
+    entries: list[Entry]
+    end: Outcome | None
+    ended: bool
+    good_bytes: int  # the length of the file without a torn last line
+    torn: bool
+
+
+class Journal:
+    """An open journal of a game in play. Use `create` or `resume`, not the constructor."""
+
+    def __init__(self, state_dir: Path, path: Path, header: GameHeader, fd: int, lines: int,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.state_dir = state_dir
+        self.path = path
+        self.header = header
+        self._fd: int | None = fd
+        self.lines = lines
+        self._wall = wall
+
+    # starting
+    @classmethod
+    def create(cls, state_dir: str | Path, header: GameHeader,
+               wall: Callable[[], float] = time.time) -> Journal:
+        """Start the journal of a new game. A leftover unfinished journal is archived as
+        abandoned first (it is never overwritten)."""
+        root = Path(state_dir)
+        if not root.exists():
+            root.mkdir(parents=True, mode=0o700)
+        folder = private_dir(journal_dir(root))
+        path = folder / CURRENT
+        if path.exists():
+            log.warning("%s: an unfinished game is set aside as abandoned", path)
+            _archive(root, path, wall(), suffix="-abandoned")
+        now = wall()
+        if not header.game_id or not header.started:
+            stamp = time.localtime(now)
+            header = dataclasses.replace(
+                header,
+                game_id=header.game_id or time.strftime("%Y%m%d-%H%M%S", stamp),
+                started=header.started or time.strftime("%Y-%m-%dT%H:%M:%S", stamp),
+            )
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        journal = cls(root, path, header, fd, 0, wall)
+        journal._write({"journal": VERSION, "header": header.to_json(), "wall": now})
+        _fsync_dir(folder)
+        log.info("new game %s: %s, %d seats", header.game_id, header.rules, header.seats)
+        return journal
+
+    @classmethod
+    def resume(cls, state_dir: str | Path, on_effects: OnEffects | None = None,
+               wall: Callable[[], float] = time.time) -> tuple[Journal, Game] | None:
+        """The unfinished game in `state_dir`, rebuilt by applying its actions again.
+
+        None when there is none (a finished journal left behind by a crash is archived).
+        The Game may be over if the power went between its last action and `finish`;
+        the caller then finishes it. `on_effects` hears every replayed action's effects.
+        """
+        root = Path(state_dir)
+        path = journal_dir(root) / CURRENT
+        if not path.exists():
+            return None
+        private_dir(journal_dir(root))
+        os.chmod(path, 0o600)
+        try:
+            contents = read(path)
+        except _NoHeader as exc:
+            log.warning("%s: %s; the file is set aside", path, exc)
+            path.rename(path.with_suffix(f".broken-{int(wall())}"))
+            return None
+        if contents.ended:
+            _archive(root, path, wall(), game_id=contents.header.game_id)
+            return None
+        if contents.torn:
+            log.warning("%s: the last line was cut off mid-write; it is dropped", path)
+            with open(path, "r+b") as f:
+                f.truncate(contents.good_bytes)
+                f.flush()
+                os.fsync(f.fileno())
+        try:
+            game = contents.header.new_game()
+        except (RuleError, ValueError) as exc:
+            raise RecordError(str(path), "line 1", f"cannot start this game: {exc}") from None
+        if on_effects:
+            on_effects(None, list(game.opening), None)
+        for entry in contents.entries:
+            try:
+                effects = game.apply(entry.action)
+            except RuleError as exc:
+                raise RecordError(str(path), f"line {entry.line}",
+                                  f"the engine refuses {entry.action.kind}: {exc}") from None
+            if on_effects:
+                on_effects(entry.action, effects, entry)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        log.info("resumed game %s after %d actions", contents.header.game_id, len(contents.entries))
+        return cls(root, path, contents.header, fd, 1 + len(contents.entries), wall), game
+
+    # writing
+    def append(self, action: Action, at: float, wall: float | None = None) -> None:
+        """Write one action and return only when it is on disk. `at` is the daemon's clock
+        time, `wall` the wall-clock time (read now if not given)."""
+        wall = self._wall() if wall is None else wall
+        self._write({"at": round(at, 4), "wall": round(wall, 4), "action": action.to_json()})
+
+    def finish(self, outcome: Outcome | None) -> Path:
+        """Close the journal of an ended (or abandoned, outcome None) game and move it to
+        games/; the next start begins a new game. Returns the archived file."""
+        now = self._wall()
+        self._write({"end": _outcome_json(outcome), "wall": now})
+        self.close()
+        return _archive(self.state_dir, self.path, now, game_id=self.header.game_id)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def _write(self, obj: Mapping[str, Any]) -> None:
+        if self._fd is None:
+            raise RecordError(str(self.path), "", "the journal is closed")
+        data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        _write_all(self._fd, data)
+        os.fsync(self._fd)
+        self.lines += 1
+
+
+class _NoHeader(Exception):
+    pass
+
+
+def read(path: str | Path) -> Contents:
+    """Read and check a journal. The last line may be torn (dropped, `torn` set); any other
+    bad line is a RecordError naming the file and the line."""
+    name = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise RecordError(name, "", f"cannot read: {exc.strerror}") from None
+    parts = raw.split(b"\n")
+    # A line is complete only with its newline: the last piece never is.
+    complete, tail = parts[:-1], parts[-1]
+    torn = bool(tail)
+    good = len(raw) - len(tail)
+    parsed: list[tuple[int, Any]] = []
+    for i, line in enumerate(complete, start=1):
+        try:
+            parsed.append((i, json.loads(line.decode("utf-8"))))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            if i == len(complete) and not torn:
+                # The last line, garbled by a write the power cut: it never counted.
+                torn = True
+                good -= len(line) + 1
+                break
+            raise RecordError(name, f"line {i}", f"not a JSON line: {exc}") from None
+    if not parsed:
+        raise _NoHeader("no complete header line")
+    first = parsed[0][1]
+    if not isinstance(first, dict) or "header" not in first:
+        raise RecordError(name, "line 1", "the first line is not a journal header")
+    if first.get("journal") != VERSION:
+        raise RecordError(name, "line 1", f"unknown journal version {first.get('journal')!r}")
+    header = GameHeader.from_json(first["header"], name)
+    entries: list[Entry] = []
+    end: Outcome | None = None
+    ended = False
+    for i, obj in parsed[1:]:
+        where = f"line {i}"
+        if ended:
+            raise RecordError(name, where, "a line after the game's end")
+        if not isinstance(obj, dict):
+            raise RecordError(name, where, "expected an object")
+        if "end" in obj:
+            ended = True
+            end = _outcome_from_json(obj["end"], name, where)
+            continue
+        at, wall = obj.get("at"), obj.get("wall")
+        if not isinstance(at, int | float) or not isinstance(wall, int | float):
+            raise RecordError(name, where, "an action line needs numbers 'at' and 'wall'")
+        try:
+            action = action_from_json(obj.get("action"))
+        except RuleError as exc:
+            raise RecordError(name, where, str(exc)) from None
+        entries.append(Entry(action, float(at), float(wall), i))
+    return Contents(header, entries, end, ended, good, torn)
+
+
+def _outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    return None if outcome is None else {"reason": outcome.reason, "winner": outcome.winner}
+
+
+def _outcome_from_json(data: Any, path: str, where: str) -> Outcome | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("reason"), str):
+        raise RecordError(path, where, "a bad end line")
+    winner = data.get("winner")
+    return Outcome(data["reason"], winner if isinstance(winner, str) else None)
+
+
+def _archive(root: Path, path: Path, now: float, game_id: str = "", suffix: str = "") -> Path:
+    """Move a journal into games/ under its game id, never over another file."""
+    if not game_id:
+        try:
+            game_id = read(path).header.game_id
+        except (RecordError, _NoHeader):
+            game_id = ""
+    folder = private_dir(games_dir(root))
+    base = (game_id or time.strftime("%Y%m%d-%H%M%S", time.localtime(now))) + suffix
+    target = folder / f"{base}.jsonl"
+    n = 2
+    while target.exists():
+        target = folder / f"{base}-{n}.jsonl"
+        n += 1
+    path.rename(target)
+    _fsync_dir(folder)
+    _fsync_dir(path.parent)
+    return target
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _fsync_dir(folder: Path) -> None:
+    # A new or renamed file survives a power cut only once its folder is synced too.
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

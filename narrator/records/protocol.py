@@ -1,0 +1,198 @@
+"""The game protocol, built from the engine's effects as the game runs.
+
+Fed every list of effects in order (the opening's first), it keeps what a tournament
+protocol holds: seats and roles, every night choice and check, nominations and votes per
+day and round, fouls with the moment they were given, eliminations, the best move and the
+winner. `to_json()` is the JSON protocol; narrator.records.export_polemica and
+narrator.records.protocol_html turn that into the Polemica record and the paper sheet.
+
+Roles and checks are secret: they go into these files (mode 0600) and nowhere else. The
+builder logs nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from narrator.engine.effects import Effect, Eliminated, GameOver, OpenWindow, Phase, Record
+from narrator.engine.ruleset import RuleSet
+
+FORMAT = 1
+
+
+class ProtocolBuilder:
+    def __init__(self, rules: RuleSet, seats: int, *, game_id: str = "", lang: str = "en",
+                 seed: int = 0, settings: Mapping[str, Any] | None = None, started: str = "",
+                 undo_depth: int = 200) -> None:
+        self.rules = rules
+        self.undo_depth = undo_depth
+        self._history: list[dict[str, Any]] = []
+        self._clock = 0.0  # stands in for the wall clock when a feed gives none
+        self.d: dict[str, Any] = {
+            "game": {"id": game_id, "rules": rules.name, "title": rules.title, "seats": seats,
+                     "lang": lang, "seed": seed, "settings": dict(settings or {}),
+                     "started": started, "finished": ""},
+            "seats": [{"seat": s, "role": "", "fouls": 0, "out": None} for s in range(1, seats + 1)],
+            "nights": [], "days": [], "fouls": [], "eliminations": [], "best_move": None,
+            "winner": None, "reason": None, "over": False,
+            # Where the game stands, for stamping fouls with the moment they were given.
+            "_now": {"phase": "night", "number": 0, "moment": None, "rounds": 0, "last_time": 0.0},
+        }
+
+    # the game's undo
+    def checkpoint(self) -> None:
+        """Call before applying an action, so that an Undo of it can be followed."""
+        self._history.append(copy.deepcopy(self.d))
+        del self._history[: -self.undo_depth]
+
+    def undo(self) -> None:
+        if self._history:
+            self.d = self._history.pop()
+
+    # feeding
+    def feed(self, effects: Iterable[Effect], wall: float | None = None) -> None:
+        """Take a list of effects; `wall` is when they happened (seconds since 1970)."""
+        now = self.d["_now"]
+        real = wall is not None
+        if wall is None:
+            self._clock += 1.0
+            wall = self._clock
+        for effect in effects:
+            if isinstance(effect, Phase):
+                now.update(phase=effect.phase, number=effect.number, moment=None, rounds=0)
+                self._period(effect.phase, effect.number)
+            elif isinstance(effect, OpenWindow):
+                now["moment"] = self._moment(effect)
+            elif isinstance(effect, Record):
+                self._record(effect, wall)
+            elif isinstance(effect, Eliminated):
+                out = {"seat": effect.seat, "how": effect.how, "phase": effect.phase,
+                       "number": effect.number}
+                self.d["eliminations"].append(out)
+                self.d["seats"][effect.seat - 1]["out"] = {k: v for k, v in out.items() if k != "seat"}
+            elif isinstance(effect, GameOver):
+                self.d["over"] = True
+                self.d["winner"] = effect.outcome.winner
+                self.d["reason"] = effect.outcome.reason
+                self.d["game"]["finished"] = _iso(wall) if real else ""
+
+    @property
+    def over(self) -> bool:
+        return bool(self.d["over"])
+
+    def to_json(self) -> dict[str, Any]:
+        out = {k: copy.deepcopy(v) for k, v in self.d.items() if not k.startswith("_")}
+        out["protocol"] = FORMAT
+        now = self.d["_now"]
+        out["stands"] = {"phase": now["phase"], "number": now["number"], "moment": now["moment"]}
+        return out
+
+    # internals
+    def _period(self, phase: str, number: int) -> dict[str, Any]:
+        key = "days" if phase == "day" else "nights"
+        periods: list[dict[str, Any]] = self.d[key]
+        for p in periods:
+            if p["number"] == number:
+                return p
+        if phase == "day":
+            p = {"number": number, "nominations": [], "votes": [], "lift_votes": []}
+        else:
+            p = {"number": number, "choices": [], "checks": []}
+        periods.append(p)
+        return p
+
+    def _moment(self, w: OpenWindow) -> dict[str, Any]:
+        """The Polemica `stage` of this window: where a foul given now belongs."""
+        now = self.d["_now"]
+        day = now["number"]
+        if now["phase"] != "day":
+            return {"type": "night", "day": day}
+        if w.purpose == "speech" and w.seat:
+            if now["rounds"]:
+                # Speeches after a ballot today are the tied players' (or the lone
+                # first-day leader's) second word.
+                return {"type": "reSpeech", "day": day, "player": w.seat, "voting": now["rounds"]}
+            return {"type": "speech", "day": day, "player": w.seat}
+        if w.purpose == "last_word" and w.seat:
+            out = self.d["seats"][w.seat - 1]["out"]
+            kind = "shooted" if out and out["how"] == "shot" else "voted"
+            stage: dict[str, Any] = {"type": kind, "day": day, "player": w.seat}
+            if kind == "voted":
+                stage["voting"] = max(1, now["rounds"])
+            return stage
+        if w.purpose == "ballot":
+            return {"type": "voting", "day": day, "voting": max(1, now["rounds"])}
+        return {"type": w.purpose, "day": day}
+
+    def _record(self, r: Record, wall: float) -> None:
+        d = self.d
+        now = d["_now"]
+        data = r.data
+        event = r.event
+        if event in ("deal", "roles"):
+            for seat, role in enumerate(data["roles"], start=1):
+                d["seats"][seat - 1]["role"] = role
+        elif event == "night_choice":
+            step = self.rules.step_index.get(data["step"])
+            d_night = self._period("night", data["night"])
+            d_night["choices"].append({
+                "step": data["step"], "ability": step.ability if step else "",
+                "roles": list(step.roles) if step else [],
+                "choices": [{"actor": a or None, "target": t or None} for a, t in data["choices"]],
+            })
+        elif event == "check":
+            step = self.rules.step_index.get(data["step"])
+            self._period("night", data["night"])["checks"].append({
+                "step": data["step"], "roles": list(step.roles) if step else [],
+                "by": list(data["by"]), "target": data["target"], "answer": data["answer"],
+            })
+        elif event == "nomination":
+            self._period("day", data["day"])["nominations"].append(
+                {"by": data["by"], "target": data["target"], "withdrawn": False})
+        elif event == "withdrawn":
+            for nom in reversed(self._period("day", data["day"])["nominations"]):
+                if nom["by"] == data["by"] and nom["target"] == data["target"] and not nom["withdrawn"]:
+                    nom["withdrawn"] = True
+                    break
+        elif event == "vote":
+            now["rounds"] = data["round"]
+            self._period("day", data["day"])["votes"].append(
+                {"round": data["round"], "candidate": data["candidate"], "voters": list(data["voters"])})
+        elif event == "lift_vote":
+            now["rounds"] = max(1, now["rounds"])
+            living = [s["seat"] for s in d["seats"] if s["out"] is None]
+            yes = list(data["voters"])
+            self._period("day", data["day"])["lift_votes"].append({
+                "candidates": list(data["candidates"]), "yes": yes,
+                "no": [s for s in living if s not in yes],
+            })
+        elif event == "foul":
+            seat = data["seat"]
+            d["seats"][seat - 1]["fouls"] = data["count"]
+            # Strictly increasing times keep the order when a reader sorts by them.
+            at = max(wall, now["last_time"] + 1e-6)
+            now["last_time"] = at
+            d["fouls"].append({"seat": seat, "count": data["count"], "phase": data["phase"],
+                               "stage": copy.deepcopy(now["moment"]) or
+                               {"type": now["phase"], "day": now["number"]},
+                               "time": _iso(at)})
+        elif event == "best_move":
+            d["best_move"] = {"seat": data["seat"], "seats": list(data["seats"])}
+        elif event == "game_over":
+            d["winner"] = data["winner"]
+            d["reason"] = data["reason"]
+
+
+def _iso(seconds: float) -> str:
+    return dt.datetime.fromtimestamp(seconds, dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")
+
+
+def protocol_paths(folder: Path, game_id: str) -> dict[str, Path]:
+    """Where a game's protocol files go: JSON, Polemica JSON and the HTML sheet."""
+    return {"json": folder / f"{game_id}.json",
+            "polemica": folder / f"{game_id}.polemica.json",
+            "html": folder / f"{game_id}.html"}

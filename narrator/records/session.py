@@ -1,0 +1,154 @@
+"""A game in play with its journal and protocol: what the daemon drives.
+
+`apply` runs the action through the engine (a refused action raises RuleError and writes
+nothing), puts it in the journal (on disk before this returns), adds its effects to the
+protocol and returns them for the daemon to carry out. When the game ends, the protocol
+files are written (JSON, Polemica, HTML; mode 0600) and the journal is archived.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from narrator.engine.actions import Action, Undo
+from narrator.engine.effects import Effect, Outcome
+from narrator.engine.game import Game
+from narrator.records.export_polemica import ExportError, write_polemica
+from narrator.records.journal import Entry, GameHeader, Journal, private_dir, write_private
+from narrator.records.protocol import ProtocolBuilder, protocol_paths
+from narrator.records.protocol_html import write_html
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ProtocolFiles:
+    json: Path
+    html: Path
+    polemica: Path | None  # None when the format cannot describe the game
+
+
+def protocols_dir(state_dir: str | Path) -> Path:
+    return Path(state_dir) / "protocols"
+
+
+def write_protocol(protocol: ProtocolBuilder, folder: Path, game_id: str) -> ProtocolFiles:
+    private_dir(folder)
+    paths = protocol_paths(folder, game_id)
+    data = protocol.to_json()
+    write_private(paths["json"], json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    write_html(data, paths["html"])
+    polemica: Path | None = paths["polemica"]
+    try:
+        write_polemica(data, paths["polemica"])
+    except ExportError as exc:
+        log.info("no Polemica record for game %s: %s", game_id, exc)
+        polemica = None
+    return ProtocolFiles(paths["json"], paths["html"], polemica)
+
+
+class GameSession:
+    def __init__(self, state_dir: Path, journal: Journal, game: Game, protocol: ProtocolBuilder,
+                 wall: Callable[[], float]) -> None:
+        self.state_dir = state_dir
+        self.journal = journal
+        self.game = game
+        self.protocol = protocol
+        self.files: ProtocolFiles | None = None
+        self._wall = wall
+
+    @property
+    def header(self) -> GameHeader:
+        return self.journal.header
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    @classmethod
+    def start(cls, state_dir: str | Path, header: GameHeader,
+              wall: Callable[[], float] = time.time) -> tuple[GameSession, list[Effect]]:
+        """A new game; returns it with its opening effects."""
+        game = header.new_game()  # a bad header fails here, before any file is made
+        journal = Journal.create(state_dir, header, wall)
+        protocol = _builder(game, journal.header)
+        protocol.feed(game.opening, wall())
+        return cls(Path(state_dir), journal, game, protocol, wall), list(game.opening)
+
+    @classmethod
+    def resume(cls, state_dir: str | Path,
+               wall: Callable[[], float] = time.time) -> tuple[GameSession, list[Effect]] | None:
+        """The unfinished game of the state folder, with the effects that bring the table
+        back to where it stood (lights, the open window in full). None if there is none;
+        a game that had ended before its files were written is completed here."""
+        rebuilt: list[tuple[Action | None, list[Effect], Entry | None]] = []
+        found = Journal.resume(state_dir, lambda a, e, entry: rebuilt.append((a, e, entry)), wall)
+        if found is None:
+            return None
+        journal, game = found
+        protocol = _builder(game, journal.header)
+        for action, effects, entry in rebuilt:
+            if isinstance(action, Undo):
+                protocol.undo()
+            elif action is not None:
+                protocol.checkpoint()
+            protocol.feed(effects, entry.wall if entry else _started(journal.header, wall))
+        session = cls(Path(state_dir), journal, game, protocol, wall)
+        if game.over:
+            session._finish()
+            return None
+        return session, game.engine.resume(game.state)
+
+    def apply(self, action: Action, at: float) -> list[Effect]:
+        """Play one action; `at` is the daemon's clock time. Raises RuleError (nothing
+        changes) if the rules refuse it, OSError (nothing changes) if the journal can't
+        be written."""
+        game = self.game
+        state, history = game.state, list(game.history)
+        effects = game.apply(action)
+        wall = round(self._wall(), 4)
+        try:
+            self.journal.append(action, at, wall)
+        except OSError:
+            game.state, game.history = state, history
+            raise
+        if isinstance(action, Undo):
+            self.protocol.undo()
+        else:
+            self.protocol.checkpoint()
+        self.protocol.feed(effects, wall)
+        if game.over:
+            self._finish()
+        return effects
+
+    def abandon(self) -> ProtocolFiles:
+        """End an unfinished game ("new game"): its protocol is written as it stands."""
+        return self._finish()
+
+    def _finish(self) -> ProtocolFiles:
+        ended = self.game.state.outcome
+        outcome = Outcome(str(ended[0]), ended[1]) if ended else None
+        self.files = write_protocol(self.protocol, protocols_dir(self.state_dir),
+                                    self.header.game_id)
+        self.journal.finish(outcome)
+        log.info("game %s over: %s", self.header.game_id,
+                 f"{outcome.winner} won" if outcome else "abandoned")
+        return self.files
+
+
+def _builder(game: Game, header: GameHeader) -> ProtocolBuilder:
+    return ProtocolBuilder(game.engine.rules, game.state.seats, game_id=header.game_id,
+                           lang=header.lang, seed=header.seed, settings=header.settings,
+                           started=header.started, undo_depth=game.limit)
+
+
+def _started(header: GameHeader, wall: Callable[[], float]) -> float:
+    try:
+        return time.mktime(time.strptime(header.started, "%Y-%m-%dT%H:%M:%S"))
+    except ValueError:
+        return wall()

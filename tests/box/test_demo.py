@@ -13,7 +13,8 @@ import pytest
 
 from narrator.cli import main
 from narrator.demo import DemoOptions, play_demo
-from narrator.engine.effects import SeatLights
+from narrator.engine.actions import Action
+from narrator.engine.effects import Effect, Phase, SeatLights
 from narrator.rules.loader import bundled_names, load_bundled
 
 
@@ -43,9 +44,7 @@ def test_seat_lights_are_dark_at_night_and_show_the_speaker_in_the_day() -> None
     seen: list[tuple[str, SeatLights]] = []
     phase = ["night-0"]
 
-    def track(_now: float, _action: object, effects: list[object]) -> None:
-        from narrator.engine.effects import Phase
-
+    def track(_now: float, _action: Action | None, effects: list[Effect]) -> None:
         for e in effects:
             if isinstance(e, Phase):
                 phase[0] = e.label

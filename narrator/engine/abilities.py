@@ -24,10 +24,19 @@ class Dawn:
     kills: dict[int, str] = field(default_factory=dict)  # seat -> how ("shot", ...)
     saved: set[int] = field(default_factory=set)
     notes: dict[str, Any] = field(default_factory=dict)
+    # Public news of the night, said after its victims leave: (cue, seat). A seat that
+    # left tonight is passed over (a silenced player who was also shot...).
+    morning: list[tuple[str, int]] = field(default_factory=list)
+
+
+# Args the night runner reads itself, allowed on every step: `cues` (extra cue ids the
+# step's hooks say) and `nobody` (the call-out ends with a "nobody" call: no choice).
+STEP_ARGS = frozenset({"cues", "nobody"})
 
 
 def _no_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
-    return None if not args else f"this ability takes no args, got {sorted(args)}"
+    extra = set(args) - STEP_ARGS
+    return None if not extra else f"this ability takes no args, got {sorted(extra)}"
 
 
 def _nothing_at_step_end(ctx: Ctx, step: Step, choices: list[list[int]]) -> None:
@@ -45,14 +54,19 @@ class Ability:
     at_dawn: Callable[[Ctx, Step, list[list[int]], Dawn], None] = _nothing_at_dawn
     # Does a living role holder choose a target (False: a meeting, only taps are counted)?
     chooses: bool = True
+    # When at_dawn runs: kills at 0, then what moves or follows them (a bodyguard's
+    # shield, a lover's guest); equal orders keep the night's step order.
+    dawn_order: int = 0
 
 
 ABILITIES: dict[str, Ability] = {}
 
 
 def living_actors(ctx: Ctx, step: Step) -> list[int]:
+    """The step's role holders who are alive and not blocked tonight (a lover's guest)."""
     st = ctx.state
-    return [s for s in st.holders(step.roles) if st.alive[s]]
+    blocked = st.extra.get("blocked", ())
+    return [s for s in st.holders(step.roles) if st.alive[s] and s not in blocked]
 
 
 def single_target(ctx: Ctx, step: Step, choices: list[list[int]]) -> int:
@@ -95,7 +109,7 @@ def _kill_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None
     leader = args.get("leader")
     if mode == "leader" and leader not in roles:
         return f"mode leader needs `leader:` naming a role, got {leader!r}"
-    unknown = set(args) - {"mode", "leader", "how", "cues"}
+    unknown = set(args) - {"mode", "leader", "how"} - STEP_ARGS
     return f"unknown args {sorted(unknown)}" if unknown else None
 
 
@@ -134,7 +148,7 @@ def _check_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | Non
         bad = [m for m in match if m not in roles]
         if bad:
             return f"unknown role {bad[0]!r} in match"
-    unknown = set(args) - {"reveals", "match", "cues"}
+    unknown = set(args) - {"reveals", "match"} - STEP_ARGS
     return f"unknown args {sorted(unknown)}" if unknown else None
 
 

@@ -33,7 +33,7 @@ from narrator.engine.effects import (
 )
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
-from narrator.engine.tasks import TASKS
+from narrator.engine.tasks import INTERVENTIONS, TASKS
 from narrator.errors import RuleError
 
 # Host actions valid at any moment of a running game, whatever the current task.
@@ -119,7 +119,11 @@ class Engine:
             if state.current is None:
                 raise RuleError(f"{kind} is not expected now")
             task = state.current
-            TASKS[task[0]].act(ctx, task, action)
+            spec = TASKS[task[0]]
+            if kind in INTERVENTIONS and kind not in spec.accepts:
+                INTERVENTIONS[kind].act(ctx, action)
+            else:
+                spec.act(ctx, task, action)
         self._run(ctx)
         return ctx.out
 

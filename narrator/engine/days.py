@@ -138,6 +138,8 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
     if st.nominated:
         raise RuleError("one nomination per speech")
     ctx.require_alive(action.target, "nominee")
+    if action.target in st.extra.get("immune", ()):
+        raise RuleError(f"seat {action.target} cannot be nominated today")
     if any(target == action.target for _b, target in st.nominations):
         raise RuleError(f"seat {action.target} is already nominated")
     st.nominations.append([by, action.target])

@@ -20,6 +20,8 @@ from narrator.engine.actions import (
     Pause,
     Remove,
     Resume,
+    Second,
+    StartVoting,
     Tap,
     Vote,
     WindowClosed,
@@ -27,7 +29,7 @@ from narrator.engine.actions import (
 )
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
-from narrator.engine.tasks import TASKS
+from narrator.engine.tasks import INTERVENTIONS, TASKS
 
 
 def legal_actions(rules: RuleSet, st: State, host: bool = True) -> list[Action]:
@@ -63,6 +65,14 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True) -> list[Action]:
     if "vote" in accepts:
         voted = set(st.ballot.get("voters", []))
         out.extend(Vote(v) for v in living if v not in voted)
+    if "second" in accepts:
+        # Anyone but the accused and the accuser (task: "second", accused, accuser).
+        out.extend(Second(s) for s in living if s not in task[1:3])
+    if "start_voting" in accepts and host:
+        out.append(StartVoting())
+    for kind, intervention in INTERVENTIONS.items():
+        if kind not in accepts:
+            out.extend(intervention.legal(rules, st))
     if host:
         out.extend(Foul(s) for s in living)
         out.extend(Remove(s) for s in living)

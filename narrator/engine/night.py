@@ -55,13 +55,18 @@ def _step(ctx: Ctx, t: Task) -> bool:
         ctx.say(step.wake)
     if step.input == "callout" and ABILITIES[step.ability].chooses:
         calls = [("call", step.id, seat) for seat in range(1, st.seats + 1)]
+        if step.args.get("nobody"):
+            # A last call, "nobody": a tap there chooses no one (Princeton mafia may spare).
+            calls.append(("call", step.id, 0))
         ctx.push(*calls, ("step_end", step.id))
         return False
     return ctx.wait(("input", step.id), "night", step.window)
 
 
 def _take_choice(ctx: Ctx, step: Step, action: Action, called: int) -> None:
-    """Record a night input. Meaningless taps are accepted and dropped without a trace."""
+    """Record a night input. Meaningless taps are accepted and dropped without a trace.
+
+    `called` is the seat being called (0: the "nobody" call), -1 outside a call-out."""
     st = ctx.state
     if isinstance(action, Tap):
         if not 1 <= action.seat <= st.seats:
@@ -70,7 +75,7 @@ def _take_choice(ctx: Ctx, step: Step, action: Action, called: int) -> None:
             if action.seat not in st.tapped:
                 st.tapped.append(action.seat)
             return
-        if called and st.alive[action.seat] and st.roles[action.seat] in step.roles:
+        if called >= 0 and st.alive[action.seat] and st.roles[action.seat] in step.roles:
             st.taps.append([action.seat, called])
         return
     if isinstance(action, Entry):
@@ -102,7 +107,7 @@ def _call_act(ctx: Ctx, t: Task, action: Action) -> None:
 
 
 def _input_act(ctx: Ctx, t: Task, action: Action) -> None:
-    _take_choice(ctx, step_by_id(ctx, t[1]), action, 0)
+    _take_choice(ctx, step_by_id(ctx, t[1]), action, -1)
 
 
 def _input_closed(ctx: Ctx, t: Task) -> None:
@@ -111,7 +116,10 @@ def _input_closed(ctx: Ctx, t: Task) -> None:
 
 @task("call", act=_call_act, accepts=("tap", "entry", "choose"))
 def _call(ctx: Ctx, t: Task) -> bool:
-    ctx.say("callout", seat=t[2])
+    if t[2]:
+        ctx.say("callout", seat=t[2])
+    else:
+        ctx.say("nobody")
     return ctx.wait(t, "callout", ctx.rules.callout_beat)
 
 
@@ -130,8 +138,10 @@ def _step_end(ctx: Ctx, t: Task) -> bool:
     ability = ABILITIES[step.ability]
     if not ability.chooses:
         return _meeting_end(ctx, step)
-    # A player removed during the call-out (a fourth foul) no longer has a say.
-    st.taps = [c for c in st.taps if c[0] == 0 or st.alive[c[0]]]
+    # A player removed during the call-out (a fourth foul) no longer has a say, nor does
+    # one blocked tonight (a lover's guest): their taps were taken like any, and dropped.
+    blocked = st.extra.get("blocked", ())
+    st.taps = [c for c in st.taps if c[0] == 0 or (st.alive[c[0]] and c[0] not in blocked)]
     st.night[step.id] = st.taps
     ctx.record("night_choice", secret=True, night=st.number, step=step.id,
                choices=[list(c) for c in st.taps])
@@ -214,7 +224,7 @@ def _dawn(ctx: Ctx, t: Task) -> bool:
     if st.number == 0:
         settle_roles(ctx)
     dawn = Dawn()
-    for step in ctx.rules.night:
+    for step in sorted(ctx.rules.night, key=lambda s: ABILITIES[s.ability].dawn_order):
         if step.id in st.night:
             ABILITIES[step.ability].at_dawn(ctx, step, st.night[step.id], dawn)
     st.night = {}
@@ -237,6 +247,9 @@ def _dawn(ctx: Ctx, t: Task) -> bool:
         ctx.say("nobody_killed")
     if ctx.check_win() or _idle_draw(ctx):
         return False
+    for cue, seat in dawn.morning:
+        if st.alive[seat]:
+            ctx.say(cue, seat=seat)
     ctx.day_lights()
     if first_blood and len(victims) == 1 and ctx.rules.best_move:
         st.first_victim = victims[0]

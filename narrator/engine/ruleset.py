@@ -24,6 +24,11 @@ class Role:
     counts_as: str | None = None
     # Does this role's vote count in the day? (boxed: the sleepwalker's does not)
     votes: bool = True
+    # Becomes this role once no other player of that role's team is left (boxed: the
+    # turncoat turns black when the rest of the mafia is gone).
+    turns_into: str | None = None
+    # Roles that never share a deck with this one (boxed: doctor and self-taught doctor).
+    excludes: tuple[str, ...] = ()
 
     @property
     def check_team(self) -> str:
@@ -75,6 +80,9 @@ class DayRules:
     last_word_after: tuple[str, ...] = ("vote", "lifted", "shot")
     discussion: float = 300.0  # Princeton: the free discussion before the host closes it
     majority_of_living: bool = False  # Princeton: conviction needs a majority of the living
+    second: float = 10.0  # Princeton: how long an accusation waits for a second
+    # Roles that may, once per game, replace a day vote by their own verdict (boxed: judge).
+    verdict: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from narrator.engine.actions import Action
 from narrator.engine.context import Ctx
-from narrator.engine.state import Task
+from narrator.engine.ruleset import RuleSet
+from narrator.engine.state import State, Task
 from narrator.errors import RuleError
 
 Start = Callable[[Ctx, Task], bool]
@@ -39,6 +40,20 @@ class TaskSpec:
 
 
 TASKS: dict[str, TaskSpec] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Intervention:
+    """An action a rule hook takes whatever task holds the window (a judge's verdict in
+    the middle of a vote): `act` checks it fully before changing anything; `legal` lists
+    the concrete actions of this kind the engine would accept now."""
+
+    act: Callable[[Ctx, Action], None]
+    legal: Callable[[RuleSet, State], list[Action]]
+
+
+# By action kind. Used only when the open task does not accept that kind itself.
+INTERVENTIONS: dict[str, Intervention] = {}
 
 
 def task(name: str, *, act: Act = _no_input, closed: Closed = _nothing,

@@ -118,14 +118,19 @@ def _ballot_last(ctx: Ctx, t: Task) -> bool:
     return False
 
 
+def vote_counts(ctx: Ctx, voter: int) -> bool:
+    """Does this living player's vote count (a boxed sleepwalker's does not)?"""
+    st = ctx.state
+    return st.alive[voter] and (not st.roles[voter] or ctx.role(voter).votes)
+
+
 def _tally_votes(ctx: Ctx) -> dict[int, int]:
     st = ctx.state
     counts: dict[int, int] = {}
     for c in st.ballot["candidates"]:
         if st.alive[c]:
             voters = st.ballot["votes"].get(str(c), [])
-            counts[c] = sum(1 for v in voters
-                            if st.alive[v] and (not st.roles[v] or ctx.role(v).votes))
+            counts[c] = sum(1 for v in voters if vote_counts(ctx, v))
     return counts
 
 
@@ -137,6 +142,9 @@ def _tally(ctx: Ctx, t: Task) -> bool:
     if not counts:
         return False
     top = max(counts.values())
+    if top == 0:
+        # Nobody voted for anyone (possible where votes do not default to the last).
+        return False
     leaders = [c for c in st.ballot["candidates"] if counts.get(c) == top]
     if len(leaders) == 1:
         seat = leaders[0]
@@ -187,8 +195,8 @@ def _lift_all(ctx: Ctx, leaders: list[int]) -> bool:
 def _lift_closed(ctx: Ctx, t: Task) -> None:
     st = ctx.state
     leaders = [s for s in t[1:] if st.alive[s]]
-    yes = [v for v in st.ballot["votes"].get("lift", []) if st.alive[v]]
-    alive = len(st.living())
+    yes = [v for v in st.ballot["votes"].get("lift", []) if vote_counts(ctx, v)]
+    alive = sum(1 for s in st.living() if vote_counts(ctx, s))
     ctx.record("lift_vote", day=st.number, candidates=leaders, voters=sorted(yes))
     ctx.day_lights()
     if 2 * len(yes) > alive:

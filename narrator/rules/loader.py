@@ -118,6 +118,9 @@ class _Reader:
         self.choice(day.single_nominee_first_day, ("no_vote", "vote"), "day.single_nominee_first_day")
         self.choice(day.single_nominee_later, ("leaves", "vote"), "day.single_nominee_later")
         self.choice(day.tie, ("revote_then_lift", "revote_then_lift_then_coin"), "day.tie")
+        for i, role in enumerate(day.verdict):
+            if role not in roles:
+                raise self.fail(f"day.verdict[{i}]", f"unknown role {role!r}")
         fouls = self.section(data.get("fouls", {}), FoulRules, "fouls")
         self.choice(fouls.cancel_vote, ("nearest", "today", "none"), "fouls.cancel_vote")
         return RuleSet(
@@ -151,15 +154,25 @@ class _Reader:
             where = f"roles.{name}"
             spec = self.typed(spec, dict, where)
             for key in spec:
-                if key not in ("team", "checks_as", "counts_as", "votes"):
+                if key not in ("team", "checks_as", "counts_as", "votes", "turns_into", "excludes"):
                     raise self.fail(f"{where}.{key}", "unknown key")
+            turns_into = spec.get("turns_into")
             out[str(name)] = Role(
                 name=str(name),
                 team=self.typed(spec.get("team"), str, f"{where}.team"),
                 checks_as=spec.get("checks_as"),
                 counts_as=spec.get("counts_as"),
                 votes=self.typed(spec.get("votes", True), bool, f"{where}.votes"),
+                turns_into=None if turns_into is None else self.typed(
+                    turns_into, str, f"{where}.turns_into"),
+                excludes=tuple(self.typed(spec.get("excludes", []), list, f"{where}.excludes")),
             )
+        for name, role in out.items():
+            if role.turns_into is not None and role.turns_into not in out:
+                raise self.fail(f"roles.{name}.turns_into", f"unknown role {role.turns_into!r}")
+            for i, other in enumerate(role.excludes):
+                if other not in out:
+                    raise self.fail(f"roles.{name}.excludes[{i}]", f"unknown role {other!r}")
         return out
 
     def deck(self, data: Any, roles: Mapping[str, Role]) -> dict[int, dict[str, int]]:
@@ -179,6 +192,10 @@ class _Reader:
             total = sum(counts.values())
             if total != seats:
                 raise self.fail(where, f"impossible deck: {total} roles for {seats} seats")
+            for role in (r for r, n in counts.items() if n):
+                clash = [o for o in roles[role].excludes if counts.get(o)]
+                if clash:
+                    raise self.fail(where, f"impossible deck: {role} and {clash[0]} never play together")
             teams = {roles[r].team for r, n in counts.items() if n}
             if len(teams) < 2:
                 raise self.fail(where, "impossible deck: a game needs at least two sides")

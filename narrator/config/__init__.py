@@ -1,0 +1,1 @@
+"""Packaged default settings (default.yaml)."""

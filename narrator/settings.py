@@ -1,0 +1,308 @@
+"""The box's settings: frozen dataclasses built once from a YAML file and the command line.
+
+Which file: the one named (`--config FILE`), else $NARRATOR_CONFIG, else
+/etc/narrator/narrator.yaml when it exists, else the packaged defaults
+(narrator/config/default.yaml). Command-line values override single keys ("game.lang").
+A wrong file or value is one ConfigError naming the file (or "command line"), the key
+path and the problem; unknown keys are errors too, so a typo never goes unnoticed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+
+from narrator.errors import ConfigError, InputFileError
+from narrator.phrases.numbers import LANGUAGES
+from narrator.voice.settings import VoiceSettings
+
+SYSTEM_CONFIG = Path("/etc/narrator/narrator.yaml")
+COMMAND_LINE = "command line"
+RECOGNIZERS = ("pocketsphinx", "vosk")
+KEYPADS = ("evdev", "matrix", "terminal", "none")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    rules: str = "sport"
+    lang: str = "en"
+    seats: int | None = None  # None: the rule set's smallest table
+    settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class RecognizerSettings:
+    engine: str = "pocketsphinx"
+    model_dir: Path | None = None  # vosk's model folder
+    wake_word: str | None = None
+    device: str | int | None = None
+
+
+@dataclass(frozen=True)
+class KeypadSettings:
+    kind: str = "evdev"  # evdev | matrix | terminal | none
+    device: str | None = None  # evdev: the device path; None: find a numeric keypad
+
+
+@dataclass(frozen=True)
+class Settings:
+    game: GameSettings
+    voice: VoiceSettings
+    recognizer: RecognizerSettings
+    keypad: KeypadSettings
+    pins: str  # a packaged pin map's name or a pin-map file
+    state_dir: Path
+    cache_dir: Path
+    log_level: str
+    source: str  # the file the settings came from
+
+    @property
+    def seats(self) -> int:
+        """The table size: the configured one or the rule set's smallest."""
+        if self.game.seats is not None:
+            return self.game.seats
+        from narrator.rules.loader import load
+
+        return load(self.game.rules).min_seats
+
+
+def default_config_path() -> Path:
+    env = os.environ.get("NARRATOR_CONFIG")
+    if env:
+        return Path(env)
+    if SYSTEM_CONFIG.is_file():
+        return SYSTEM_CONFIG
+    return packaged_config_path()
+
+
+def packaged_config_path() -> Path:
+    return Path(str(resources.files("narrator.config") / "default.yaml"))
+
+
+def load_settings(path: str | Path | None = None,
+                  overrides: Mapping[str, Any] | None = None) -> Settings:
+    """Settings from a config file (None: see the module's docstring) and overrides keyed
+    by dotted key path ({"game.lang": "ru", "state_dir": "/tmp/x"}); None values are
+    ignored, so argparse defaults of None leave the file's values alone."""
+    source = Path(path) if path is not None else default_config_path()
+    name = str(source)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(name, "", f"cannot read: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(name, where, f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(name, "(top)", f"expected a mapping of settings, got {type(data).__name__}")
+    from_file = _Reader(name).settings(data)
+    if not overrides or all(v is None for v in overrides.values()):
+        return from_file
+    # The file alone is right, so whatever is wrong now came from the command line.
+    merged = _merge(data, overrides, COMMAND_LINE)
+    return _Reader(COMMAND_LINE, name).settings(merged)
+
+
+def _merge(data: Mapping[str, Any], overrides: Mapping[str, Any], name: str) -> dict[str, Any]:
+    merged: dict[str, Any] = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
+    for key, value in overrides.items():
+        if value is None:
+            continue
+        *sections, last = key.split(".")
+        target = merged
+        for s in sections:
+            nxt = target.get(s)
+            if nxt is None:
+                nxt = target[s] = {}
+            if not isinstance(nxt, dict):
+                raise ConfigError(name, s, "expected a mapping")
+            target = nxt
+        target[last] = value
+    return merged
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every box command shares; `from_args` reads them back."""
+    parser.add_argument("--config", metavar="FILE", help="settings file (default: "
+                        "/etc/narrator/narrator.yaml if present, else the packaged defaults)")
+    parser.add_argument("--rules", help="rule set: a bundled name or a file")
+    parser.add_argument("--lang", choices=LANGUAGES, help="language of the voice and commands")
+    parser.add_argument("--seats", type=int, help="players at the table")
+    parser.add_argument("--state-dir", metavar="DIR", help="journal and protocols")
+    parser.add_argument("--cache-dir", metavar="DIR", help="rendered speech")
+    parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none")
+    parser.add_argument("--pins", metavar="MAP", help="pin map: pins-10, pins-16 or a file")
+    parser.add_argument("--log-level", choices=LOG_LEVELS)
+
+
+def from_args(args: argparse.Namespace) -> Settings:
+    overrides = {
+        "game.rules": getattr(args, "rules", None), "game.lang": getattr(args, "lang", None),
+        "game.seats": getattr(args, "seats", None), "state_dir": getattr(args, "state_dir", None),
+        "cache_dir": getattr(args, "cache_dir", None), "keypad": getattr(args, "keypad", None),
+        "pins": getattr(args, "pins", None), "log_level": getattr(args, "log_level", None),
+    }
+    return load_settings(getattr(args, "config", None), overrides)
+
+
+class _Reader:
+    def __init__(self, source: str, file: str | None = None) -> None:
+        self.source = source  # who is blamed for a wrong value
+        self.file = file or source  # where the settings came from
+
+    def fail(self, where: str, problem: str) -> ConfigError:
+        return ConfigError(self.source, where, problem)
+
+    def section(self, data: Mapping[str, Any], key: str, known: tuple[str, ...]) -> dict[str, Any]:
+        value = data.get(key)
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise self.fail(key, f"expected a mapping, got {value!r}")
+        for k in value:
+            if k not in known:
+                raise self.fail(f"{key}.{k}", f"unknown key (known: {', '.join(known)})")
+        return value
+
+    def text(self, value: Any, where: str, optional: bool = True) -> str | None:
+        if value is None and optional:
+            return None
+        if not isinstance(value, str) or not value:
+            raise self.fail(where, f"expected text, got {value!r}")
+        return value
+
+    def folder(self, value: Any, where: str) -> Path | None:
+        text = self.text(value, where)
+        return Path(text).expanduser() if text is not None else None
+
+    def settings(self, data: Mapping[str, Any]) -> Settings:
+        top = ("game", "voice", "recognizer", "keypad", "pins", "state_dir", "cache_dir", "log_level")
+        for k in data:
+            if k not in top:
+                raise self.fail(str(k), f"unknown key (known: {', '.join(top)})")
+        game = self.game(data)
+        state_dir = self.folder(data.get("state_dir"), "state_dir") or _default_dir(
+            "STATE_DIRECTORY", "XDG_STATE_HOME", ".local/state")
+        cache_dir = self.folder(data.get("cache_dir"), "cache_dir") or _default_dir(
+            "CACHE_DIRECTORY", "XDG_CACHE_HOME", ".cache")
+        level = data.get("log_level", "info")
+        if level not in LOG_LEVELS:
+            raise self.fail("log_level", f"expected one of {', '.join(LOG_LEVELS)}, got {level!r}")
+        pins = self.pins(data.get("pins", "pins-10"))
+        return Settings(
+            game=game, voice=self.voice(data, game.lang, cache_dir),
+            recognizer=self.recognizer(data, game.lang, state_dir), keypad=self.keypad(data),
+            pins=pins, state_dir=state_dir, cache_dir=cache_dir, log_level=level,
+            source=self.file,
+        )
+
+    def game(self, data: Mapping[str, Any]) -> GameSettings:
+        g = self.section(data, "game", ("rules", "lang", "seats", "settings"))
+        rules_name = self.text(g.get("rules", "sport"), "game.rules", optional=False)
+        assert rules_name is not None
+        lang = g.get("lang", "en")
+        if lang not in LANGUAGES:
+            raise self.fail("game.lang", f"expected one of {', '.join(LANGUAGES)}, got {lang!r}")
+        from narrator.rules.loader import load
+
+        try:
+            rules = load(rules_name)
+        except InputFileError as exc:
+            raise self.fail("game.rules", str(exc)) from None
+        seats = g.get("seats")
+        if seats is not None:
+            if isinstance(seats, bool) or not isinstance(seats, int):
+                raise self.fail("game.seats", f"expected a whole number, got {seats!r}")
+            if seats not in rules.deck:
+                raise self.fail("game.seats", f"{rules.name} is played by "
+                                f"{rules.min_seats}-{rules.max_seats} players, not {seats}")
+        options = g.get("settings") or {}
+        if not isinstance(options, dict):
+            raise self.fail("game.settings", f"expected a mapping, got {options!r}")
+        for key, value in options.items():
+            try:
+                rules.with_settings({key: value})
+            except ValueError as exc:
+                raise self.fail(f"game.settings.{key}", str(exc)) from None
+        return GameSettings(rules_name, lang, seats, MappingProxyType(dict(options)))
+
+    def voice(self, data: Mapping[str, Any], lang: str, cache_dir: Path) -> VoiceSettings:
+        raw = data.get("voice")
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            raise self.fail("voice", f"expected a mapping, got {raw!r}")
+        values = dict(raw)
+        if "language" in values:
+            raise self.fail("voice.language", "the language is game.lang")
+        if "name" in values:
+            values["voice"] = values.pop("name")
+        values["language"] = lang
+        voice = VoiceSettings.from_mapping(values, self.source, "voice")
+        if voice.cache_dir is None:
+            voice = replace(voice, cache_dir=cache_dir / "voice")
+        return voice
+
+    def recognizer(self, data: Mapping[str, Any], lang: str, state_dir: Path) -> RecognizerSettings:
+        r = self.section(data, "recognizer", ("engine", "model_dir", "wake_word", "device"))
+        engine = r.get("engine", "pocketsphinx")
+        if engine not in RECOGNIZERS:
+            raise self.fail("recognizer.engine", f"expected one of {', '.join(RECOGNIZERS)}, got {engine!r}")
+        model_dir = self.folder(r.get("model_dir"), "recognizer.model_dir")
+        if model_dir is not None and not model_dir.is_dir():
+            raise self.fail("recognizer.model_dir", f"no such folder: {model_dir}")
+        if engine == "vosk" and model_dir is None:
+            model_dir = state_dir / "models" / lang
+        device = r.get("device")
+        if isinstance(device, bool) or not isinstance(device, int | str | None):
+            raise self.fail("recognizer.device", f"expected a device name or index, got {device!r}")
+        wake = self.text(r.get("wake_word"), "recognizer.wake_word")
+        return RecognizerSettings(engine, model_dir, wake, device)
+
+    def pins(self, value: Any) -> str:
+        from narrator.devices.pinmap import packaged_path
+
+        text = self.text(value, "pins", optional=False)
+        assert text is not None
+        packaged = "/" not in text and not text.endswith((".yaml", ".yml"))
+        if not (packaged_path(text) if packaged else Path(text).expanduser()).is_file():
+            what = "no packaged pin map" if packaged else "no such file"
+            raise self.fail("pins", f"{what}: {text}")
+        return text
+
+    def keypad(self, data: Mapping[str, Any]) -> KeypadSettings:
+        value = data.get("keypad", "evdev")
+        if value is None:
+            value = "none"
+        if not isinstance(value, str):
+            raise self.fail("keypad", f"expected one of {', '.join(KEYPADS)} or a device path, got {value!r}")
+        if value.startswith("/"):
+            return KeypadSettings("evdev", value)
+        if value not in KEYPADS:
+            raise self.fail("keypad", f"expected one of {', '.join(KEYPADS)} or a device path "
+                            f"(/dev/input/...), got {value!r}")
+        return KeypadSettings(value, None)
+
+
+def _default_dir(systemd_var: str, xdg_var: str, home_sub: str) -> Path:
+    # systemd sets STATE_DIRECTORY / CACHE_DIRECTORY from the unit's StateDirectory= and
+    # CacheDirectory=, so the service finds /var/lib/narrator without saying so twice.
+    given = os.environ.get(systemd_var)
+    if given:
+        return Path(given.split(":")[0])
+    base = os.environ.get(xdg_var)
+    return (Path(base) if base else Path.home() / home_sub) / "narrator"

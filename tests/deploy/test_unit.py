@@ -1,0 +1,77 @@
+"""The systemd unit: what the box needs, and hardened to an exposure of at most 3.0."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UNIT = ROOT / "systemd" / "narrator.service"
+ANALYZE = shutil.which("systemd-analyze")
+needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
+
+
+def directives() -> dict[str, list[str]]:
+    """Every `Key=value` of the unit, by "Section.Key", in order (keys may repeat)."""
+    out: dict[str, list[str]] = {}
+    section = ""
+    for raw in UNIT.read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        out.setdefault(f"{section}.{key}", []).append(value)
+    return out
+
+
+def test_the_unit_runs_the_daemon_as_narrator_with_a_watchdog() -> None:
+    d = directives()
+    assert d["Service.ExecStart"] == ["/opt/narrator/bin/narrator run"]
+    assert d["Service.User"] == ["narrator"]
+    groups = d["Service.SupplementaryGroups"][0].split()
+    assert {"gpio", "audio", "input"} <= set(groups)
+    assert d["Service.Restart"] == ["always"]
+    assert d["Service.Type"] == ["notify"]
+    assert int(d["Service.WatchdogSec"][0]) > 0
+    assert "sound.target" in d["Unit.After"][0]
+    assert d["Service.StateDirectory"] == ["narrator"]
+    assert d["Service.StateDirectoryMode"] == ["0700"]
+    assert d["Service.ConfigurationDirectory"] == ["narrator"]
+    assert d["Service.UMask"] == ["0077"]
+    assert d["Install.WantedBy"] == ["multi-user.target"]
+
+
+def test_gpio_sound_and_input_devices_stay_reachable() -> None:
+    d = directives()
+    assert d["Service.DevicePolicy"] == ["closed"]
+    allowed = {v.split()[0] for v in d["Service.DeviceAllow"]}
+    assert {"char-gpiochip", "/dev/gpiomem", "char-alsa", "char-input"} <= allowed
+    # Hiding /dev would hide them all.
+    assert d.get("Service.PrivateDevices", ["no"]) == ["no"]
+
+
+@needs_analyze
+def test_systemd_accepts_every_directive(tmp_path: Path) -> None:
+    # verify wants the program to exist; everything else is checked as installed.
+    copy = tmp_path / "narrator.service"
+    copy.write_text(re.sub(r"(?m)^ExecStart=.*$", "ExecStart=/bin/true", UNIT.read_text()))
+    done = subprocess.run([str(ANALYZE), "verify", str(copy)], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "", done.stderr
+
+
+@needs_analyze
+def test_exposure_is_at_most_three() -> None:
+    done = subprocess.run([str(ANALYZE), "security", "--offline=true", str(UNIT)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    found = re.search(r"Overall exposure level for narrator\.service: (\d+\.\d+)", done.stdout)
+    assert found, done.stdout + done.stderr
+    assert float(found.group(1)) <= 3.0

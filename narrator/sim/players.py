@@ -2,16 +2,17 @@
 
 Given the state, `Table.respond` returns what the players do at this moment (taps at the
 called number, nominations, votes, a best move), then the caller lets the window run
-out. Choices come from a seeded generator kept apart from the game's own, so a demo with
-the same seed plays the same game.
+out. Every choice is drawn from a generator seeded by the game's seed and the moment (the
+window's number, or the night and step for a night plan), never from a stream that
+depends on what came before: players asked again at the same moment (after the box was
+restarted from its journal) choose the same, so a resumed game ends as it would have.
 """
 
 from __future__ import annotations
 
-import random
-
 from narrator.engine.abilities import ABILITIES
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Tap, Vote
+from narrator.engine.rng import Rng
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 
@@ -23,14 +24,22 @@ class Table:
         told them and learns them at night zero; otherwise the state's roles are used."""
         self.rules = rules
         self.cards = ["", *cards] if cards else None
-        self.rng = random.Random(seed ^ 0x5EED)
+        self.seed = seed
+        self.rng = Rng(seed)
         self.foul_rate = foul_rate
         self.nominate_rate = nominate_rate
         self.plans: dict[str, int] = {}  # tonight's agreed target by step id
         self._teams = {name: role.team for name, role in rules.roles.items()}
 
     def _chance(self, p: float) -> bool:
-        return self.rng.random() < p
+        return self.rng.chance(p)
+
+    def _moment(self, *keys: int) -> None:
+        """Seed the generator for this moment of the game."""
+        value = self.seed
+        for key in keys:
+            value = (value * 1_000_003 + key) & 0xFFFF_FFFF_FFFF_FFFF
+        self.rng = Rng(value)
 
     def team(self, st: State, seat: int) -> str:
         # Players know their own team mates; the roles never change after night zero
@@ -50,6 +59,7 @@ class Table:
         name = task[0]
         if name == "call":
             return self._night_call(st, task[1], task[2])
+        self._moment(st.windows)
         if name == "input" and st.number == 0:
             step = self.rules.step_index[task[1]]
             if not ABILITIES[step.ability].chooses:
@@ -100,6 +110,7 @@ class Table:
 
     def _plan(self, st: State, step_id: str, actors: list[int]) -> int:
         step = self.rules.step_index[step_id]
+        self._moment(st.number, list(self.rules.step_index).index(step_id))
         own = {self.team(st, a) for a in actors}
         if step.ability == "check" or step.ability == "kill":
             targets = [s for s in st.living() if self.team(st, s) not in own]

@@ -30,9 +30,10 @@ class Table:
         self.nominate_rate = nominate_rate
         self.plans: dict[str, int] = {}  # tonight's agreed target by step id
         self._teams = {name: role.team for name, role in rules.roles.items()}
+        self._seat_teams = [self._teams[r] if r else "red" for r in self.cards] if self.cards else []
 
     def _chance(self, p: float) -> bool:
-        return self.rng.chance(p)
+        return self.rng.below(1_000_000) < p * 1_000_000
 
     def _moment(self, *keys: int) -> None:
         """Seed the generator for this moment of the game."""
@@ -42,9 +43,10 @@ class Table:
         self.rng = Rng(value)
 
     def team(self, st: State, seat: int) -> str:
-        # Players know their own team mates; the roles never change after night zero
-        # except for rule hooks like a turncoat, so look them up each time.
-        role = self.cards[seat] if self.cards else st.roles[seat]
+        # Players go by the cards they were dealt (a turncoat's team mates still know).
+        if self._seat_teams:
+            return self._seat_teams[seat]
+        role = st.roles[seat]
         return self._teams.get(role, "red") if role else "red"
 
     def holders(self, st: State, roles: tuple[str, ...]) -> list[int]:

@@ -37,10 +37,11 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
     time there); by default windows just close."""
     engine = Engine(rules)
     n = seats or rules.min_seats
-    st, effects = engine.new_game(n, seed, deal(rules, n, seed))
+    cards = deal(rules, n, seed)
+    st, effects = engine.new_game(n, seed, cards)
     if on_effects:
         on_effects(st, effects)
-    table = Table(rules, seed)
+    table = Table(rules, seed, cards=cards)
     for _ in range(MAX_ACTIONS):
         if st.phase == "over":
             return st

@@ -76,7 +76,10 @@ def _take_choice(ctx: Ctx, step: Step, action: Action, called: int) -> None:
                 st.tapped.append(action.seat)
             return
         if called >= 0 and st.alive[action.seat] and st.roles[action.seat] in step.roles:
-            st.taps.append([action.seat, called])
+            # A second tap at the same number is the same choice (a box restarted from
+            # its journal calls the number again); a tap at another number is another.
+            if [action.seat, called] not in st.taps:
+                st.taps.append([action.seat, called])
         return
     if isinstance(action, Entry):
         if not 0 <= action.number <= st.seats:

@@ -28,19 +28,36 @@ log = logging.getLogger("narrator.daemon")
 Listener = Callable[[Action | None, list[Effect]], None]
 
 
-class ActionLog(Protocol):
-    """Where every accepted action is written before its effects are carried out."""
+class Session(Protocol):
+    """A game and where its actions are kept: `apply` checks an action, writes it down
+    (narrator.records.session.GameSession: the journal, on disk before it returns) and
+    returns its effects; a refused action raises RuleError and changes nothing."""
 
-    def append(self, action: Action, at: float) -> None: ...
+    @property
+    def game(self) -> Game: ...
+
+    def apply(self, action: Action, at: float) -> list[Effect]: ...
+
+
+class Unrecorded:
+    """A game kept nowhere (tests, a demo without a state folder)."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    def apply(self, action: Action, at: float) -> list[Effect]:
+        return self._game.apply(action)
 
 
 class Box:
-    def __init__(self, game: Game, performer: Performer, clock: Clock,
-                 journal: ActionLog | None = None) -> None:
-        self.game = game
+    def __init__(self, session: Session, performer: Performer, clock: Clock) -> None:
+        self.session = session
         self.performer = performer
         self.clock = clock
-        self.journal = journal
         self.listeners: list[Listener] = []
         self._actions: asyncio.Queue[Action] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
@@ -57,13 +74,17 @@ class Box:
         """Apply one action; refused ones are dropped quietly (logged at DEBUG only, since
         even the fact that a tap was refused at night could tell who acts)."""
         try:
-            effects = self.game.apply(action)
+            effects = self.session.apply(action, self.clock.now())
         except RuleError as exc:
             self.refused += 1
             log.debug("refused %s: %s", action.kind, exc)
             return None
-        if self.journal is not None:
-            self.journal.append(action, self.clock.now())
+        except OSError as exc:
+            # The journal could not be written: the action is refused rather than lost
+            # on a restart. The table sees nothing happen and can act again.
+            self.refused += 1
+            log.error("cannot write the journal (%s): %s refused", exc, action.kind)
+            return None
         if isinstance(action, Undo):
             self.performer.reset()
         self.performer.submit(effects)
@@ -100,6 +121,10 @@ class Box:
                 await self.clock.sleep(backoff)
 
         self._tasks.append(asyncio.get_running_loop().create_task(supervised(), name=name))
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
 
     async def _referee(self) -> None:
         while not self.game.over:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from narrator.clock import Clock, FakeClock, MonotonicClock
-from narrator.daemon import Box
+from narrator.daemon import Box, Session, Unrecorded
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.gpio import GpioSeatPanel, mock_pin_factory
 from narrator.devices.keypads import FakeKeypad
@@ -28,6 +28,8 @@ from narrator.engine.game import Game
 from narrator.engine.ruleset import RuleSet
 from narrator.errors import NarratorError
 from narrator.performer import Performer
+from narrator.records.journal import GameHeader
+from narrator.records.session import GameSession, ProtocolFiles
 from narrator.phrases.book import PhraseBook
 from narrator.sim.driver import PadPlayers, Press
 from narrator.sim.players import Table
@@ -50,6 +52,9 @@ class DemoOptions:
     fast: bool = False
     out: Path | None = None  # a WAV to speak into (None: the sound device, if any)
     voice: VoiceSettings | None = None
+    state_dir: Path | None = None  # journal and protocols; an unfinished game there resumes
+    rules_spec: str = ""  # how to load the rules again on a resume (default: the name)
+    foul_rate: float = 0.02  # how often the simulated host gives a foul at a moment
 
 
 @dataclass
@@ -57,7 +62,8 @@ class DemoResult:
     box: Box
     cards: list[str]
     wav: Path | None = None
-    log: list[str] = field(default_factory=list)
+    resumed: bool = False
+    files: ProtocolFiles | None = None
 
     def protocol(self) -> dict[str, Any]:
         st = self.box.game.state
@@ -113,9 +119,10 @@ async def play_demo(options: DemoOptions,
                     on_effects: Callable[[float, Action | None, list[Effect]], None] | None = None,
                     ) -> DemoResult:
     clock: Clock = FakeClock() if options.fast else MonotonicClock()
-    rules = options.rules
-    book = PhraseBook.load(options.lang)
-    voice = options.voice or VoiceSettings(language=options.lang)
+    session, opening, resumed = _session(options)
+    lang = session.header.lang if isinstance(session, GameSession) else options.lang
+    book = PhraseBook.load(lang)
+    voice = options.voice or VoiceSettings(language=lang)
     speaker: Speaker
     recording: RecordingSpeaker | None = None
     out = options.out
@@ -123,27 +130,30 @@ async def play_demo(options: DemoOptions,
         recording = RecordingSpeaker(voice, clock, out)
         speaker = recording
     elif options.fast:
-        speaker = FakeSpeaker(clock, options.lang, voice.rate)
+        speaker = FakeSpeaker(clock, lang, voice.rate)
     else:
         from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
 
         speaker = Pyttsx3Speaker(voice, clock)
-    cards = deal(rules, options.seats, options.seed)
-    game = Game(rules, options.seats, options.seed)
-    panel, press = _table_panel(options.seats, clock)
+    game = session.game
+    rules = game.engine.rules
+    seats, seed = game.state.seats, _seed_of(session, options)
+    cards = deal(rules, seats, seed)  # the players' cards: the box learns them at night zero
+    panel, press = _table_panel(seats, clock)
     keypad = FakeKeypad()
     boxes: list[Box] = []
     timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
     performer = Performer(speaker, book, timers, panel)
-    box = Box(game, performer, clock)
+    box = Box(session, performer, clock)
     boxes.append(box)
-    result = DemoResult(box, cards, out)
+    result = DemoResult(box, cards, out, resumed)
     if on_effects is not None:
         box.listeners.append(lambda action, effects: on_effects(clock.now(), action, effects))
-    PadPlayers(box, Table(rules, options.seed, cards=cards), press, keypad, clock, options.seed)
+    table = Table(rules, seed, foul_rate=options.foul_rate, cards=cards)
+    PadPlayers(box, table, press, keypad, clock, seed)
     panel.start(box.submit)
     box.spawn("keypad", lambda: keypad.run(box.submit), restart=True)
-    box.start(game.opening)
+    box.start(opening)
     try:
         if isinstance(clock, FakeClock):
             over = asyncio.get_running_loop().create_task(box.wait_over())
@@ -161,4 +171,26 @@ async def play_demo(options: DemoOptions,
         panel.close()
     if recording is not None:
         result.wav = recording.write()
+    if isinstance(session, GameSession):
+        result.files = session.files
     return result
+
+
+def _session(options: DemoOptions) -> tuple[Session, list[Effect], bool]:
+    """A new game, or the unfinished one in the state folder (then its header wins)."""
+    if options.state_dir is None:
+        game = Game(options.rules, options.seats, options.seed)
+        return Unrecorded(game), list(game.opening), False
+    found = GameSession.resume(options.state_dir)
+    if found is not None:
+        session, opening = found
+        log.warning("resuming the unfinished game %s", session.header.game_id)
+        return session, opening, True
+    header = GameHeader(rules=options.rules_spec or options.rules.name, seats=options.seats,
+                        seed=options.seed, lang=options.lang)
+    session, opening = GameSession.start(options.state_dir, header)
+    return session, opening, False
+
+
+def _seed_of(session: Session, options: DemoOptions) -> int:
+    return session.header.seed if isinstance(session, GameSession) else options.seed

@@ -31,6 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="speak into this WAV instead of the sound device")
     parser.add_argument("--state-dir", type=Path, help="where the journal and protocol go")
     parser.add_argument("--json", action="store_true", help="last line: the protocol as JSON")
+    parser.add_argument("--foul-rate", type=float, default=0.02, metavar="P",
+                        help="how often the simulated host gives a foul at a moment of the day")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,7 +43,9 @@ def run(args: argparse.Namespace) -> int:
     if seats not in rules.deck:
         raise ConfigError("--seats", str(seats),
                           f"{rules.name} is played by {rules.min_seats}-{rules.max_seats} players")
-    options = choose_mode(DemoOptions(rules, seats, args.seed, args.lang, args.fast, args.out))
+    options = choose_mode(DemoOptions(rules, seats, args.seed, args.lang, args.fast, args.out,
+                                      state_dir=args.state_dir, rules_spec=args.rules,
+                                      foul_rate=args.foul_rate))
     print(f"narrator demo: {rules.title}, {seats} players, seed {args.seed}"
           f"{', virtual clock' if options.fast else ''}", flush=True)
     result = asyncio.run(play_demo(options, on_effects=_print_progress))
@@ -52,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"winner: {st.outcome[1]} ({st.outcome[0]}){length}")
     if result.wav is not None:
         print(f"the game's audio: {result.wav}")
+    if result.files is not None:
+        print(f"the protocol: {result.files.json}, {result.files.html}")
     if args.json:
         print(json.dumps(result.protocol(), ensure_ascii=False))
     return 0

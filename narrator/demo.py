@@ -28,9 +28,9 @@ from narrator.engine.game import Game
 from narrator.engine.ruleset import RuleSet
 from narrator.errors import NarratorError
 from narrator.performer import Performer
+from narrator.phrases.book import PhraseBook
 from narrator.records.journal import GameHeader
 from narrator.records.session import GameSession, ProtocolFiles
-from narrator.phrases.book import PhraseBook
 from narrator.sim.driver import PadPlayers, Press
 from narrator.sim.players import Table
 from narrator.sim.selfplay import deal

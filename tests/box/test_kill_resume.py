@@ -51,7 +51,7 @@ def outcome(protocol: dict[str, object]) -> tuple[object, object]:
 
 def test_killed_games_resume_and_end_the_same(tmp_path: Path) -> None:
     whole = finished_protocol(demo(tmp_path / "whole"))
-    total = len(list((tmp_path / "whole" / "games").glob("*.jsonl"))[0].read_text().splitlines())
+    total = len(next(iter((tmp_path / "whole" / "games").glob("*.jsonl"))).read_text().splitlines())
     rng = random.Random(2026)
     points = sorted(rng.sample(range(2, total - 1), 6))
     state = tmp_path / "killed"

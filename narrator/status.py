@@ -1,0 +1,35 @@
+"""What the box says about itself (not about the game's rules): ready, a new game, where a
+resumed game stands, voice commands off, confirmations of voice commands.
+
+BOX_CUES lists them with their parameters, like narrator.engine.cues.ENGINE_CUES; both
+phrase books have a text for each.
+"""
+
+from __future__ import annotations
+
+from narrator.engine.effects import Say
+from narrator.engine.state import State
+
+BOX_CUES: dict[str, tuple[str, ...]] = {
+    "ready": (),  # start-up done: cache rendered, recognizer loaded, pads live
+    "new_game": (),
+    "status_night": ("day",),  # a resumed game: "We continue the game: night two."
+    "status_day": ("day",),
+    "status_speaker": ("day", "seat"),  # "... day three, player number five is speaking."
+    "status_voting": ("day",),
+    "voice_off": (),  # no microphone: the game runs on pads and keypad
+    "confirm_foul": ("seat",),  # a voice command waiting for "yes"
+    "confirm_undo": (),
+}
+
+
+def where_we_are(state: State) -> Say:
+    """The cue that tells the table where a resumed game stands. Public facts only."""
+    task = state.current
+    if state.phase == "night":
+        return Say("status_night", {"day": state.number})
+    if task is not None and task[0] in ("speech", "silent_turn", "tie_speech", "last_word"):
+        return Say("status_speaker", {"day": state.number, "seat": task[1]})
+    if task is not None and task[0] in ("ballot", "lift_ballot"):
+        return Say("status_voting", {"day": state.number})
+    return Say("status_day", {"day": state.number})

@@ -142,7 +142,7 @@ def _period_html(kind: str, number: int, p: Mapping[str, Any], word: Any) -> str
         for v in p["votes"]:
             voters = ", ".join(str(x) for x in v["voters"])
             rounds.setdefault(v["round"], []).append(
-                f"<b>{v['candidate']}</b>: {len(v['voters'])} ({voters})")
+                f"<b>{v['candidate']}</b>: {len(v['voters'])}" + (f" ({voters})" if voters else ""))
         for rnd, lines in sorted(rounds.items()):
             out.append(f"<p>{word('votes')}, {word('round')} {rnd}:<br>{'<br>'.join(lines)}</p>")
         for lift in p["lift_votes"]:

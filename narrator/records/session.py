@@ -18,6 +18,7 @@ from pathlib import Path
 from narrator.engine.actions import Action, Undo
 from narrator.engine.effects import Effect, Outcome
 from narrator.engine.game import Game
+from narrator.errors import RuleError
 from narrator.records.export_polemica import ExportError, write_polemica
 from narrator.records.journal import Entry, GameHeader, Journal, private_dir, write_private
 from narrator.records.protocol import ProtocolBuilder, protocol_paths
@@ -109,6 +110,9 @@ class GameSession:
         changes) if the rules refuse it, OSError (nothing changes) if the journal can't
         be written."""
         game = self.game
+        if game.over:
+            # Its journal is archived and its protocol written: not even an undo now.
+            raise RuleError("the game is over")
         state, history = game.state, list(game.history)
         effects = game.apply(action)
         wall = round(self._wall(), 4)

@@ -16,6 +16,7 @@ import pytest
 from narrator.engine.actions import EndSpeech, Nominate, Undo, WindowClosed, Withdraw
 from narrator.engine.effects import Effect
 from narrator.engine.game import Game
+from narrator.errors import RuleError
 from narrator.records.export_polemica import ExportError, to_polemica, write_polemica
 from narrator.records.polemica import read_record
 from narrator.records.protocol import ProtocolBuilder
@@ -219,6 +220,8 @@ def test_a_session_writes_private_protocol_files_and_logs_no_secrets(
     assert data["winner"] == session.game.state.outcome[1]  # type: ignore[index]
     assert [s["role"] for s in data["seats"]] == list(header(31).roles or ())
     assert read_record(session.files.polemica).result == data["winner"]
+    with pytest.raises(RuleError, match="over"):
+        session.apply(Undo(), at=0.0)
     logged = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.INFO).lower()
     assert "game game-31 over" in logged
     for secret in ("sheriff", "don", "mafia", "civilian", "check", "answer"):

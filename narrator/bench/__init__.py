@@ -10,5 +10,6 @@ from __future__ import annotations
 # Each area adds its own line here when its module exists.
 BENCHES: dict[str, str] = {
     "engine": "narrator.bench.engine",
+    "seats": "narrator.bench.seats",
     "voice": "narrator.bench.voice",
 }

@@ -43,9 +43,10 @@ class Alarm:
             task.cancel()
 
     async def _wait(self, when: float) -> None:
-        # The clock may wake us early by its resolution; sleep again until truly due.
+        # Most of the way, then the rest (the kernel's timer slack grows with the wait);
+        # and again if the clock woke us early by its resolution.
         while (delay := when - self.clock.now()) > 0:
-            await self.clock.sleep(delay)
+            await self.clock.sleep(delay * 0.998 if delay > 0.05 else delay)
         self._task = None
         self._when = None
         self._fire(self.clock.now())

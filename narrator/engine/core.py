@@ -10,7 +10,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 # Importing these modules registers their tasks and hooks.
-from narrator.engine import days, fouls, night, voting  # noqa: F401
+from narrator.engine import (  # noqa: F401
+    days,
+    discussion,
+    fouls,
+    inquiry,
+    maniac,
+    night,
+    protection,
+    turncoat,
+    verdict,
+    visits,
+    voting,
+)
 from narrator.engine.actions import (
     Action,
     AddTime,

@@ -30,6 +30,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "ten_seconds": (),
     "time_up": (),  # "Thank you."
     "discussion": ("seconds",),  # free discussion opens (Princeton rules)
+    "day_closed": (),  # Princeton: the host closed the day, or its time ran out
     # day: nominations and votes
     "nomination_accepted": ("seat",),  # "Accepted, number seven."
     "nomination_withdrawn": ("seat",),
@@ -56,6 +57,8 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "convicted": ("seat", "votes"),  # Princeton: a majority of the living
     "acquitted": ("seat", "votes"),
     "first_day_stays": ("seat",),  # zeroVoting liftOnly: the day-1 leader stays
+    "verdict_convicts": (),  # boxed: the judge takes over the vote; who leaves is said next
+    "verdict_spares": (),  # boxed: the judge rules that nobody leaves today
     "eliminated": ("seat",),  # "Player number seven leaves the table."
     # host corrections and fouls
     "foul": ("seat", "count"),  # "Player number three, foul. That is two fouls."

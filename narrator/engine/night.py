@@ -148,12 +148,13 @@ def _step_end(ctx: Ctx, t: Task) -> bool:
     st.night[step.id] = st.taps
     ctx.record("night_choice", secret=True, night=st.number, step=step.id,
                choices=[list(c) for c in st.taps])
-    ability.at_step_end(ctx, step, st.taps)
-    st.taps = []
+    choices, st.taps = st.taps, []
     if step.answer > 0:
         # Held in full whether or not an answer is shown: the table hears the same night.
         ctx.push(("answer", step.id))
     ctx.push(("sleep", step.id))
+    # Tasks the ability pushes (answer windows of its own) come before the sleep cue.
+    ability.at_step_end(ctx, step, choices)
     return False
 
 
@@ -231,6 +232,7 @@ def _dawn(ctx: Ctx, t: Task) -> bool:
         if step.id in st.night:
             ABILITIES[step.ability].at_dawn(ctx, step, st.night[step.id], dawn)
     st.night = {}
+    st.extra.pop("blocked", None)  # a block lasts one night
     night = st.number
     st.phase = "day"
     st.number += 1

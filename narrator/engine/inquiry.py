@@ -1,0 +1,129 @@
+"""Night questions with private yes/no answers, beyond the sport check.
+
+`ask` covers the roles that question the box at night in the other rule sets:
+- `each: true`: every holder asks about their own player (Princeton angels);
+- `ranked: true`: the first of the step's roles with a living holder asks, the others
+  only watch (boxed: the sergeant takes over the commissar's checks);
+- `targets: dead`: only questions about players out of the game are answered (boxed:
+  the ghost talker).
+Before the step's sleep cue, every answer gets a window of `show` seconds, one window per
+card of the step's roles in the deck (a public number), so the night lasts the same
+whoever asked, died or was blocked. An answer is shown on the answer lights, never
+spoken, unless the rule set makes answers public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from narrator.engine.abilities import ABILITIES, Ability, check_answer, living_actors
+from narrator.engine.context import Ctx
+from narrator.engine.effects import ShowAnswer
+from narrator.engine.night import step_by_id
+from narrator.engine.picks import flags, unknown_args
+from narrator.engine.ruleset import Role, Step
+from narrator.engine.state import Task
+from narrator.engine.tasks import task
+
+_TARGETS = ("any", "living", "dead")
+
+
+def _ask_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
+    problem = unknown_args(args, ("reveals", "match", "each", "ranked", "targets", "show"))
+    problem = problem or flags(args, ("each", "ranked"))
+    if problem:
+        return problem
+    if args.get("reveals") not in ("role", "team"):
+        return "reveals must be role or team"
+    match = args.get("match")
+    if not isinstance(match, list) or not match:
+        return "match must be a list of roles or teams"
+    if args["reveals"] == "role":
+        bad = [m for m in match if m not in roles]
+        if bad:
+            return f"unknown role {bad[0]!r} in match"
+    if args.get("targets", "any") not in _TARGETS:
+        return f"targets must be one of {', '.join(_TARGETS)}, got {args['targets']!r}"
+    show = args.get("show")
+    if isinstance(show, bool) or not isinstance(show, int | float) or show <= 0:
+        return f"show must be the seconds an answer is shown, got {show!r}"
+    return None
+
+
+def askers(ctx: Ctx, step: Step) -> list[int]:
+    """Who asks tonight: every living holder, or with `ranked` the living holders of the
+    first role that has any (blocked ones ask in vain)."""
+    if not step.args.get("ranked", False):
+        return living_actors(ctx, step)
+    st = ctx.state
+    blocked = st.extra.get("blocked", ())
+    for role in step.roles:
+        seats = [s for s in st.holders((role,)) if st.alive[s]]
+        if seats:
+            return [s for s in seats if s not in blocked]
+    return []
+
+
+def _answerable(ctx: Ctx, step: Step, target: int) -> bool:
+    st = ctx.state
+    if not 1 <= target <= st.seats:
+        return False
+    wanted: str = step.args.get("targets", "any")
+    return wanted == "any" or st.alive[target] is (wanted == "living")
+
+
+def questions(ctx: Ctx, step: Step, choices: list[list[int]]) -> list[tuple[list[int], int]]:
+    """(askers, target) for every answer due tonight, in seat order."""
+    actors = askers(ctx, step)
+    if not actors:
+        return []
+    by_actor: dict[int, list[int]] = {}
+    for actor, target in choices:
+        by_actor.setdefault(actor, []).append(target)
+    # A keypad entry (actor 0) speaks for the role as a whole.
+    collective = by_actor.get(0, [])
+    if step.args.get("each", False):
+        if collective and len(actors) == 1:
+            return [(actors, collective[-1])]
+        return [([a], by_actor[a][0]) for a in actors if len(by_actor.get(a, [])) == 1]
+    if collective:
+        return [(actors, collective[-1])]
+    picks = [by_actor.get(a, []) for a in actors]
+    if all(len(p) == 1 for p in picks) and len({p[0] for p in picks}) == 1:
+        return [(actors, picks[0][0])]
+    return []
+
+
+def _windows(ctx: Ctx, step: Step) -> int:
+    if not step.args.get("each", False):
+        return 1
+    return sum(ctx.state.deck.get(role, 0) for role in step.roles)
+
+
+def _ask_at_step_end(ctx: Ctx, step: Step, choices: list[list[int]]) -> None:
+    st = ctx.state
+    answers: list[Task] = []
+    for by, target in questions(ctx, step, choices):
+        if not _answerable(ctx, step, target):
+            continue
+        answer = "yes" if check_answer(ctx, step, target) else "no"
+        ctx.record("check", secret=True, step=step.id, by=by, target=target, answer=answer,
+                   night=st.number)
+        answers.append(("ask_answer", step.id, answer, target))
+    answers += [("ask_answer", step.id, "", 0)] * (_windows(ctx, step) - len(answers))
+    ctx.push(*answers)
+
+
+ABILITIES["ask"] = Ability(check_args=_ask_args, at_step_end=_ask_at_step_end)
+
+
+@task("ask_answer")
+def _ask_answer(ctx: Ctx, t: Task) -> bool:
+    _name, step_id, answer, target = t
+    seconds = float(step_by_id(ctx, step_id).args["show"])
+    if answer and ctx.rules.answers_public:
+        ctx.say(f"answer_public_{answer}", seat=target)
+    elif answer:
+        ctx.out.append(ShowAnswer(answer, seconds))
+    return ctx.wait(t, "answer", seconds)

@@ -115,7 +115,7 @@ def default_pin_map_path() -> Path:
 
 
 def packaged_path(name: str) -> Path:
-    return Path(str(resources.files("narrator.devices") / "maps" / f"{name}.yaml"))
+    return Path(str(resources.files("narrator.devices") / f"{name}.yaml"))
 
 
 def load_pin_map(path: str | Path | None = None) -> PinMap:

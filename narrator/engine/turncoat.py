@@ -18,8 +18,9 @@ from narrator.engine.ruleset import Step
 @on_elimination
 def _turn(ctx: Ctx, seat: int, how: str) -> None:
     st = ctx.state
-    if not all(st.roles[1:]):
-        return  # roles not learned yet (a removal at night zero)
+    roles = ctx.rules.roles
+    if not any(roles[r].turns_into for r in st.deck) or not all(st.roles[1:]):
+        return  # nobody can turn in this game, or roles not learned yet (night zero)
     for s in st.living():
         into = ctx.role(s).turns_into
         if into is None:

@@ -20,7 +20,8 @@ from narrator.errors import RuleError
 
 _VOTES = ("ballot", "lift_ballot")
 # Everything still queued for today's vote, dropped once the verdict replaces it.
-_VOTE_TASKS = frozenset({"ballot", "ballot_last", "tally", "revote", "tie_speech", "lift_ballot"})
+_VOTE_TASKS = frozenset({"ballot", "ballot_last", "tally", "revote", "tie_speech", "lift_ballot",
+                         "conviction_count"})
 
 
 def _judges(rules: RuleSet, st: State) -> list[int]:

@@ -83,7 +83,7 @@ def _write(text: str, settings: VoiceSettings, out: Path) -> int:
 async def _speak(text: str, settings: VoiceSettings) -> int:
     from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
 
-    speaker = Pyttsx3Speaker(settings)
+    speaker = Pyttsx3Speaker(settings, hold_time=False)
     try:
         await speaker.say(text)
     finally:

@@ -7,8 +7,11 @@ import logging
 from collections.abc import Iterable
 
 from narrator.clock import Clock, MonotonicClock
+from narrator.engine.timeline import SOUND_SECONDS
+from narrator.errors import DeviceError
 from narrator.voice.ambience import night_noise
 from narrator.voice.cache import WavCache
+from narrator.voice.estimate import estimate_seconds
 from narrator.voice.playback import Player, Playing
 from narrator.voice.settings import VoiceSettings
 from narrator.voice.sounds import SoundBank
@@ -20,8 +23,12 @@ log = logging.getLogger(__name__)
 
 class Pyttsx3Speaker:
     def __init__(self, settings: VoiceSettings, clock: Clock | None = None,
-                 renderer: Renderer | None = None, player: Player | None = None) -> None:
+                 renderer: Renderer | None = None, player: Player | None = None,
+                 hold_time: bool = True) -> None:
         self.settings = settings
+        # When the device fails, wait out each clip's length anyway (a game's timing must
+        # not change); a one-off `narrator say` need not.
+        self.hold_time = hold_time
         self.clock = clock or MonotonicClock()
         self.renderer = renderer or Pyttsx3Renderer(settings.voice_id, settings.rate)
         self.cache = WavCache(settings.cache_path, self.renderer, settings.language)
@@ -36,11 +43,22 @@ class Pyttsx3Speaker:
             return
         clip = self.cache.loaded(text)
         if clip is None:
-            clip = await asyncio.to_thread(self.cache.clip, text)
+            try:
+                clip = await asyncio.to_thread(self.cache.clip, text)
+            except DeviceError as exc:
+                log.error("cannot speak %r: %s", text, exc)
+                await self._hold(estimate_seconds(text, self.settings.language, self.settings.rate))
+                return
         await self._play(clip)
 
     async def sound(self, name: str) -> None:
-        await self._play(self.bank.clip(name))
+        try:
+            clip = self.bank.clip(name)
+        except DeviceError as exc:
+            log.error("%s", exc)
+            await self._hold(SOUND_SECONDS.get(name, 0.0))
+            return
+        await self._play(clip)
 
     def seconds(self, text: str) -> float:
         return self.cache.clip(text).seconds if text.strip() else 0.0
@@ -60,7 +78,10 @@ class Pyttsx3Speaker:
         playing = self.player.play(clip)
         self.last = playing
         unplayed = await asyncio.wrap_future(playing.done)
-        if unplayed > 0:
-            # The device failed: hold the clip's time anyway, so the script keeps its
-            # timing (a night must last the same with or without sound).
-            await self.clock.sleep(unplayed)
+        await self._hold(unplayed)
+
+    async def _hold(self, seconds: float) -> None:
+        # Something failed: wait out what could not be played, so the script keeps its
+        # timing (a night must last the same with or without sound).
+        if seconds > 0 and self.hold_time:
+            await self.clock.sleep(seconds)

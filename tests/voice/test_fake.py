@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
 from narrator.clock import FakeClock
 from narrator.engine.timeline import SOUND_SECONDS
+from narrator.errors import DeviceError
 from narrator.voice.estimate import estimate_seconds
 from narrator.voice.fake import FakeSpeaker
+from narrator.voice.settings import VoiceSettings
 
 
 def test_the_fake_takes_its_time_on_the_clock() -> None:
@@ -61,3 +64,30 @@ def test_estimate_is_deterministic_and_grows_with_the_text() -> None:
 def test_estimate_refuses_what_it_cannot_know(lang: str, rate: int) -> None:
     with pytest.raises(ValueError):
         estimate_seconds("three", lang, rate)
+
+
+class BrokenRenderer:
+    key = "broken"
+
+    def render(self, text: str, path: Path) -> None:
+        raise DeviceError("espeak-ng is gone")
+
+
+def test_a_failed_render_keeps_the_game_and_its_timing(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
+
+    async def scene() -> float:
+        clock = FakeClock()
+        speaker = Pyttsx3Speaker(VoiceSettings(cache_dir=tmp_path, sounds_dir=tmp_path),
+                                 clock, renderer=BrokenRenderer())
+        for job in (speaker.say("Mafia, go to sleep."), speaker.sound("gong")):  # no sounds/
+            task = asyncio.create_task(job)
+            while not task.done():  # the render runs in a thread: let it come back
+                await asyncio.sleep(0)
+                await clock.run_until_idle()
+        return clock.now()
+
+    assert asyncio.run(scene()) == pytest.approx(
+        estimate_seconds("Mafia, go to sleep.") + SOUND_SECONDS["gong"])
+    assert "espeak-ng is gone" in caplog.text

@@ -149,10 +149,9 @@ def _step_end(ctx: Ctx, t: Task) -> bool:
     ctx.record("night_choice", secret=True, night=st.number, step=step.id,
                choices=[list(c) for c in st.taps])
     choices, st.taps = st.taps, []
-    if step.answer > 0:
-        # Held in full whether or not an answer is shown: the table hears the same night.
-        ctx.push(("answer", step.id))
-    ctx.push(("sleep", step.id))
+    # The answer window is held in full whether or not an answer is shown (the table
+    # hears the same night), and the role is sent to sleep only after it.
+    ctx.push(*([("answer", step.id)] if step.answer > 0 else []), ("sleep", step.id))
     # Tasks the ability pushes (answer windows of its own) come before the sleep cue.
     ability.at_step_end(ctx, step, choices)
     return False

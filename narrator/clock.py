@@ -71,6 +71,16 @@ class FakeClock:
             heapq.heappop(self._sleepers)
         return self._sleepers[0][0] if self._sleepers else None
 
+    async def step(self) -> bool:
+        """Let every task run, then jump to the next deadline. False if nobody waits."""
+        for _ in range(20):
+            await asyncio.sleep(0)
+        deadline = self.next_deadline()
+        if deadline is None:
+            return False
+        self.set(deadline)
+        return True
+
     async def run_until_idle(self, limit: float = float("inf")) -> None:
         """Let every task run; whenever all are parked on this clock, jump to the next deadline.
 

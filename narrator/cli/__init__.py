@@ -23,6 +23,7 @@ from narrator.errors import InputFileError, NarratorError
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("narrator.cli.bench", "the project's benchmarks"),
     "demo": ("narrator.cli.demo", "a whole game with simulated players and mock pins"),
+    "run": ("narrator.cli.run", "the daemon, as systemd starts it"),
     "check-hardware": ("narrator.cli.check_hardware", "light every LED, ask every seat to tap"),
     "replay": ("narrator.cli.replay", "replay a recorded game (Polemica JSON) through the engine"),
     "say": ("narrator.cli.say", "speak a text or a cue, or write it to a WAV"),

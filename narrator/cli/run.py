@@ -1,0 +1,29 @@
+"""`narrator run`: the daemon, as systemd starts it (see systemd/narrator.service)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+
+from narrator import settings as settings_module
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    settings_module.add_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from narrator.clock import MonotonicClock
+    from narrator.service import Service, build_ports
+
+    settings = settings_module.from_args(args)
+    logging.getLogger().setLevel(settings.log_level.upper())
+    clock = MonotonicClock()
+
+    async def main() -> None:
+        service = Service(settings, build_ports(settings, clock), clock)
+        await service.run()
+
+    asyncio.run(main())
+    return 0

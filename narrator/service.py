@@ -1,0 +1,235 @@
+"""`narrator run`: the box as systemd starts it.
+
+Start-up renders the speech cache for the rule set (a no-op once rendered), loads the
+recognizer, makes the pads live, then says "ready", lights the status LED and tells
+systemd READY=1. An unfinished game in the state folder is resumed and the table is told
+where it stands; otherwise a new game starts. After a game ends, the host's Enter (or
+"next") starts the next one.
+
+Faults never lose the game: a device that throws is logged and started again, a missing
+microphone turns voice commands off, a lost sound device only silences the box until it
+is back (the speaker handles that), and every action is in the journal before it acts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Protocol
+
+from narrator.clock import Clock, MonotonicClock
+from narrator.daemon import Box
+from narrator.devices.keypads import Keypad
+from narrator.devices.panel import SeatPanel
+from narrator.engine.actions import Action, EndSpeech, Entry
+from narrator.engine.effects import Effect, Say
+from narrator.errors import DeviceError
+from narrator.performer import Performer
+from narrator.phrases.book import PhraseBook
+from narrator.phrases.variants import likely_texts
+from narrator.records.journal import GameHeader
+from narrator.records.session import GameSession
+from narrator.sdnotify import Notifier, watchdog_interval
+from narrator.settings import Settings
+from narrator.status import BOX_CUES, where_we_are
+from narrator.voice.speaker import Speaker
+from narrator.windows import WindowTimers
+
+log = logging.getLogger("narrator.service")
+
+Sink = Callable[[Action], None]
+
+
+class VoiceInput(Protocol):
+    """Voice commands: runs until stopped, handing actions to the sink; muted while the
+    box speaks so it never hears itself."""
+
+    async def run(self, sink: Sink) -> None: ...
+
+    def mute(self, on: bool) -> None: ...
+
+
+@dataclass
+class Ports:
+    speaker: Speaker
+    panel: SeatPanel | None = None
+    keypads: list[Keypad] = field(default_factory=list)
+    voice: VoiceInput | None = None
+
+
+class Service:
+    def __init__(self, settings: Settings, ports: Ports, clock: Clock | None = None,
+                 notifier: Notifier | None = None) -> None:
+        self.settings = settings
+        self.ports = ports
+        self.clock = clock or MonotonicClock()
+        self.notifier = notifier or Notifier()
+        self.book = PhraseBook.load(settings.game.lang)
+        self.box: Box | None = None
+        self.on_box: list[Callable[[Box], None]] = []  # hears of each game's box (tests, demo)
+        self.games = 0
+        self._next_game = asyncio.Event()
+
+    # inputs from every device arrive here
+    def submit(self, action: Action) -> None:
+        box = self.box
+        if box is not None and not box.game.over:
+            box.submit(action)
+        elif isinstance(action, Entry | EndSpeech):
+            self._next_game.set()  # the host asks for the next game
+
+    def _mute(self, on: bool) -> None:
+        if self.ports.voice is not None:
+            self.ports.voice.mute(on)
+
+    async def start_up(self) -> None:
+        """Everything that must be ready before the first word: speech, pads, voice."""
+        game = self.settings.game
+        from narrator.rules.loader import load
+
+        rules = load(game.rules)
+        texts = list(likely_texts(self.book, rules, game.seats))
+        texts += [self.book.render(cue, {p: 1 for p in params}) for cue, params in BOX_CUES.items()]
+        rendered = await asyncio.to_thread(self.ports.speaker.prepare, texts)
+        log.info("speech cache ready (%d new of %d texts)", rendered, len(texts))
+        if self.ports.panel is not None:
+            self.ports.panel.start(self.submit)
+
+    async def run(self, games: int | None = None) -> None:
+        """Serve games until stopped (or `games` of them have ended)."""
+        await self.start_up()
+        watchdog = asyncio.get_running_loop().create_task(self._watchdog())
+        devices = self._start_devices()
+        first = True
+        try:
+            while games is None or self.games < games:
+                box = self._new_box(first)
+                first = False
+                outcome = await box.wait_over()
+                await box.stop()
+                self.games += 1
+                log.info("game %d over: %s", self.games, outcome.winner if outcome else None)
+                if games is not None and self.games >= games:
+                    break
+                self._next_game.clear()
+                await self._next_game.wait()
+        finally:
+            watchdog.cancel()
+            for task in devices:
+                task.cancel()
+            self.notifier.stopping()
+
+    def _new_box(self, first: bool) -> Box:
+        timers = WindowTimers(self.clock, on_expire=lambda w: box.window_expired(w))
+        performer = Performer(self.ports.speaker, self.book, timers, self.ports.panel, self._mute)
+        found = GameSession.resume(self.settings.state_dir)
+        greeting: list[Effect] = []
+        if first:
+            greeting.append(Say("ready", {}))
+            if self.ports.voice is None:
+                greeting.append(Say("voice_off", {}))
+        if found is not None:
+            session, opening = found
+            log.info("resuming game %s", session.header.game_id)
+            greeting.append(where_we_are(session.game.state))
+        else:
+            game = self.settings.game
+            header = GameHeader(rules=game.rules, seats=game.seats or _min_seats(game.rules),
+                                lang=game.lang, settings=dict(game.settings),
+                                seed=int(self.clock.now() * 1000) & 0xFFFF_FFFF)
+            session, opening = GameSession.start(self.settings.state_dir, header)
+            greeting.append(Say("new_game", {}))
+        box = Box(session, performer, self.clock)
+        self.box = box
+        for hook in self.on_box:
+            hook(box)
+        box.start(greeting + opening)
+        if self.ports.panel is not None:
+            self.ports.panel.set_status("ready")
+        self.notifier.ready("game running")
+        return box
+
+    def _start_devices(self) -> list[asyncio.Task[None]]:
+        tasks = []
+        for i, keypad in enumerate(self.ports.keypads):
+            tasks.append(self._supervise(f"keypad-{i}", partial(keypad.run, self.submit)))
+        voice = self.ports.voice
+        if voice is not None:
+            tasks.append(self._supervise("voice", lambda: voice.run(self.submit)))
+        return tasks
+
+    def _supervise(self, name: str, run: Callable[[], Awaitable[None]],
+                   backoff: float = 2.0) -> asyncio.Task[None]:
+        async def supervised() -> None:
+            while True:
+                try:
+                    await run()
+                    log.warning("%s stopped; starting it again in %.0f s", name, backoff)
+                except asyncio.CancelledError:
+                    raise
+                except DeviceError as exc:
+                    log.error("%s: %s; trying again in %.0f s", name, exc, backoff)
+                except Exception:
+                    log.exception("%s failed; starting it again in %.0f s", name, backoff)
+                await self.clock.sleep(backoff)
+
+        return asyncio.get_running_loop().create_task(supervised(), name=name)
+
+    async def _watchdog(self) -> None:
+        interval = watchdog_interval()
+        if interval is None:
+            return
+        while True:
+            self.notifier.watchdog()
+            await self.clock.sleep(interval)
+
+
+def _min_seats(rules_spec: str) -> int:
+    from narrator.rules.loader import load
+
+    return load(rules_spec).min_seats
+
+
+def build_ports(settings: Settings, clock: Clock) -> Ports:
+    """The real devices named by the settings. A device that can't be opened is logged
+    and left out: the game runs on whatever is there."""
+    from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
+
+    voice_settings = settings.voice
+    speaker = Pyttsx3Speaker(voice_settings, clock)
+    from narrator.devices.gpio import GpioSeatPanel
+    from narrator.devices.pinmap import load_pin_map
+
+    pin_map = load_pin_map(settings.pins)  # a wrong pin map stops start-up: exit 2
+    panel: GpioSeatPanel | None = None
+    try:
+        panel = GpioSeatPanel(pin_map, clock=clock)
+    except DeviceError as exc:
+        log.error("no seat pads: %s", exc)
+    keypads: list[Keypad] = []
+    kind = settings.keypad.kind
+    if kind == "terminal":
+        from narrator.devices.keypads import TerminalKeypad
+
+        keypads.append(TerminalKeypad())
+    elif kind == "evdev":
+        from narrator.devices.keypads import EvdevKeypad
+
+        keypads.append(EvdevKeypad(settings.keypad.device))
+    elif kind == "matrix" and panel is not None:
+        from narrator.devices.matrix import MatrixKeypad
+
+        spec = pin_map.keypad
+        if spec is None:
+            log.error("keypad: matrix, but the pin map has no keypad pins")
+        else:
+            keypads.append(MatrixKeypad(spec, pin_factory=panel.factory, clock=clock))
+    return Ports(speaker, panel, keypads, _voice_input(settings))
+
+
+def _voice_input(settings: Settings) -> VoiceInput | None:
+    """Voice commands from the microphone, or None when there is none to listen to."""
+    return None

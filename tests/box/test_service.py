@@ -1,0 +1,170 @@
+"""`narrator run`'s service on fake ports and a virtual clock: start-up, READY=1 to
+systemd, whole games played on the pads and keypad, the next game on the host's Enter,
+an unfinished game resumed with the table told where it stands, a failing keypad
+restarted."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+
+import pytest
+
+from narrator.clock import FakeClock
+from narrator.daemon import Box
+from narrator.devices.fake import FakeSeatPanel
+from narrator.devices.keypads import FakeKeypad
+from narrator.engine.actions import Entry, Foul
+from narrator.sdnotify import Notifier
+from narrator.service import Ports, Service
+from narrator.settings import load_settings
+from narrator.sim.driver import PadPlayers
+from narrator.sim.players import Table
+from narrator.sim.selfplay import deal
+from narrator.voice.fake import FakeSpeaker
+
+
+def make_service(tmp_path: Path, clock: FakeClock, keypad: FakeKeypad,
+                 notify: str = "") -> tuple[Service, FakeSeatPanel, FakeSpeaker]:
+    settings = load_settings(None, {"state_dir": str(tmp_path / "state"),
+                                    "cache_dir": str(tmp_path / "cache"), "keypad": "none"})
+    speaker = FakeSpeaker(clock)
+    panel = FakeSeatPanel(10, clock)
+    service = Service(settings, Ports(speaker, panel, [keypad]), clock, Notifier(notify))
+
+    def seat_players(box: Box) -> None:
+        # The players' cards: any deal will do, the box learns it from their taps.
+        rules = box.game.engine.rules
+        table = Table(rules, 7, foul_rate=0.0, cards=deal(rules, 10, 7))
+
+        def press(seat: int, down: bool) -> None:
+            if down:
+                panel.press(seat)
+            else:
+                panel.release(seat)
+
+        PadPlayers(box, table, press, keypad, clock, 7)
+
+    service.on_box.append(seat_players)
+    return service, panel, speaker
+
+
+async def drive(clock: FakeClock, until: asyncio.Task[None], limit: float = 20_000) -> None:
+    """Run the virtual clock until the task is done (the service waits on the clock or on
+    the keypad; a next game needs the host, so time is nudged when nobody waits)."""
+    while not until.done():
+        if not await clock.step():
+            clock.advance(1.0)
+        if clock.now() > limit:
+            raise AssertionError("the service did not finish in time")
+
+
+def test_start_up_says_ready_tells_systemd_and_plays_two_games(tmp_path: Path) -> None:
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    address = str(tmp_path / "notify")
+    server.bind(address)
+    server.setblocking(False)
+
+    async def main() -> Service:
+        clock = FakeClock()
+        keypad = FakeKeypad()
+        service, panel, speaker = make_service(tmp_path, clock, keypad, address)
+        keypad.attach(service.submit)
+        task = asyncio.get_running_loop().create_task(service.run(games=2))
+
+        async def next_game() -> None:
+            while service.games < 1:
+                await clock.sleep(5)
+            keypad.press("0", "enter")
+
+        asyncio.get_running_loop().create_task(next_game())
+        await drive(clock, task)
+        await task
+        texts = [text for _at, text in speaker.said]
+        assert texts[0] == "The narrator is ready."
+        assert texts.count("A new game begins.") == 2
+        assert panel.level("status") > 0
+        return service
+
+    service = asyncio.run(main())
+    assert service.games == 2
+    messages = []
+    while True:
+        try:
+            messages.append(server.recv(1024).decode())
+        except BlockingIOError:
+            break
+    assert any("READY=1" in m for m in messages)
+    protocols = list((tmp_path / "state" / "protocols").glob("*.json"))
+    assert len([p for p in protocols if not p.name.endswith(".polemica.json")]) == 2
+
+
+def test_an_unfinished_game_resumes_and_the_table_hears_where_it_stands(tmp_path: Path) -> None:
+    async def first_part() -> int:
+        clock = FakeClock()
+        keypad = FakeKeypad()
+        service, _panel, _speaker = make_service(tmp_path, clock, keypad)
+        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        while service.box is None or service.box.game.state.number < 2:
+            assert await clock.step(), "the game stopped waiting for anything"
+        windows = service.box.game.state.windows
+        task.cancel()  # the power cord is kicked
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return windows
+
+    async def second_part() -> tuple[list[str], int, bool]:
+        clock = FakeClock()
+        keypad = FakeKeypad()
+        service, _panel, speaker = make_service(tmp_path, clock, keypad)
+        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        await drive(clock, task)
+        await task
+        assert service.box is not None
+        state = service.box.game.state
+        return [text for _at, text in speaker.said], state.windows, service.box.game.over
+
+    windows_before = asyncio.run(first_part())
+    said, windows_after, over = asyncio.run(second_part())
+    assert said[0] == "The narrator is ready."
+    assert said[2].startswith("We continue the game:")
+    assert "A new game begins." not in said
+    assert windows_after > windows_before and over
+
+
+class BrokenKeypad(FakeKeypad):
+    def __init__(self) -> None:
+        super().__init__()
+        self.starts = 0
+
+    async def run(self, sink: object) -> None:
+        self.starts += 1
+        raise OSError("the USB keypad was pulled out")
+
+
+def test_a_failing_device_is_restarted_and_the_game_goes_on(tmp_path: Path) -> None:
+    async def main() -> tuple[int, bool]:
+        clock = FakeClock()
+        keypad = FakeKeypad()
+        broken = BrokenKeypad()
+        service, _panel, _speaker = make_service(tmp_path, clock, keypad)
+        service.ports.keypads.append(broken)
+        keypad.attach(service.submit)
+        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        await drive(clock, task)
+        await task
+        return broken.starts, service.box is not None and service.box.game.over
+
+    starts, over = asyncio.run(main())
+    assert over
+    assert starts > 3
+
+
+def test_between_games_enter_asks_for_the_next_and_other_keys_do_not(tmp_path: Path) -> None:
+    clock = FakeClock()
+    service, _panel, _speaker = make_service(tmp_path, clock, FakeKeypad())
+    service.submit(Foul(3))
+    assert not service._next_game.is_set()
+    service.submit(Entry(0))
+    assert service._next_game.is_set()

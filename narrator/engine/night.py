@@ -75,11 +75,11 @@ def _take_choice(ctx: Ctx, step: Step, action: Action, called: int) -> None:
             if action.seat not in st.tapped:
                 st.tapped.append(action.seat)
             return
-        if called >= 0 and st.alive[action.seat] and st.roles[action.seat] in step.roles:
-            # A second tap at the same number is the same choice (a box restarted from
-            # its journal calls the number again); a tap at another number is another.
-            if [action.seat, called] not in st.taps:
-                st.taps.append([action.seat, called])
+        # A second tap at the same number is the same choice (a box restarted from its
+        # journal calls the number again); a tap at another number is another.
+        acts = called >= 0 and st.alive[action.seat] and st.roles[action.seat] in step.roles
+        if acts and [action.seat, called] not in st.taps:
+            st.taps.append([action.seat, called])
         return
     if isinstance(action, Entry):
         if not 0 <= action.number <= st.seats:
@@ -234,6 +234,7 @@ def _dawn(ctx: Ctx, t: Task) -> bool:
     st.extra.pop("blocked", None)  # a block lasts one night
     night = st.number
     st.phase = "day"
+    st.voting_started = False  # a removal during the morning cancels this day's vote
     st.number += 1
     ctx.out.append(Phase("day", st.number))
     ctx.sound("chime")

@@ -165,12 +165,23 @@ class RuleSet:
                 numeric or isinstance(value, type(current))
             ):
                 raise ValueError(f"setting {key!r} must be a {type(current).__name__}")
+            if key in CHOICES and value not in CHOICES[key]:
+                raise ValueError(f"setting {key!r} must be one of {', '.join(CHOICES[key])}")
             target[name] = float(value) if isinstance(current, float) else value
         return dataclasses.replace(
             self, day=DayRules(**sections["day"]), fouls=FoulRules(**sections["fouls"]),
             **sections[""],
         )
 
+
+# Settings whose value is one of a few words; the loader and with_settings both check them.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "day.first_day_vote": ("normal", "none", "lift_only"),
+    "day.single_nominee_first_day": ("no_vote", "vote"),
+    "day.single_nominee_later": ("leaves", "vote"),
+    "day.tie": ("revote_then_lift", "revote_then_lift_then_coin"),
+    "fouls.cancel_vote": ("nearest", "today", "none"),
+}
 
 # Top-level fields a game may change through settings.
 _TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat")

@@ -37,6 +37,7 @@ class PolemicaGame:
     fouls: list[Foul]  # in time order
     best_moves: dict[int, list[int]]  # seat -> seats named as mafia
     disqualified: list[int]
+    removals: list[tuple[int, dict[str, Any]]]  # (seat, stage) of every disqualification
     stage: dict[str, Any]
     result: str | None  # "red", "black" or None for an unfinished game
     settings: dict[str, Any] = field(default_factory=dict)
@@ -95,6 +96,7 @@ class _Reader:
         fouls: list[Foul] = []
         best: dict[int, list[int]] = {}
         disq: list[int] = []
+        removals: list[tuple[int, dict[str, Any]]] = []
         for i, p in enumerate(players):
             where = f"players[{i}]"
             p = self.obj(p, where)
@@ -113,6 +115,8 @@ class _Reader:
                 best[seat] = [self.int_in(s, 1, n, f"{where}.guess.mafs") for s in mafs][:3]
             if p.get("disqual"):
                 disq.append(seat)
+                stage = p["disqual"] if isinstance(p["disqual"], dict) else {}
+                removals.append((seat, stage))
         counts = {r: roles.count(r) for r in set(roles)}
         if counts != {"civilian": 6, "sheriff": 1, "mafia": 2, "don": 1}:
             raise self.fail("players", f"the roles are not a sports deck: {counts}")
@@ -173,6 +177,7 @@ class _Reader:
         return PolemicaGame(
             path=self.path, game_id=data.get("id") if isinstance(data.get("id"), int) else None,
             roles=roles, shots=shots, checks=checks, nominations=nominations, votes=votes,
-            lift_votes=lift, fouls=fouls, best_moves=best, disqualified=disq, stage=stage,
+            lift_votes=lift, fouls=fouls, best_moves=best, disqualified=disq, removals=removals,
+            stage=stage,
             result=RESULTS.get(result) if isinstance(result, int) else None, settings=settings,
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from narrator.engine.actions import Action, BestMove, Choose, Foul, Nominate, Vote
+from narrator.engine.actions import Action, BestMove, Choose, Foul, Nominate, Remove, Vote
 from narrator.engine.context import Ctx
 from narrator.engine.core import Engine
 from narrator.engine.effects import Effect, Record
@@ -22,6 +22,9 @@ from narrator.engine.timeline import Timeline
 from narrator.errors import RuleError
 from narrator.records.polemica import Foul as RecordedFoul
 from narrator.records.polemica import PolemicaGame
+
+# The record's stage types that name a moment of the game the replay can find.
+_MOMENTS = ("speech", "reSpeech", "shooted", "voted", "voting", "night")
 
 # The record's stage types that stop a replay at a night step, by the role that acts.
 _NIGHT_STAGES = {"shooting": "mafia", "donCheck": "don", "sheriffCheck": "sheriff"}
@@ -58,6 +61,10 @@ class Replayer:
         self.engine = Engine(self.rules)
         self.timeline = timeline
         self.fouls: list[RecordedFoul] = list(game.fouls)
+        remove_at = self.rules.fouls.remove_at
+        # A disqualification that fouls do not explain is the host's removal.
+        self.removals = [(seat, stage) for seat, stage in game.removals
+                         if sum(1 for f in game.fouls if f.seat == seat) < remove_at]
         self.nominations = {d: list(v) for d, v in game.nominations.items()}
         self.votes = {k: dict(v) for k, v in game.votes.items()}
         self.lift = {k: dict(v) for k, v in game.lift_votes.items()}
@@ -103,6 +110,9 @@ class Replayer:
             self._fouls_due(task)
             if st.phase == "over" or st.current != task:
                 continue
+            self._removals_due(task)
+            if st.phase == "over" or st.current != task:
+                continue
             self._inputs(task)
             if st.phase == "over":
                 return
@@ -134,6 +144,8 @@ class Replayer:
     def _moment(self, task: tuple[Any, ...]) -> dict[str, Any] | None:
         """The record's stage for this moment of the game (where fouls are stamped)."""
         st = self.state
+        if st.phase == "night":
+            return {"type": "night", "day": st.number}
         if st.phase != "day":
             return None
         name = task[0]
@@ -168,6 +180,21 @@ class Replayer:
             self._apply(Foul(foul.seat), self._where(task))
             if st.phase == "over" or st.current != task:
                 return
+
+    def _removals_due(self, task: tuple[Any, ...]) -> None:
+        moment = self._moment(task)
+        st = self.state
+        for seat, stage in list(self.removals):
+            due = moment is not None and all(stage.get(k) == v for k, v in moment.items()
+                                             if k != "voting")
+            # A removal stamped with no moment of the game happens at the start of its day.
+            loose = stage.get("type") not in _MOMENTS and st.phase == "day" and (
+                stage.get("day", 0) <= st.number)
+            if due or loose:
+                self.removals.remove((seat, stage))
+                self._apply(Remove(seat), self._where(task))
+                if st.phase == "over" or st.current != task:
+                    return
 
     def _inputs(self, task: tuple[Any, ...]) -> None:
         st = self.state

@@ -17,7 +17,7 @@ import yaml
 
 from narrator.engine.abilities import ABILITIES
 from narrator.engine.days import PROCEDURES
-from narrator.engine.ruleset import DayRules, FoulRules, Role, RuleSet, Step
+from narrator.engine.ruleset import CHOICES, DayRules, FoulRules, Role, RuleSet, Step
 from narrator.engine.wins import WINS
 from narrator.errors import RuleSetError
 
@@ -114,15 +114,13 @@ class _Reader:
         day = self.section(data.get("day", {}), DayRules, "day")
         if day.procedure not in PROCEDURES:
             raise self.fail("day.procedure", f"unknown procedure {day.procedure!r}")
-        self.choice(day.first_day_vote, ("normal", "none", "lift_only"), "day.first_day_vote")
-        self.choice(day.single_nominee_first_day, ("no_vote", "vote"), "day.single_nominee_first_day")
-        self.choice(day.single_nominee_later, ("leaves", "vote"), "day.single_nominee_later")
-        self.choice(day.tie, ("revote_then_lift", "revote_then_lift_then_coin"), "day.tie")
+        fouls = self.section(data.get("fouls", {}), FoulRules, "fouls")
+        for key, allowed in CHOICES.items():
+            section, _, name = key.partition(".")
+            self.choice(getattr(day if section == "day" else fouls, name), allowed, key)
         for i, role in enumerate(day.verdict):
             if role not in roles:
                 raise self.fail(f"day.verdict[{i}]", f"unknown role {role!r}")
-        fouls = self.section(data.get("fouls", {}), FoulRules, "fouls")
-        self.choice(fouls.cancel_vote, ("nearest", "today", "none"), "fouls.cancel_vote")
         return RuleSet(
             name=self.typed(data["name"], str, "name"),
             title=self.typed(data.get("title", data["name"]), str, "title"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from pathlib import Path
@@ -153,3 +154,47 @@ def test_jitter_is_seeded_and_off_by_default(capsys: pytest.CaptureFixture[str])
         assert main(["replay", path, "--json", *extra]) == 0
         runs.append(json.loads(capsys.readouterr().out)["timeline"])
     assert runs[0] == runs[1] and runs[2] == runs[3] and runs[0] != runs[2]
+
+
+def test_a_hosts_removal_and_a_night_foul_replay_from_an_export(tmp_path: Path) -> None:
+    """A game with a removal by the host (not by fouls) and a foul given at night goes out
+    in the Polemica format and replays the same."""
+    from narrator.engine.actions import Foul, Remove, WindowClosed
+    from narrator.engine.game import Game
+    from narrator.records.export_polemica import write_polemica
+    from narrator.records.protocol import ProtocolBuilder
+    from narrator.sim.players import Table
+    from narrator.sim.selfplay import deal
+
+    rules = load_bundled("sport")
+    cards = deal(rules, 10, 11)
+    game = Game(rules, 10, 11, cards)
+    builder = ProtocolBuilder(rules, 10)
+    builder.feed(game.opening)
+    table = Table(rules, 11, foul_rate=0.0, cards=cards)
+    removed = night_foul = False
+    for _ in range(20_000):
+        if game.over:
+            break
+        st = game.state
+        if not removed and st.phase == "day" and st.number == 2 and st.current and \
+                st.current[0] == "speech":
+            victim = next(s for s in st.living() if cards[s - 1] == "civilian")
+            builder.feed(game.apply(Remove(victim)))
+            removed = True
+            continue
+        if not night_foul and st.phase == "night" and st.number == 2:
+            builder.feed(game.apply(Foul(st.living()[0])))
+            night_foul = True
+        for action in table.respond(st):
+            with contextlib.suppress(Exception):
+                builder.feed(game.apply(action))
+        if not game.over:
+            builder.feed(game.apply(WindowClosed(game.state.window)))
+    assert removed and night_foul and game.over
+    out = write_polemica(builder.to_json(), tmp_path / "game.json")
+    again = replay(rules, read_record(out), estimated_timeline())
+    assert again.disagreement is None, again.disagreement
+    assert [(e["seat"], e["how"]) for e in again.eliminations()] == [
+        (s, h) for s, h, _p, _n in game.state.eliminations]
+    assert any(e["how"] == "removed" for e in again.eliminations())

@@ -94,3 +94,14 @@ def test_cli_exit_2_for_a_bad_rule_file(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["demo", "--fast", "--rules", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"narrator: {path}: night[0].roles[0]: unknown role 'doktor'"
+
+
+def test_settings_are_checked_like_the_file() -> None:
+    rules = load_bundled("sport")
+    with pytest.raises(ValueError, match=r"'day\.first_day_vote' must be one of normal, none, lift_only"):
+        rules.with_settings({"day.first_day_vote": "sometimes"})
+    with pytest.raises(ValueError, match=r"unknown setting 'day\.colour'"):
+        rules.with_settings({"day.colour": "red"})
+    with pytest.raises(ValueError, match="must be a bool"):
+        rules.with_settings({"day.lift_two_of_four": "yes"})
+    assert rules.with_settings({"day.first_day_vote": "none"}).day.first_day_vote == "none"

@@ -65,9 +65,9 @@ class Ctx:
 
     # lights
     def day_lights(self, on: tuple[int, ...] = (), blink: tuple[int, ...] = ()) -> None:
-        st = self.state
-        dim = tuple([s for s, alive in enumerate(st.alive) if not alive and s])
-        self.out.append(SeatLights(on=on, blink=blink, dim=dim))
+        alive = self.state.alive
+        dim = tuple([s for s in range(1, len(alive)) if not alive[s]])
+        self.out.append(SeatLights(on, blink, dim))
 
     def dark(self) -> None:
         self.out.append(SeatLights())

@@ -28,7 +28,8 @@ class Table:
         self.rng = Rng(seed)
         self.foul_rate = foul_rate
         self.nominate_rate = nominate_rate
-        self.plans: dict[str, int] = {}  # tonight's agreed target by step id
+        # Tonight's plan by step id: ((night, step), target, actors).
+        self.plans: dict[str, tuple[tuple[int, str], int, list[int]]] = {}
         self._teams = {name: role.team for name, role in rules.roles.items()}
         self._seat_teams = [self._teams[r] if r else "red" for r in self.cards] if self.cards else []
 
@@ -72,12 +73,15 @@ class Table:
             out.append(Foul(self.rng.choice(st.living())))
         if (name == "speech" and len(task) == 2) or name == "silent_turn":
             seat = task[1]
-            taken = {t for _b, t in st.nominations}
-            immune = set(st.extra.get("immune", []))
-            others = [s for s in st.living() if s not in taken and s not in immune
-                      and (self.team(st, s) != self.team(st, seat) or self._chance(0.2))]
-            if others and self._chance(self.nominate_rate):
-                out.append(Nominate(self.rng.choice(others), by=seat))
+            if self._chance(self.nominate_rate):
+                taken = {t for _b, t in st.nominations}
+                immune = st.extra.get("immune", [])
+                others = [s for s in st.living() if s not in taken and s not in immune]
+                if others:
+                    target = self.rng.choice(others)
+                    if self.team(st, target) == self.team(st, seat) and self._chance(0.8):
+                        target = self.rng.choice(others)  # rather not a team mate
+                    out.append(Nominate(target, by=seat))
         elif name == "ballot":
             candidate = task[1]
             voted = set(st.ballot.get("voters", []))
@@ -100,15 +104,17 @@ class Table:
         return out
 
     def _night_call(self, st: State, step_id: str, called: int) -> list[Action]:
-        step = self.rules.step_index[step_id]
-        actors = [s for s in self.holders(st, step.roles) if st.alive[s]]
-        if not actors:
+        # The plan is made once per step and night: who acts and at which number.
+        key = (st.number, step_id)
+        plan = self.plans.get(step_id)
+        if plan is None or plan[0] != key:
+            step = self.rules.step_index[step_id]
+            actors = [s for s in self.holders(st, step.roles) if st.alive[s]]
+            target = self._plan(st, step_id, actors) if actors else -1
+            plan = self.plans[step_id] = (key, target, actors)
+        if plan[1] != called:
             return []
-        if called == 1 or step_id not in self.plans:
-            self.plans[step_id] = self._plan(st, step_id, actors)
-        if self.plans[step_id] != called:
-            return []
-        return [Tap(a) for a in actors]
+        return [Tap(a) for a in plan[2]]
 
     def _plan(self, st: State, step_id: str, actors: list[int]) -> int:
         step = self.rules.step_index[step_id]

@@ -10,6 +10,7 @@ from __future__ import annotations
 # Each area adds its own line here when its module exists.
 BENCHES: dict[str, str] = {
     "engine": "narrator.bench.engine",
+    "box": "narrator.bench.box",
     "seats": "narrator.bench.seats",
     "voice": "narrator.bench.voice",
 }

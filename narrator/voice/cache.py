@@ -1,7 +1,10 @@
 """Rendered speech on disk, one WAV per (engine, voice, language, rate, text).
 
 Rendering takes tens of milliseconds (seconds on a slow Pi); a cue must start at once, so
-every cue of the rule set is rendered ahead (`prepare`) and kept in memory too.
+every cue of the rule set is rendered ahead (`prepare`) onto disk. In memory only the
+clips said most recently are kept, up to a byte budget: a rule set's whole cache in both
+languages is hundreds of megabytes as samples, more than a Pi Zero has, while reading one
+clip back from disk takes a few milliseconds.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import hashlib
 import logging
 import threading
 import wave
+from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -19,12 +23,18 @@ from narrator.voice.wav import Clip, read_wav
 log = logging.getLogger(__name__)
 
 
+MEMORY_BUDGET = 24 * 1024 * 1024  # bytes of samples kept in memory
+
+
 class WavCache:
-    def __init__(self, folder: Path, renderer: Renderer, lang: str) -> None:
+    def __init__(self, folder: Path, renderer: Renderer, lang: str,
+                 memory: int = MEMORY_BUDGET) -> None:
         self.folder = folder
         self.renderer = renderer
         self.lang = lang
-        self._clips: dict[str, Clip] = {}
+        self.memory = memory
+        self._clips: OrderedDict[str, Clip] = OrderedDict()
+        self._bytes = 0
         self._lock = threading.Lock()
         self.rendered = 0  # how many texts this cache had to render (not found on disk)
 
@@ -34,11 +44,14 @@ class WavCache:
 
     def loaded(self, text: str) -> Clip | None:
         """The clip if it is already in memory (no disk, no rendering)."""
-        return self._clips.get(text)
+        clip = self._clips.get(text)
+        if clip is not None:
+            self._clips.move_to_end(text)
+        return clip
 
     def clip(self, text: str) -> Clip:
         """The clip for `text`: from memory, from disk, or rendered now."""
-        clip = self._clips.get(text)
+        clip = self.loaded(text)
         if clip is not None:
             return clip
         path = self.path_for(text)
@@ -49,13 +62,31 @@ class WavCache:
             with self._lock:
                 self.rendered += 1
             clip = read_wav(path)
-        self._clips[text] = clip
+        self._keep(text, clip)
         return clip
 
+    def _keep(self, text: str, clip: Clip) -> None:
+        with self._lock:
+            if text in self._clips:
+                return
+            self._clips[text] = clip
+            self._bytes += clip.samples.nbytes
+            while self._bytes > self.memory and len(self._clips) > 1:
+                _old, dropped = self._clips.popitem(last=False)
+                self._bytes -= dropped.samples.nbytes
+
     def prepare(self, texts: Iterable[str]) -> int:
+        """Render every text not on disk yet; returns how many had to be rendered."""
         before = self.rendered
         for text in dict.fromkeys(texts):
-            if text.strip():
+            if not text.strip():
+                continue
+            path = self.path_for(text)
+            try:
+                on_disk = path.stat().st_size > 44  # more than a bare WAV header
+            except OSError:
+                on_disk = False
+            if not on_disk:
                 self.clip(text)
         return self.rendered - before
 

@@ -1,0 +1,74 @@
+"""The box as a whole: start-up time to "ready" and resident memory.
+
+- startup_s: `narrator run` on mock pins, from the process start to systemd's READY=1,
+  with the speech cache already rendered (a first, untimed run renders it).
+- rss_mb: the daemon's resident memory once ready (VmRSS of `narrator run`).
+- demo_rss_mb: the peak resident memory of a whole `--fast` demo game.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _run_until_ready(folder: Path, cache: Path, timeout: float) -> tuple[float, float]:
+    """Start `narrator run`; return (seconds to READY=1, VmRSS in MB then)."""
+    address = str(folder / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(address)
+        server.settimeout(timeout)
+        env = {**os.environ, "NOTIFY_SOCKET": address, "GPIOZERO_PIN_FACTORY": "mock"}
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "narrator", "run", "--keypad", "none",
+             "--state-dir", str(folder / "state"), "--cache-dir", str(cache)],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while True:
+                message = server.recv(4096).decode()
+                if "READY=1" in message:
+                    seconds = time.monotonic() - start
+                    break
+            rss = _vm_rss_mb(proc.pid)
+        finally:
+            proc.kill()
+            proc.wait()
+        os.unlink(address)
+    return seconds, rss
+
+
+def _vm_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _demo_peak_rss_mb() -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    subprocess.run([sys.executable, "-m", "narrator", "demo", "--fast", "--seed", "2"],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
+    return max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+
+
+def run(quick: bool) -> dict[str, float | int | str]:
+    out: dict[str, float | int | str] = {"demo_rss_mb": round(_demo_peak_rss_mb(), 1)}
+    if quick:
+        # The first start renders the whole speech cache (tens of seconds): not for a smoke test.
+        return out
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        cache = folder / "cache"
+        _run_until_ready(folder, cache, timeout=900)  # renders the cache
+        runs = [_run_until_ready(folder, cache, timeout=120) for _ in range(3)]
+    out["startup_s"] = round(sorted(s for s, _ in runs)[1], 2)
+    out["rss_mb"] = round(max(r for _, r in runs), 1)
+    return out

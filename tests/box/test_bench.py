@@ -1,0 +1,23 @@
+"""The engine and box benchmarks run and report their figures (never a speed target:
+benchmarks, not timed tests)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from narrator.cli import main
+
+
+def test_engine_and_box_benches_report(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--json", "--quick", "--only", "engine", "--only", "box"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["engine_games_per_s"] > 0 and figures["engine_games"] == 50
+    assert figures["demo_rss_mb"] > 10
+    assert {"machine", "date", "python"} <= set(figures)
+
+
+def test_unknown_bench_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--only", "nothing"]) == 2
+    assert "no such benchmark" in capsys.readouterr().err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,8 +15,17 @@ from narrator.phrases.numbers import LANGUAGES
 from narrator.voice.estimate import DEFAULT_RATE
 
 DEFAULT_VOICES = {"en": "gmw/en-us", "ru": "zle/ru"}
-# The cue sounds live next to the package in a checkout (scripts/make-sounds writes them).
-SOUNDS_DIR = Path(__file__).resolve().parents[2] / "sounds"
+
+
+def _sounds_dir() -> Path:
+    """The cue sounds: next to the package in a checkout (scripts/make-sounds writes them),
+    or in <prefix>/share/narrator/sounds where pip installed them (pyproject data-files)."""
+    checkout = Path(__file__).resolve().parents[2] / "sounds"
+    installed = Path(sys.prefix) / "share" / "narrator" / "sounds"
+    return checkout if checkout.is_dir() or not installed.is_dir() else installed
+
+
+SOUNDS_DIR = _sounds_dir()
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,10 +86,10 @@ class Table:
             candidate = task[1]
             voted = set(st.ballot.get("voters", []))
             for voter in st.living():
-                if voter in voted:
-                    continue
+                # Every seat draws, voted or not, so the same moment gives the same votes
+                # however many were already cast before a restart.
                 against = self.team(st, candidate) != self.team(st, voter)
-                if self._chance(0.55 if against else 0.15):
+                if self._chance(0.55 if against else 0.15) and voter not in voted:
                     out.append(Vote(voter))
         elif name == "lift_ballot":
             out.extend(Vote(v) for v in st.living() if self._chance(0.5))

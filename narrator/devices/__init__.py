@@ -6,6 +6,7 @@ gpiozero and evdev are imported inside the adapters, so importing this package i
 """
 
 from narrator.devices.fake import FakeSeatPanel
+from narrator.devices.gpio import GpioSeatPanel, make_pin_factory
 from narrator.devices.keymap import KeypadDecoder
 from narrator.devices.keypads import (
     EvdevKeypad,
@@ -14,10 +15,12 @@ from narrator.devices.keypads import (
     Keypad,
     TerminalKeypad,
 )
+from narrator.devices.matrix import FakeKeyMatrix, MatrixKeypad
 from narrator.devices.panel import BoardPanel, SeatPanel, Status
 from narrator.devices.pinmap import PinMap, load_pin_map
 
 __all__ = [
-    "BoardPanel", "EvdevKeypad", "FakeEvdevDevice", "FakeKeypad", "FakeSeatPanel", "Keypad",
-    "KeypadDecoder", "PinMap", "SeatPanel", "Status", "TerminalKeypad", "load_pin_map",
+    "BoardPanel", "EvdevKeypad", "FakeEvdevDevice", "FakeKeyMatrix", "FakeKeypad",
+    "FakeSeatPanel", "GpioSeatPanel", "Keypad", "KeypadDecoder", "MatrixKeypad", "PinMap",
+    "SeatPanel", "Status", "TerminalKeypad", "load_pin_map", "make_pin_factory",
 ]

@@ -243,14 +243,12 @@ class TerminalKeypad(_Decoding):
         lines: asyncio.Queue[str | None] = asyncio.Queue()
 
         def reader() -> None:
-            try:
+            # RuntimeError: the loop closed while this thread was blocked in a read.
+            with contextlib.suppress(OSError, ValueError, RuntimeError):
                 for line in iter(stream.readline, ""):
                     loop.call_soon_threadsafe(lines.put_nowait, line)
-            except (OSError, ValueError):
-                pass
-            finally:
-                if not loop.is_closed():
-                    loop.call_soon_threadsafe(lines.put_nowait, None)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(lines.put_nowait, None)
 
         threading.Thread(target=reader, name="terminal-keypad", daemon=True).start()
         while not self.closed:

@@ -13,7 +13,7 @@ the host closes it (`StartVoting`) or its time runs out.
 
 from __future__ import annotations
 
-from narrator.engine.actions import Action, Nominate, Second, StartVoting
+from narrator.engine.actions import Action, Entry, Nominate, Second, StartVoting, Tap
 from narrator.engine.context import Ctx
 from narrator.engine.days import PROCEDURES
 from narrator.engine.effects import CloseWindow
@@ -44,6 +44,8 @@ def _discussion_act(ctx: Ctx, t: Task, action: Action) -> None:
         _close_now(ctx)
         ctx.say("day_closed")
         return
+    if isinstance(action, Entry):
+        action = Nominate(action.number)  # the host's keypad: the accused's number
     if not isinstance(action, Nominate):
         raise RuleError(f"{action.kind} is not expected during the discussion")
     target = action.target
@@ -68,7 +70,7 @@ def _discussion_closed(ctx: Ctx, t: Task) -> None:
 
 
 @task("discussion", act=_discussion_act, closed=_discussion_closed,
-      accepts=("nominate", "start_voting"))
+      accepts=("nominate", "start_voting", "entry"))
 def _discussion(ctx: Ctx, t: Task) -> bool:
     st = ctx.state
     st.speaker = 0
@@ -78,6 +80,8 @@ def _discussion(ctx: Ctx, t: Task) -> bool:
 
 def _second_act(ctx: Ctx, t: Task, action: Action) -> None:
     st = ctx.state
+    if isinstance(action, Tap):
+        action = Second(action.seat)  # a tap on one's own pad seconds the accusation
     if not isinstance(action, Second):
         raise RuleError(f"{action.kind} is not expected while an accusation waits for a second")
     _name, target, accuser = t
@@ -103,7 +107,7 @@ def _second_closed(ctx: Ctx, t: Task) -> None:
     ctx.day_lights()
 
 
-@task("second", act=_second_act, closed=_second_closed, accepts=("second",))
+@task("second", act=_second_act, closed=_second_closed, accepts=("second", "tap"))
 def _second(ctx: Ctx, t: Task) -> bool:
     st = ctx.state
     if not st.alive[t[1]]:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from narrator.clock import Clock
 from narrator.daemon import Box
 from narrator.devices.keypads import FakeKeypad
-from narrator.engine.actions import Action, BestMove, Foul, Nominate, Tap, Vote
+from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Vote
 from narrator.engine.effects import Effect
 from narrator.sim.players import Table
 
@@ -79,6 +79,8 @@ class PadPlayers:
                 await self._pad(action.seat, TAP_SECONDS)
             elif isinstance(action, Vote):
                 await self._pad(action.voter, TAP_SECONDS)
+            elif isinstance(action, Second):
+                await self._pad(action.by, TAP_SECONDS)
             elif isinstance(action, Nominate):
                 self.keypad.press(*str(action.target), "enter")
             elif isinstance(action, BestMove):

@@ -11,7 +11,7 @@ restarted from its journal) choose the same, so a resumed game ends as it would 
 from __future__ import annotations
 
 from narrator.engine.abilities import ABILITIES
-from narrator.engine.actions import Action, BestMove, Foul, Nominate, Tap, Vote
+from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Vote
 from narrator.engine.rng import Rng
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
@@ -82,14 +82,31 @@ class Table:
                     if self.team(st, target) == self.team(st, seat) and self._chance(0.8):
                         target = self.rng.choice(others)  # rather not a team mate
                     out.append(Nominate(target, by=seat))
+        elif name == "discussion":
+            # Princeton rules: now and then someone accuses a player not yet acquitted.
+            accused = {t for _b, t in st.nominations}
+            immune = st.extra.get("immune", [])
+            living = st.living()
+            targets = [s for s in living if s not in accused and s not in immune]
+            if targets and len(living) > 2 and self._chance(0.7):
+                target = self.rng.choice(targets)
+                by = self.rng.choice([s for s in living if s != target])
+                out.append(Nominate(target, by=by))
+        elif name == "second":
+            target, accuser = task[1], task[2]
+            seconders = [s for s in st.living() if s not in (target, accuser)]
+            if seconders and self._chance(0.6):
+                out.append(Second(self.rng.choice(seconders)))
         elif name == "ballot":
             candidate = task[1]
             voted = set(st.ballot.get("voters", []))
+            # A ballot on a single accused (Princeton rules) is a yes/no: more hands go up.
+            sure, unsure = (0.8, 0.3) if len(st.ballot.get("candidates", [])) == 1 else (0.55, 0.15)
             for voter in st.living():
                 # Every seat draws, voted or not, so the same moment gives the same votes
                 # however many were already cast before a restart.
                 against = self.team(st, candidate) != self.team(st, voter)
-                if self._chance(0.55 if against else 0.15) and voter not in voted:
+                if self._chance(sure if against else unsure) and voter not in voted:
                     out.append(Vote(voter))
         elif name == "lift_ballot":
             out.extend(Vote(v) for v in st.living() if self._chance(0.5))

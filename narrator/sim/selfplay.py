@@ -45,6 +45,7 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
     for _ in range(MAX_ACTIONS):
         if st.phase == "over":
             return st
+        window = st.window
         for action in table.respond(st):
             try:
                 effects = engine.apply(st, action)
@@ -54,6 +55,8 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
                 on_effects(st, effects)
             if st.phase == "over":
                 return st
+        if st.window != window:
+            continue  # an action opened a new moment (an accusation): the players see it first
         effects = engine.apply(st, close(st) if close else WindowClosed(st.window))
         if on_effects:
             on_effects(st, effects)

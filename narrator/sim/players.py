@@ -102,11 +102,13 @@ class Table:
             voted = set(st.ballot.get("voters", []))
             # A ballot on a single accused (Princeton rules) is a yes/no: more hands go up.
             sure, unsure = (0.8, 0.3) if len(st.ballot.get("candidates", [])) == 1 else (0.55, 0.15)
+            teams = self._seat_teams or [self.team(st, s) for s in range(st.seats + 1)]
+            below = self.rng.below
             for voter in st.living():
                 # Every seat draws, voted or not, so the same moment gives the same votes
                 # however many were already cast before a restart.
-                against = self.team(st, candidate) != self.team(st, voter)
-                if self._chance(sure if against else unsure) and voter not in voted:
+                p = sure if teams[voter] != teams[candidate] else unsure
+                if below(1_000_000) < p * 1_000_000 and voter not in voted:
                     out.append(Vote(voter))
         elif name == "lift_ballot":
             out.extend(Vote(v) for v in st.living() if self._chance(0.5))

@@ -138,7 +138,8 @@ ABILITIES["kill"] = Ability(check_args=_kill_args, at_dawn=_kill_at_dawn)
 # --- check: a private yes/no answer ----------------------------------------------------------
 
 
-def _check_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
+def question_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
+    """What a yes/no question needs: `reveals` (role or team) and what to `match`."""
     if args.get("reveals") not in ("role", "team"):
         return "reveals must be role or team"
     match = args.get("match")
@@ -148,6 +149,13 @@ def _check_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | Non
         bad = [m for m in match if m not in roles]
         if bad:
             return f"unknown role {bad[0]!r} in match"
+    return None
+
+
+def _check_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
+    problem = question_args(args, roles)
+    if problem:
+        return problem
     unknown = set(args) - {"reveals", "match"} - STEP_ARGS
     return f"unknown args {sorted(unknown)}" if unknown else None
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from narrator.engine.abilities import ABILITIES, Ability, check_answer, living_actors
+from narrator.engine.abilities import ABILITIES, Ability, check_answer, living_actors, question_args
 from narrator.engine.context import Ctx
 from narrator.engine.effects import ShowAnswer
 from narrator.engine.night import step_by_id
@@ -34,15 +34,9 @@ def _ask_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
     problem = problem or flags(args, ("each", "ranked"))
     if problem:
         return problem
-    if args.get("reveals") not in ("role", "team"):
-        return "reveals must be role or team"
-    match = args.get("match")
-    if not isinstance(match, list) or not match:
-        return "match must be a list of roles or teams"
-    if args["reveals"] == "role":
-        bad = [m for m in match if m not in roles]
-        if bad:
-            return f"unknown role {bad[0]!r} in match"
+    problem = question_args(args, roles)
+    if problem:
+        return problem
     if args.get("targets", "any") not in _TARGETS:
         return f"targets must be one of {', '.join(_TARGETS)}, got {args['targets']!r}"
     show = args.get("show")

@@ -18,11 +18,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
 from narrator.errors import ConfigError, InputFileError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.voice.settings import VoiceSettings
+from narrator.yamlfile import parse_yaml, read_text
 
 SYSTEM_CONFIG = Path("/etc/narrator/narrator.yaml")
 COMMAND_LINE = "command line"
@@ -95,16 +94,7 @@ def load_settings(path: str | Path | None = None,
     ignored, so argparse defaults of None leave the file's values alone."""
     source = Path(path) if path is not None else default_config_path()
     name = str(source)
-    try:
-        text = source.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(name, "", f"cannot read: {exc.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(name, where, f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    data = parse_yaml(read_text(source, ConfigError), name, ConfigError)
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -17,10 +17,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from narrator.devices.keymap import HOST_BUTTON_KEYS, MATRIX_KEYS
 from narrator.errors import PinMapError
+from narrator.yamlfile import parse_yaml, read_text
 
 FIRST_GPIO, LAST_GPIO = 2, 27
 MAX_SEATS = 16
@@ -128,22 +127,11 @@ def load_pin_map(path: str | Path | None = None) -> PinMap:
         if not candidate.is_file():
             raise PinMapError(text, "", "no such packaged pin map (known: pins-10, pins-16)")
         path = candidate
-    try:
-        content = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PinMapError(str(path), "", f"cannot read: {exc.strerror}") from None
-    return parse_pin_map(content, str(path))
+    return parse_pin_map(read_text(path, PinMapError), str(path))
 
 
 def parse_pin_map(text: str, source: str) -> PinMap:
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", exc)
-        raise PinMapError(source, where, f"not valid YAML: {problem}") from None
-    return _Reader(source).pin_map(data)
+    return _Reader(source).pin_map(parse_yaml(text, source, PinMapError))
 
 
 class _Reader:

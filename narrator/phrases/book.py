@@ -25,11 +25,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
 from narrator.errors import InputFileError, NarratorError
 from narrator.phrases import numbers
 from narrator.phrases.numbers import LANGUAGES
+from narrator.yamlfile import parse_yaml, read_text
 
 ParamValue = int | str | tuple[int, ...]
 
@@ -82,24 +81,14 @@ class PhraseBook:
         """The bundled book for `lang`, or the book in `path`."""
         if path is None:
             return _bundled(lang)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise PhraseBookError(str(path), "", f"cannot read: {exc.strerror}") from None
-        return cls.parse(text, str(path), lang)
+        return cls.parse(read_text(path, PhraseBookError), str(path), lang)
 
     @classmethod
     def parse(cls, text: str, source: str, lang: str) -> PhraseBook:
         if lang not in LANGUAGES:
             known = ", ".join(LANGUAGES)
             raise PhraseBookError(source, "", f"unknown language {lang!r} (known: {known})")
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f"line {mark.line + 1}" if mark is not None else ""
-            problem = getattr(exc, "problem", exc)
-            raise PhraseBookError(source, where, f"not valid YAML: {problem}") from None
+        data = parse_yaml(text, source, PhraseBookError)
         if not isinstance(data, dict):
             raise PhraseBookError(source, "", "expected a mapping with `cues` and `commands`")
         if data.get("language", lang) != lang:

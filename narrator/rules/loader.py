@@ -13,13 +13,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-import yaml
-
 from narrator.engine.abilities import ABILITIES
 from narrator.engine.days import PROCEDURES
 from narrator.engine.ruleset import CHOICES, DayRules, FoulRules, Role, RuleSet, Step
 from narrator.engine.wins import WINS
 from narrator.errors import RuleSetError
+from narrator.yamlfile import parse_yaml, read_text
 
 T = TypeVar("T")
 
@@ -51,22 +50,11 @@ def load(spec: str | Path) -> RuleSet:
     text = str(spec)
     if not text.endswith((".yaml", ".yml")) and "/" not in text:
         return load_bundled(text)
-    path = Path(spec)
-    try:
-        content = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RuleSetError(str(path), "", f"cannot read: {exc.strerror}") from None
-    return parse(content, str(path))
+    return parse(read_text(spec, RuleSetError), str(spec))
 
 
 def parse(text: str, source: str) -> RuleSet:
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else ""
-        raise RuleSetError(source, where, f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
-    return _Reader(source).rule_set(data)
+    return _Reader(source).rule_set(parse_yaml(text, source, RuleSetError))
 
 
 class _Reader:

@@ -85,6 +85,12 @@ class Box:
             self.refused += 1
             log.error("cannot write the journal (%s): %s refused", exc, action.kind)
             return None
+        except Exception:
+            # A fault in a rule hook: the game applies actions to a copy of its state, so
+            # it is as it was; the action is dropped and the game goes on.
+            self.refused += 1
+            log.exception("the engine failed on %s; the action is dropped", action.kind)
+            return None
         if isinstance(action, Undo):
             self.performer.reset()
         self.performer.submit(effects)

@@ -6,6 +6,7 @@ restarted."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 from pathlib import Path
 
@@ -168,3 +169,32 @@ def test_between_games_enter_asks_for_the_next_and_other_keys_do_not(tmp_path: P
     assert not service._next_game.is_set()
     service.submit(Entry(0))
     assert service._next_game.is_set()
+
+
+def test_a_failing_rule_hook_drops_the_action_and_the_game_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from narrator.engine import days
+    from narrator.engine.actions import Nominate
+
+    clock = FakeClock()
+    service, _panel, _speaker = make_service(tmp_path, clock, FakeKeypad())
+
+    def broken(*_args: object) -> None:
+        raise ZeroDivisionError("a bug in a rule hook")
+
+    async def main() -> None:
+        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        while service.box is None or (service.box.game.state.current or ("",))[0] != "speech":
+            assert await clock.step()
+        box = service.box
+        before = box.game.state.to_json()
+        monkeypatch.setattr(days, "nominate", broken)
+        with caplog.at_level(logging.ERROR):
+            assert box.handle(Nominate(3)) is None
+        assert "the engine failed on nominate" in caplog.text
+        assert box.game.state.to_json() == before
+        monkeypatch.undo()
+        await drive(clock, task)
+        assert box.game.over
+
+    asyncio.run(main())

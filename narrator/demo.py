@@ -109,7 +109,7 @@ def choose_mode(options: DemoOptions) -> DemoOptions:
     """Where there is no sound device nobody hears the game live: play it on the virtual
     clock and keep its audio in a WAV file instead."""
     if options.out is None and not options.fast and not has_sound_device():
-        out = Path("narrator-demo.wav")
+        out = (options.state_dir or Path(".")) / "narrator-demo.wav"
         log.warning("no sound device: the demo runs on a virtual clock and speaks into %s", out)
         return replace(options, fast=True, out=out)
     return options

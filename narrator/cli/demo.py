@@ -1,7 +1,9 @@
 """`narrator demo`: a whole game with simulated players, mock pins and the real voice.
 
 `--fast` plays it on a virtual clock as fast as the machine allows. Where there is no
-sound device the voice goes into a WAV file (`--out`, default narrator-demo.wav).
+sound device the voice goes into a WAV file (`--out`, default in the state folder).
+The journal and, at the end, the protocol (JSON, Polemica JSON, HTML) go to the state
+folder (`--state-dir`, default ./narrator-demo); a demo killed half-way resumes there.
 `--json` makes the last line the protocol as JSON (winner, eliminations, timeline).
 """
 
@@ -29,7 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fast", action="store_true", help="virtual clock: as fast as possible")
     parser.add_argument("--out", type=Path, metavar="FILE.wav",
                         help="speak into this WAV instead of the sound device")
-    parser.add_argument("--state-dir", type=Path, help="where the journal and protocol go")
+    parser.add_argument("--state-dir", type=Path, default=Path("narrator-demo"),
+                        help="where the journal and protocol go (default: ./narrator-demo)")
+    parser.add_argument("--no-state", action="store_true",
+                        help="keep no journal and write no protocol")
     parser.add_argument("--json", action="store_true", help="last line: the protocol as JSON")
     parser.add_argument("--foul-rate", type=float, default=0.02, metavar="P",
                         help="how often the simulated host gives a foul at a moment of the day")
@@ -44,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--seats", str(seats),
                           f"{rules.name} is played by {rules.min_seats}-{rules.max_seats} players")
     options = choose_mode(DemoOptions(rules, seats, args.seed, args.lang, args.fast, args.out,
-                                      state_dir=args.state_dir, rules_spec=args.rules,
+                                      state_dir=None if args.no_state else args.state_dir,
+                                      rules_spec=args.rules,
                                       foul_rate=args.foul_rate))
     print(f"narrator demo: {rules.title}, {seats} players, seed {args.seed}"
           f"{', virtual clock' if options.fast else ''}", flush=True)
@@ -57,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     if result.wav is not None:
         print(f"the game's audio: {result.wav}")
     if result.files is not None:
-        print(f"the protocol: {result.files.json}, {result.files.html}")
+        files = [result.files.json, result.files.html, result.files.polemica]
+        print("the protocol: " + ", ".join(str(f) for f in files if f is not None))
     if args.json:
         print(json.dumps(result.protocol(), ensure_ascii=False))
     return 0

@@ -59,14 +59,22 @@ def test_seat_lights_are_dark_at_night_and_show_the_speaker_in_the_day() -> None
     assert any(len(lights.on) > 1 for lights in day)  # the voters' lights during a ballot
 
 
-def test_demo_command_prints_the_protocol_as_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--fast", "--seed", "3", "--json"]) == 0
+def test_demo_command_prints_the_protocol_as_json(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    assert main(["demo", "--fast", "--seed", "3", "--json", "--state-dir", str(state)]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     protocol = json.loads(out[-1])
     assert set(protocol) == {"winner", "eliminations", "timeline"}
     assert protocol["winner"] in ("red", "black", "draw")
     assert any("winner:" in line for line in out[:-1])
     assert protocol["timeline"][0]["phase"] == "night-0"
+    # The protocol files come out at the end, private to the box's user.
+    files = sorted((state / "protocols").iterdir())
+    assert [f.suffix for f in files] == [".html", ".json", ".json"]
+    assert all(f.stat().st_mode & 0o077 == 0 for f in files)
+    saved = json.loads(next(f for f in files if f.name.endswith(".polemica.json")).read_text())
+    assert saved["stage"]["type"] == "gameOver"
 
 
 def test_demo_speaks_into_a_wav_with_the_real_voice(tmp_path: Path,

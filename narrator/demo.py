@@ -143,7 +143,7 @@ async def play_demo(options: DemoOptions,
     keypad = FakeKeypad()
     boxes: list[Box] = []
     timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
-    performer = Performer(speaker, book, timers, panel)
+    performer = Performer(speaker, book, timers, panel, on_pause=[keypad.set_paused])
     box = Box(session, performer, clock)
     boxes.append(box)
     result = DemoResult(box, cards, out, resumed)

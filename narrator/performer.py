@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from narrator.devices.panel import SeatPanel
 from narrator.engine.effects import (
@@ -42,13 +42,17 @@ log = logging.getLogger("narrator.performer")
 class Performer:
     def __init__(self, speaker: Speaker, book: PhraseBook, timers: WindowTimers,
                  panel: SeatPanel | None = None,
-                 mute: Callable[[bool], None] | None = None) -> None:
+                 mute: Callable[[bool], None] | None = None,
+                 on_pause: Sequence[Callable[[bool], None]] = ()) -> None:
+        """`on_pause`: who must know the game is paused (the keypads, whose one key
+        pauses and resumes)."""
         self.clock = timers.clock
         self.speaker = speaker
         self.book = book
         self.timers = timers
         self.panel = panel
         self.mute = mute or (lambda _on: None)
+        self.on_pause = list(on_pause)
         self._queue: asyncio.Queue[Effect] = asyncio.Queue()
         self._busy = False
         self._task: asyncio.Task[None] | None = None
@@ -113,14 +117,14 @@ class Performer:
             self.timers.close(effect.window)
         elif isinstance(effect, ExtendWindow):
             self.timers.extend(effect.window, effect.seconds)
-        elif isinstance(effect, PauseTimers):
-            self.timers.pause()
-            if self.panel:
-                self.panel.set_paused(True)
-        elif isinstance(effect, ResumeTimers):
-            self.timers.resume()
-            if self.panel:
-                self.panel.set_paused(False)
+        elif isinstance(effect, PauseTimers | ResumeTimers):
+            paused = isinstance(effect, PauseTimers)
+            if paused:
+                self.timers.pause()
+            else:
+                self.timers.resume()
+            for hear in [*([self.panel.set_paused] if self.panel else []), *self.on_pause]:
+                hear(paused)
         elif isinstance(effect, SeatLights):
             if self.panel:
                 self.panel.apply(effect)

@@ -124,7 +124,8 @@ class Service:
 
     def _new_box(self, first: bool) -> Box:
         timers = WindowTimers(self.clock, on_expire=lambda w: box.window_expired(w))
-        performer = Performer(self.ports.speaker, self.book, timers, self.ports.panel, self._mute)
+        performer = Performer(self.ports.speaker, self.book, timers, self.ports.panel, self._mute,
+                              on_pause=[k.set_paused for k in self.ports.keypads])
         found = GameSession.resume(self.settings.state_dir)
         greeting: list[Effect] = []
         if first:

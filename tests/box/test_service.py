@@ -198,3 +198,35 @@ def test_a_failing_rule_hook_drops_the_action_and_the_game_goes_on(
         assert box.game.over
 
     asyncio.run(main())
+
+
+def test_the_pause_key_pauses_and_then_resumes(tmp_path: Path) -> None:
+    clock = FakeClock()
+    keypad = FakeKeypad()
+    service, _panel, speaker = make_service(tmp_path, clock, keypad)
+    keypad.attach(service.submit)
+
+    async def main() -> None:
+        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        while service.box is None or (service.box.game.state.current or ("",))[0] != "speech":
+            assert await clock.step()
+        box = service.box
+        keypad.press("-")
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert box.game.state.paused
+        paused_at = clock.now()
+        remaining = box.performer.timers.remaining(box.game.state.window)
+        clock.advance(120)  # a long pause: the speech's time stands still
+        assert box.performer.timers.remaining(box.game.state.window) == remaining
+        keypad.press("-")
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert not box.game.state.paused
+        assert clock.now() >= paused_at + 120
+        await drive(clock, task)
+        assert box.game.over
+        said = [text for _at, text in speaker.said]
+        assert "Pause." in said
+
+    asyncio.run(main())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from narrator.engine.actions import WindowClosed
+from narrator.engine.actions import Action, WindowClosed
 from narrator.engine.core import Engine
 from narrator.engine.effects import Effect
 from narrator.engine.rng import Rng
@@ -32,9 +32,10 @@ def deal(rules: RuleSet, seats: int, seed: int) -> list[str]:
 
 def play(rules: RuleSet, seed: int, seats: int | None = None,
          on_effects: Callable[[State, list[Effect]], None] | None = None,
-         close: Callable[[State], WindowClosed] | None = None) -> State:
+         close: Callable[[State], WindowClosed] | None = None,
+         record: list[Action] | None = None) -> State:
     """Play a whole game. `close` lets the open window run out (a virtual clock moves
-    time there); by default windows just close."""
+    time there); by default windows just close. `record` collects every action applied."""
     engine = Engine(rules)
     n = seats or rules.min_seats
     cards = deal(rules, n, seed)
@@ -51,13 +52,18 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
                 effects = engine.apply(st, action)
             except RuleError:
                 continue  # a simulated player's mistake is refused and changes nothing
+            if record is not None:
+                record.append(action)
             if on_effects:
                 on_effects(st, effects)
             if st.phase == "over":
                 return st
         if st.window != window:
             continue  # an action opened a new moment (an accusation): the players see it first
-        effects = engine.apply(st, close(st) if close else WindowClosed(st.window))
+        closing = close(st) if close else WindowClosed(st.window)
+        effects = engine.apply(st, closing)
+        if record is not None:
+            record.append(closing)
         if on_effects:
             on_effects(st, effects)
     raise RuntimeError(f"seed {seed}: the game did not end in {MAX_ACTIONS} actions")

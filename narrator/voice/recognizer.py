@@ -1,0 +1,131 @@
+"""The Recognizer port: 16 kHz mono int16 audio in, in chunks of any size, as it comes;
+Command events out, each as soon as the recognizer knows the utterance has ended.
+
+Real back ends: `narrator.voice.recognizer_pocketsphinx.PocketsphinxRecognizer` (English,
+its model ships in the wheel: the default) and `narrator.voice.recognizer_vosk.VoskRecognizer`
+(any language with a Vosk model folder). `FakeRecognizer` replays a script.
+"""
+
+from __future__ import annotations
+
+import wave
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from narrator.errors import ConfigError, InputFileError
+from narrator.voice.commands import Command, CommandSet
+
+SAMPLE_RATE = 16000
+BYTES_PER_SECOND = SAMPLE_RATE * 2
+ENGINES = ("pocketsphinx", "vosk")
+
+
+class AudioFileError(InputFileError):
+    """An audio file we cannot read as a WAV."""
+
+
+class Recognizer(Protocol):
+    def accept(self, chunk: bytes) -> list[Command]:
+        """Hear `chunk` (int16 little-endian mono at 16 kHz); return the commands whose
+        utterances ended in it."""
+        ...
+
+    def skip(self, chunk: bytes) -> None:
+        """`chunk` went by unheard (the box was speaking): drop any utterance in progress,
+        keep the stream's time."""
+        ...
+
+    def flush(self) -> list[Command]:
+        """The stream ended: finish the utterance in progress."""
+        ...
+
+
+def seconds_of(chunk: bytes) -> float:
+    return len(chunk) / BYTES_PER_SECOND
+
+
+class FakeRecognizer:
+    """Replays a script: each command comes out once the stream has passed its `at`."""
+
+    def __init__(self, script: Sequence[Command]) -> None:
+        self._script = sorted(script, key=lambda c: c.at)
+        self.time = 0.0
+        self.skipped: list[Command] = []
+
+    def accept(self, chunk: bytes) -> list[Command]:
+        self.time += seconds_of(chunk)
+        return self._due()
+
+    def skip(self, chunk: bytes) -> None:
+        self.time += seconds_of(chunk)
+        self.skipped += self._due()
+
+    def flush(self) -> list[Command]:
+        self.time = float("inf")
+        return self._due()
+
+    def _due(self) -> list[Command]:
+        out = [c for c in self._script if c.at <= self.time]
+        self._script = self._script[len(out):]
+        return out
+
+
+def make_recognizer(engine: str, lang: str, model_dir: Path | None = None,
+                    wake_word: str | None = None) -> Recognizer:
+    """A real recognizer for the game's language (settings: recognizer.engine,
+    recognizer.model_dir, recognizer.wake_word). A language the engine cannot hear is a
+    ConfigError that says what to configure."""
+    if engine not in ENGINES:
+        raise ConfigError("settings", "recognizer.engine",
+                          f"expected one of {', '.join(ENGINES)}, got {engine!r}")
+    commands = CommandSet.for_language(lang, wake_word)
+    if engine == "pocketsphinx":
+        if lang != "en":
+            raise ConfigError("settings", "recognizer.engine",
+                              f"pocketsphinx has no {lang!r} model; use engine vosk with "
+                              f"recognizer.model_dir (--model DIR) naming a Vosk {lang} model")
+        from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
+
+        return PocketsphinxRecognizer(commands)
+    if model_dir is None:
+        raise ConfigError("settings", "recognizer.model_dir",
+                          f"vosk needs a model folder for {lang!r} (--model DIR)")
+    from narrator.voice.recognizer_vosk import VoskRecognizer
+
+    return VoskRecognizer(commands, model_dir)
+
+
+def read_audio(path: Path) -> bytes:
+    """A WAV file as 16 kHz mono int16 (other rates and channel counts are converted)."""
+    try:
+        with wave.open(str(path), "rb") as w:
+            width, channels, rate = w.getsampwidth(), w.getnchannels(), w.getframerate()
+            frames = w.readframes(w.getnframes())
+    except FileNotFoundError:
+        raise AudioFileError(str(path), "", "no such file") from None
+    except (wave.Error, EOFError) as exc:
+        raise AudioFileError(str(path), "header", f"not a PCM WAV file ({exc})") from None
+    if width != 2:
+        raise AudioFileError(str(path), "header", f"{8 * width}-bit samples; expected 16-bit")
+    samples = np.frombuffer(frames[: len(frames) - len(frames) % (2 * channels)], "<i2")
+    mono = samples.reshape(-1, channels).mean(axis=1) if channels > 1 else samples
+    if rate != SAMPLE_RATE and len(mono):
+        n = int(len(mono) * SAMPLE_RATE / rate)
+        mono = np.interp(np.arange(n) * rate / SAMPLE_RATE, np.arange(len(mono)), mono)
+    return np.asarray(mono).astype("<i2").tobytes()
+
+
+def chunked(audio: bytes, seconds: float = 0.1) -> Iterator[bytes]:
+    size = int(seconds * SAMPLE_RATE) * 2
+    for i in range(0, len(audio), size):
+        yield audio[i : i + size]
+
+
+def recognize(recognizer: Recognizer, chunks: Iterable[bytes]) -> Iterator[Command]:
+    """Stream chunks through a recognizer, yielding commands as they are heard."""
+    for chunk in chunks:
+        yield from recognizer.accept(chunk)
+    yield from recognizer.flush()

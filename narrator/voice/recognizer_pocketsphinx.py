@@ -1,0 +1,226 @@
+"""PocketSphinx back end: English, with the model that ships inside the pocketsphinx wheel.
+
+A grammar decoder alone forces every utterance into the nearest command ("good morning
+everyone" -> "foul fourteen"). So each utterance is decoded twice, in step:
+  - by the command grammar (accurate on commands, blind to everything else), and
+  - freely, by a language model over the commands and the most common English words
+    (so table talk comes out as ordinary words).
+The command stands only when the two agree on how it sounds: the phone sequences of both
+transcripts must be close (normalised edit distance). Table talk gives a free transcript
+that sounds nothing like the forced command; a command gives one that sounds like it even
+when the free decoder spells it differently ("foul seat what" for "foul seat one").
+Utterances are cut by pocketsphinx's endpointer (voice activity with a short window).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import tempfile
+from collections import Counter, defaultdict
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from narrator.errors import ConfigError
+from narrator.voice.commands import Command, CommandSet
+from narrator.voice.recognizer import SAMPLE_RATE, seconds_of
+
+# Tuned on espeak-ng voices (narrator bench --only listen): below this, table talk starts
+# to pass; above it, real commands start to be lost.
+AGREEMENT = 0.55
+# Size of the free decoder's English vocabulary (most frequent words of the wheel's LM).
+VOCABULARY = 1000
+# Probability mass the free model gives to the command words and command word pairs.
+COMMAND_UNIGRAM_MASS = 0.7
+COMMAND_BIGRAM_MASS = 0.9999
+# Live cepstral mean normalisation starts from a generic guess and needs a few seconds of
+# speech to learn the room and the microphone; utterances heard before that are decoded
+# a second time with what was learned from them.
+
+
+def _pocketsphinx() -> Any:
+    import pocketsphinx
+
+    return pocketsphinx
+
+
+@cache
+def _english_words(size: int) -> tuple[tuple[str, float], ...]:
+    """The `size` most frequent plain words of the wheel's English LM, with probabilities."""
+    ps = _pocketsphinx()
+    lm = ps.NGramModel.readfile(ps.get_model_path("en-us/en-us.lm.bin"))
+    plain = re.compile(r"[a-z]+")
+    words = set()
+    with open(ps.get_model_path("en-us/cmudict-en-us.dict"), encoding="utf-8") as f:
+        for line in f:
+            word = line.split(maxsplit=1)[0]
+            if plain.fullmatch(word):
+                words.add(word)
+    # prob() is a log in base 1.0001 (pocketsphinx's logmath).
+    scored = sorted(((lm.prob([w]), w) for w in words), reverse=True)[:size]
+    return tuple((w, 1.0001 ** p) for p, w in scored)
+
+
+def free_language_model(commands: CommandSet, size: int = VOCABULARY) -> str:
+    """An ARPA bigram model: common English words as unigrams, plus the command sentences
+    as strong bigrams, so a command said is transcribed as one and talk as talk."""
+    sentences = [s.split() for s in commands.sentences]
+    command_words = sorted({w for s in sentences for w in s})
+    english = _english_words(size)
+    total = sum(p for _, p in english)
+    unigrams: dict[str, float] = {}
+    for word, p in english:
+        unigrams[word] = (1 - COMMAND_UNIGRAM_MASS) * p / total
+    for word in command_words:
+        unigrams[word] = unigrams.get(word, 0.0) + COMMAND_UNIGRAM_MASS / len(command_words)
+    pairs: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    for s in sentences:
+        seq = ["<s>", *s, "</s>"]
+        for a, b in itertools.pairwise(seq):
+            pairs[a][b] += 1
+    backoff = math.log10(1 - COMMAND_BIGRAM_MASS)
+    n_bigrams = sum(len(c) for c in pairs.values())
+    lines = ["\\data\\", f"ngram 1={len(unigrams) + 2}", f"ngram 2={n_bigrams}", "",
+             "\\1-grams:", "-99 <s> " + f"{backoff:.4f}", f"{math.log10(0.1):.4f} </s>"]
+    for word, p in unigrams.items():
+        bo = backoff if word in pairs else 0.0
+        lines.append(f"{math.log10(p):.4f} {word} {bo:.4f}")
+    lines += ["", "\\2-grams:"]
+    for a, following in pairs.items():
+        n = sum(following.values())
+        for b, k in following.items():
+            lines.append(f"{math.log10(COMMAND_BIGRAM_MASS * k / n):.4f} {a} {b}")
+    lines += ["", "\\end\\", ""]
+    return "\n".join(lines)
+
+
+def jsgf(commands: CommandSet) -> str:
+    alternatives = "\n  | ".join(sorted(commands.sentences))
+    return f"#JSGF V1.0;\ngrammar commands;\npublic <command> = {alternatives};\n"
+
+
+def similarity(a: list[str], b: list[str]) -> float:
+    """1 - normalised edit distance between two symbol sequences (1: the same)."""
+    if not a and not b:
+        return 1.0
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return 1 - previous[-1] / max(len(a), len(b))
+
+
+class PocketsphinxRecognizer:
+    def __init__(self, commands: CommandSet, *, agreement: float = AGREEMENT,
+                 vocabulary: int = VOCABULARY, end_window: float = 0.3) -> None:
+        ps = _pocketsphinx()
+        self.commands = commands
+        self.agreement = agreement
+        self.end_window = end_window
+        self._grammar = ps.Decoder(lm=None, loglevel="FATAL")
+        missing = [w for w in sorted(commands.vocabulary())
+                   if self._grammar.lookup_word(w) is None]
+        if missing:
+            raise ConfigError(commands.source, "commands",
+                              f"not in the pocketsphinx dictionary: {', '.join(missing)}")
+        self._grammar.add_jsgf_string("commands", jsgf(commands))
+        self._grammar.activate_search("commands")
+        with tempfile.TemporaryDirectory() as tmp:
+            arpa = Path(tmp) / "free.arpa"
+            arpa.write_text(free_language_model(commands, vocabulary), encoding="utf-8")
+            self._free = ps.Decoder(lm=str(arpa), loglevel="FATAL")
+        self._phones: dict[str, list[str]] = {}
+        self._buffer = bytearray()
+        self._time = 0.0  # seconds of audio seen (heard or skipped)
+        self._new_endpointer(0.0)
+        # The last utterance's transcripts, for diagnostics and the bench.
+        self.last: tuple[str, str, float] | None = None
+
+    def _new_endpointer(self, offset: float) -> None:
+        self._endpointer = _pocketsphinx().Endpointer(window=self.end_window,
+                                                       sample_rate=SAMPLE_RATE)
+        self._offset = offset
+        self._in_utterance = False
+        self._start = 0.0
+
+    def accept(self, chunk: bytes) -> list[Command]:
+        self._time += seconds_of(chunk)
+        self._buffer += chunk
+        size = self._endpointer.frame_bytes
+        out: list[Command] = []
+        while len(self._buffer) >= size:
+            frame = bytes(self._buffer[:size])
+            del self._buffer[:size]
+            command = self._frame(self._endpointer.process(frame))
+            if command is not None:
+                out.append(command)
+        return out
+
+    def skip(self, chunk: bytes) -> None:
+        self._time += seconds_of(chunk)
+        if self._in_utterance:
+            self._grammar.end_utt()
+            self._free.end_utt()
+        self._buffer.clear()
+        self._new_endpointer(self._time)
+
+    def flush(self) -> list[Command]:
+        out: list[Command] = []
+        if self._endpointer.in_speech:
+            command = self._frame(self._endpointer.end_stream(bytes(self._buffer)))
+            if command is not None:
+                out.append(command)
+        if self._in_utterance:
+            command = self._finish()
+            if command is not None:
+                out.append(command)
+        self._buffer.clear()
+        self._new_endpointer(self._time)
+        return out
+
+    def _frame(self, speech: bytes | None) -> Command | None:
+        if speech is not None:
+            if not self._in_utterance:
+                self._in_utterance = True
+                self._start = self._offset + self._endpointer.speech_start
+                self._grammar.start_utt()
+                self._free.start_utt()
+            self._grammar.process_raw(speech)
+            self._free.process_raw(speech)
+        if self._in_utterance and not self._endpointer.in_speech:
+            return self._finish()
+        return None
+
+    def _finish(self) -> Command | None:
+        self._in_utterance = False
+        self._grammar.end_utt()
+        self._free.end_utt()
+        forced = self._grammar.hyp()
+        free = self._free.hyp()
+        forced_text = forced.hypstr if forced is not None else ""
+        free_text = free.hypstr if free is not None else ""
+        score = similarity(self._sounds(forced_text), self._sounds(free_text))
+        self.last = (forced_text, free_text, score)
+        command = None
+        if score >= self.agreement:
+            command = self.commands.parse(forced_text, self._start)
+        if command is None:
+            # The free transcript is a command word for word: its bias toward commands won
+            # against every English word, which talk does not manage.
+            command = self.commands.parse(free_text, self._start)
+        return command
+
+    def _sounds(self, text: str) -> list[str]:
+        out: list[str] = []
+        for word in text.split():
+            phones = self._phones.get(word)
+            if phones is None:
+                found = self._grammar.lookup_word(word)
+                phones = found.split() if found else [word]
+                self._phones[word] = phones
+            out += phones
+        return out

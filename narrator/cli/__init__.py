@@ -27,6 +27,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "check-hardware": ("narrator.cli.check_hardware", "light every LED, ask every seat to tap"),
     "replay": ("narrator.cli.replay", "replay a recorded game (Polemica JSON) through the engine"),
     "say": ("narrator.cli.say", "speak a text or a cue, or write it to a WAV"),
+    "listen": ("narrator.cli.listen", "recognise voice commands from a file or the microphone"),
 }
 
 

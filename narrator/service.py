@@ -72,6 +72,8 @@ class Service:
         self.on_box: list[Callable[[Box], None]] = []  # hears of each game's box (tests, demo)
         self.games = 0
         self._next_game = asyncio.Event()
+        if ports.voice is not None and hasattr(ports.voice, "on_decision"):
+            ports.voice.on_decision = self._voice_decision
 
     # inputs from every device arrive here
     def submit(self, action: Action) -> None:
@@ -80,6 +82,18 @@ class Service:
             box.submit(action)
         elif isinstance(action, Entry | EndSpeech):
             self._next_game.set()  # the host asks for the next game
+
+    def _voice_decision(self, decision: object) -> None:
+        """A destructive voice command waits for "yes": the box repeats it first."""
+        from narrator.voice.command_confirm import Ask
+
+        if not isinstance(decision, Ask) or self.box is None:
+            return
+        command = decision.command
+        if command.command == "foul" and command.seat:
+            self.box.performer.submit([Say("confirm_foul", {"seat": command.seat})])
+        elif command.command == "undo":
+            self.box.performer.submit([Say("confirm_undo", {})])
 
     def _mute(self, on: bool) -> None:
         if self.ports.voice is not None:
@@ -228,9 +242,33 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
             log.error("keypad: matrix, but the pin map has no keypad pins")
         else:
             keypads.append(MatrixKeypad(spec, pin_factory=panel.factory, clock=clock))
-    return Ports(speaker, panel, keypads, _voice_input(settings))
+    return Ports(speaker, panel, keypads, _voice_input(settings, clock))
 
 
-def _voice_input(settings: Settings) -> VoiceInput | None:
-    """Voice commands from the microphone, or None when there is none to listen to."""
-    return None
+def _voice_input(settings: Settings, clock: Clock) -> VoiceInput | None:
+    """Voice commands from the microphone, or None when there is none to listen to (the
+    game then runs on the pads and the keypad). A recognizer the config can't give (no
+    model for the language) is a ConfigError: exit 2 at start-up."""
+    from narrator.voice.listener import VoiceListener
+    from narrator.voice.mic import Microphone
+    from narrator.voice.recognizer import make_recognizer
+
+    rs = settings.recognizer
+    if not _has_microphone(rs.device):
+        log.warning("no microphone: voice commands are off")
+        return None
+    model = rs.model_dir
+    if rs.engine == "vosk" and model is None:
+        model = settings.state_dir / "models" / settings.game.lang
+    recognizer = make_recognizer(rs.engine, settings.game.lang, model, rs.wake_word)
+    return VoiceListener(recognizer, Microphone(rs.device), clock)
+
+
+def _has_microphone(device: str | int | None) -> bool:
+    try:
+        import sounddevice
+
+        sounddevice.query_devices(device, kind="input")
+    except Exception:
+        return False
+    return True

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -230,3 +231,44 @@ def test_the_pause_key_pauses_and_then_resumes(tmp_path: Path) -> None:
         assert "Pause." in said
 
     asyncio.run(main())
+
+
+class SilentMicrophone:
+    """A microphone whose stream ends at once: the fake recognizer's script then comes
+    out when the stream is flushed."""
+
+    def chunks(self, stop: object = None) -> Iterator[bytes]:
+        return iter(())
+
+
+def test_a_voice_foul_is_repeated_and_acts_only_after_yes(tmp_path: Path) -> None:
+    from narrator.voice.commands import Command
+    from narrator.voice.listener import VoiceListener
+    from narrator.voice.recognizer import FakeRecognizer
+
+    clock = FakeClock()
+    keypad = FakeKeypad()
+    script = [Command("foul", seat=3, text="foul seat three", at=0.5),
+              Command("yes", text="yes", at=1.0)]
+    listener = VoiceListener(FakeRecognizer(script), SilentMicrophone(), clock)  # type: ignore[arg-type]
+    settings = load_settings(None, {"state_dir": str(tmp_path / "state"), "keypad": "none"})
+    speaker = FakeSpeaker(clock)
+    panel = FakeSeatPanel(10, clock)
+    service = Service(settings, Ports(speaker, panel, [keypad], listener), clock, Notifier(""))
+
+    async def main() -> None:
+        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        ask = "A foul to player number three? Say yes to confirm."
+        for _ in range(200):
+            said = [text for _at, text in speaker.said]
+            if any(text.startswith("Player number three, foul") for text in said):
+                break
+            assert await clock.step()
+        foul = next(i for i, text in enumerate(said) if text.startswith("Player number three, foul"))
+        assert ask in said[:foul]  # repeated to the table before it acts
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    assert service.box is not None and service.box.game.state.fouls[3] == 1

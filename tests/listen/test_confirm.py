@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+from narrator.clock import FakeClock
+from narrator.voice.command_confirm import Act, Answer, Ask, Confirmer, Drop
+from narrator.voice.commands import Command
+
+FOUL = Command("foul", 3)
+YES, NO = Command("yes"), Command("no")
+
+
+def test_foul_waits_for_yes() -> None:
+    clock = FakeClock(100.0)
+    c = Confirmer(clock, seconds=5.0)
+    assert c.hear(FOUL) == [Ask(FOUL, 105.0)]
+    clock.advance(4.9)
+    assert c.hear(YES) == [Act(FOUL)]
+    assert c.pending is None
+
+
+def test_no_or_timeout_drops_it() -> None:
+    clock = FakeClock()
+    c = Confirmer(clock, seconds=5.0)
+    c.hear(Command("undo"))
+    assert c.hear(NO) == [Drop(Command("undo"), "no")]
+    c.hear(FOUL)
+    clock.advance(5.0)
+    assert c.tick() == [Drop(FOUL, "timeout")]
+    c.hear(FOUL)
+    clock.advance(6.0)
+    # A late "yes" finds the command gone; it is just an answer to nothing pending.
+    assert c.hear(YES) == [Drop(FOUL, "timeout"), Answer(YES)]
+
+
+def test_keypad_key_confirms_and_others_act_at_once() -> None:
+    clock = FakeClock()
+    c = Confirmer(clock)
+    assert c.key() == []
+    c.hear(FOUL)
+    assert c.hear(Command("pause")) == [Act(Command("pause"))]
+    assert c.pending == FOUL  # still waiting
+    assert c.key() == [Act(FOUL)]
+    c.hear(FOUL)
+    other = Command("foul", 4)
+    assert c.hear(other) == [Drop(FOUL, "replaced"), Ask(other, clock.now() + c.seconds)]

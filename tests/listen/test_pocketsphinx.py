@@ -1,0 +1,70 @@
+"""The pocketsphinx back end for real, on espeak-ng voices (the bench measures it on a
+larger sample; here a regression guard)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from narrator.voice.commands import CommandSet
+from narrator.voice.listen_clips import ClipSpec, concatenate, speak_all
+from narrator.voice.recognizer import chunked, read_audio, recognize
+from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
+from tests.listen.conftest import OPENING, TALK, stream
+
+SAID = [("next speaker", "next_speaker", None), ("i nominate player number seven", "nominate", 7),
+        ("foul seat three", "foul", 3), ("pause", "pause", None),
+        ("add thirty seconds", "add_time", None), ("nominate twelve", "nominate", 12),
+        ("thank you", "next_speaker", None), ("start voting", "start_voting", None),
+        ("foul sixteen", "foul", 16), ("resume", "resume", None)]
+
+
+def heard(recognizer: PocketsphinxRecognizer, path: Path) -> list[tuple[str, int | None]]:
+    return [(c.command, c.seat) for c in recognize(recognizer, chunked(read_audio(path)))]
+
+
+def test_commands_in_three_voices(clips: Path, sphinx: PocketsphinxRecognizer) -> None:
+    right = total = 0
+    for voice in ("en-us", "en-gb", "en-us+f3"):
+        path = stream(clips, f"commands-{voice}", [s for s, _, _ in SAID], voice)
+        got = heard(sphinx, path)
+        want = [(c, s) for _, c, s in SAID]
+        right += sum(1 for item in want if item in got)
+        total += len(want)
+        assert len(got) <= len(want), f"{voice}: extra commands {got}"
+    assert right / total >= 0.9, f"{right} of {total}"
+
+
+def test_table_talk_is_no_command(clips: Path, sphinx: PocketsphinxRecognizer) -> None:
+    for voice in ("en-us", "en-gb+f2"):
+        path = stream(clips, f"talk-{voice}", TALK, voice, gap=0.5)
+        assert heard(sphinx, path) == []
+
+
+def test_commands_in_a_stream_keep_their_time(clips: Path, english: CommandSet) -> None:
+    specs = [ClipSpec(OPENING, "en-us"), ClipSpec("next speaker", "en-us"),
+             ClipSpec("I think seat four was lying yesterday", "en-us"),
+             ClipSpec("foul seat three", "en-us")]
+    paths = speak_all(specs, clips)
+    path = concatenate(paths, clips / "timed.wav", gap=0.5)
+    got = list(recognize(PocketsphinxRecognizer(english), chunked(read_audio(path), 0.37)))
+    assert [(c.command, c.seat) for c in got] == [("next_speaker", None), ("foul", 3)]
+    starts, t = [], 0.0
+    for p in paths:
+        starts.append(t)
+        t += len(read_audio(p)) / 32000 + 0.5
+    # The command starts where its clip's speech starts (0.4 s of lead-in noise).
+    assert abs(got[0].at - (starts[1] + 0.4)) < 0.3
+    assert abs(got[1].at - (starts[3] + 0.4)) < 0.3
+
+
+def test_muted_speech_is_skipped(clips: Path, english: CommandSet) -> None:
+    audio = read_audio(stream(clips, "muted", ["start voting", "resume"], "en-us"))
+    recognizer = PocketsphinxRecognizer(english)
+    chunks = list(chunked(audio))
+    # Hear everything but the last two seconds, where "resume" is.
+    cut = len(chunks) - 20
+    out = [c for chunk in chunks[:cut] for c in recognizer.accept(chunk)]
+    for chunk in chunks[cut:]:
+        recognizer.skip(chunk)
+    out += recognizer.flush()
+    assert [c.command for c in out] == ["start_voting"]

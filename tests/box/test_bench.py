@@ -14,7 +14,7 @@ def test_engine_and_box_benches_report(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["bench", "--json", "--quick", "--only", "engine", "--only", "box"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["engine_games_per_s"] > 0 and figures["engine_games"] == 50
-    assert figures["demo_rss_mb"] > 10
+    assert figures["demo_rss_mb"] > 10 and figures["rss_mb"] > figures["demo_rss_mb"]
     assert {"machine", "date", "python"} <= set(figures)
 
 

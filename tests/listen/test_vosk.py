@@ -25,7 +25,7 @@ def test_korean_commands_stream_through_vosk(clips: Path) -> None:
     commands = CommandSet(KOREAN, SEATS, source="korean test set")
     texts = ["지명 여섯", "계속", "아니요", "오늘 날씨가 정말 좋네요", "커피 마실 사람 있어요"]
     path = concatenate(speak_all([ClipSpec(t, "ko", speed=130) for t in texts], clips),
-                       clips / "korean.wav", gap=0.6)
+                       clips / "korean.wav", gap=1.2)
     recognizer = VoskRecognizer(commands, MODEL)
     got = list(recognize(recognizer, chunked(read_audio(path))))
     assert [(c.command, c.seat) for c in got] == [("nominate", 6), ("resume", None),

@@ -13,4 +13,5 @@ BENCHES: dict[str, str] = {
     "box": "narrator.bench.box",
     "seats": "narrator.bench.seats",
     "voice": "narrator.bench.voice",
+    "listen": "narrator.bench.listen",
 }

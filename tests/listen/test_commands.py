@@ -3,7 +3,15 @@ from __future__ import annotations
 import pytest
 
 from narrator.engine.actions import (
-    AddTime, EndSpeech, Foul, Nominate, Pause, Repeat, Resume, StartVoting, Undo,
+    AddTime,
+    EndSpeech,
+    Foul,
+    Nominate,
+    Pause,
+    Repeat,
+    Resume,
+    StartVoting,
+    Undo,
 )
 from narrator.errors import ConfigError
 from narrator.phrases.numbers import cardinal
@@ -75,7 +83,7 @@ def test_bad_phrase_sets_name_the_problem() -> None:
     seats = ["one", "two"]
     full = {c: [f"{c} {{seat}}" if c in ("nominate", "foul") else f"word {c}"]
             for c in COMMAND_IDS}
-    with pytest.raises(ConfigError, match="commands.dance: unknown command"):
+    with pytest.raises(ConfigError, match=r"commands\.dance: unknown command"):
         CommandSet({**full, "dance": ["dance"]}, seats, source="book.yaml")
     with pytest.raises(ConfigError, match=r"commands.foul: 'foul': this command needs \{seat\}"):
         CommandSet({**full, "foul": ["foul"]}, seats, source="book.yaml")

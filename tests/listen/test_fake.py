@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from narrator.clock import FakeClock
 from narrator.voice.commands import Command
 from narrator.voice.listener import listen
@@ -23,7 +25,7 @@ def test_nothing_is_heard_while_the_box_speaks() -> None:
     script = [Command("pause", at=0.5), Command("resume", at=1.5), Command("undo", at=2.5)]
     fake = FakeRecognizer(script)
 
-    def chunks():  # type: ignore[no-untyped-def]
+    def chunks() -> Iterator[bytes]:
         yield SECOND
         gate.close()  # the box starts a cue
         yield SECOND

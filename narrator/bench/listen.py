@@ -53,7 +53,7 @@ OPENING = "good evening everyone, welcome to the game, let us begin"
 def _command_texts(commands: CommandSet, n: int, rng: random.Random) -> list[str]:
     simple = [s for s, (_, seat) in commands.sentences.items() if seat is None]
     seated = [s for s, (_, seat) in commands.sentences.items() if seat is not None]
-    return simple + rng.sample(seated, max(0, n - len(simple)))
+    return simple + rng.sample(seated, min(len(seated), max(0, n - len(simple))))
 
 
 def run(quick: bool) -> dict[str, float | int | str]:

@@ -175,7 +175,7 @@ class Journal:
             stamp = time.localtime(now)
             header = dataclasses.replace(
                 header,
-                game_id=header.game_id or time.strftime("%Y%m%d-%H%M%S", stamp),
+                game_id=header.game_id or _unused_id(root, time.strftime("%Y%m%d-%H%M%S", stamp)),
                 started=header.started or time.strftime("%Y-%m-%dT%H:%M:%S", stamp),
             )
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
@@ -333,6 +333,16 @@ def _outcome_from_json(data: Any, path: str, where: str) -> Outcome | None:
         raise RecordError(path, where, "a bad end line")
     winner = data.get("winner")
     return Outcome(data["reason"], winner if isinstance(winner, str) else None)
+
+
+def _unused_id(root: Path, base: str) -> str:
+    """A game id no earlier game of this folder has: two games can start in one second
+    (a host who starts the next game at once, a test), and ids name the protocol files."""
+    game_id, n = base, 2
+    while (games_dir(root) / f"{game_id}.jsonl").exists() or (
+            root / "protocols" / f"{game_id}.json").exists():
+        game_id, n = f"{base}-{n}", n + 1
+    return game_id
 
 
 def _archive(root: Path, path: Path, now: float, game_id: str = "", suffix: str = "") -> Path:

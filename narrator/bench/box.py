@@ -56,7 +56,7 @@ def _vm_rss_mb(pid: int) -> float:
 
 def _demo_peak_rss_mb() -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    subprocess.run([sys.executable, "-m", "narrator", "demo", "--fast", "--seed", "2"],
+    subprocess.run([sys.executable, "-m", "narrator", "demo", "--fast", "--seed", "2", "--no-state"],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                    env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
     return max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024

@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from narrator.engine.actions import Action, Tap, Vote
 from narrator.engine.context import Ctx
-from narrator.engine.effects import Outcome
 from narrator.engine.rng import randbelow
 from narrator.engine.state import Task
 from narrator.engine.tasks import task
 from narrator.errors import RuleError
-
-__all__ = ["Outcome"]
 
 
 def candidates(ctx: Ctx) -> list[int]:

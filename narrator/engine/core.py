@@ -208,10 +208,3 @@ class Engine:
             ctx.out.append(ExtendWindow(st.window, float(action.seconds)))
             ctx.say("time_added", seconds=action.seconds)
 
-
-def window_of(effects: Sequence[Effect]) -> OpenWindow | None:
-    """The window the effects leave open (the last one opened), if any."""
-    for effect in reversed(effects):
-        if isinstance(effect, OpenWindow):
-            return effect
-    return None

@@ -19,7 +19,7 @@ from narrator.engine.actions import (
 from narrator.engine.context import Ctx
 from narrator.engine.effects import CloseWindow
 from narrator.engine.state import State, Task
-from narrator.engine.tasks import task
+from narrator.engine.tasks import task, waits_only
 from narrator.errors import RuleError
 
 PROCEDURES: dict[str, str] = {"speeches": "speeches"}
@@ -198,13 +198,8 @@ def _open_speech(ctx: Ctx, t: Task, seat: int, seconds: float) -> bool:
     return ctx.wait(("speech", seat, "end") if warn > 0 else t, "speech", seconds, seat)
 
 
-def _waits_only(ctx: Ctx, t: Task) -> bool:
-    """Tasks that are only ever the open window's task, never queued on the agenda."""
-    raise RuleError(f"{t[0]} is not an agenda task")
-
-
 task("silent_turn", act=_speech_act, closed=_speech_closed,
-     accepts=_SPEECH_INPUTS)(_waits_only)
+     accepts=_SPEECH_INPUTS)(waits_only)
 
 
 @task("last_word", act=_speech_act, closed=_speech_closed,

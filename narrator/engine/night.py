@@ -15,7 +15,7 @@ from narrator.engine.context import Ctx
 from narrator.engine.effects import Phase
 from narrator.engine.ruleset import Step
 from narrator.engine.state import Task
-from narrator.engine.tasks import task
+from narrator.engine.tasks import task, waits_only
 from narrator.errors import RuleError
 
 
@@ -126,12 +126,7 @@ def _call(ctx: Ctx, t: Task) -> bool:
     return ctx.wait(t, "callout", ctx.rules.callout_beat)
 
 
-def _waits_only(ctx: Ctx, t: Task) -> bool:
-    """Tasks that are only ever the open window's task, never queued on the agenda."""
-    raise RuleError(f"{t[0]} is not an agenda task")
-
-
-task("input", act=_input_act, closed=_input_closed, accepts=("tap", "entry", "choose"))(_waits_only)
+task("input", act=_input_act, closed=_input_closed, accepts=("tap", "entry", "choose"))(waits_only)
 
 
 @task("step_end")

@@ -42,6 +42,12 @@ class TaskSpec:
 TASKS: dict[str, TaskSpec] = {}
 
 
+def waits_only(ctx: Ctx, t: Task) -> bool:
+    """The start of tasks that are only ever the open window's task (ctx.wait names them),
+    never queued on the agenda."""
+    raise RuleError(f"{t[0]} is not an agenda task")
+
+
 @dataclass(frozen=True, slots=True)
 class Intervention:
     """An action a rule hook takes whatever task holds the window (a judge's verdict in

@@ -19,13 +19,38 @@ from narrator.clock import Clock
 from narrator.engine.actions import Action, Undo, WindowClosed
 from narrator.engine.effects import Effect, Outcome
 from narrator.engine.game import Game
-from narrator.errors import RuleError
+from narrator.errors import DeviceError, RuleError
 from narrator.performer import Performer
 
 log = logging.getLogger("narrator.daemon")
 
 # Hears every accepted action and its effects (None and the opening effects at start).
 Listener = Callable[[Action | None, list[Effect]], None]
+
+
+def supervise(name: str, run: Callable[[], Awaitable[None]], clock: Clock,
+              backoff: float = 2.0) -> asyncio.Task[None]:
+    """Run a device in its own task that logs a failure (or an end) and starts the device
+    again after `backoff` seconds on the clock, instead of dying."""
+
+    async def supervised() -> None:
+        while True:
+            try:
+                await run()
+                log.warning("%s stopped; starting it again in %.0f s", name, backoff)
+            except asyncio.CancelledError:
+                raise
+            except DeviceError as exc:
+                log.error("%s: %s; trying again in %.0f s", name, exc, backoff)
+            except Exception:
+                log.exception("%s failed; starting it again in %.0f s", name, backoff)
+            await clock.sleep(backoff)
+
+    return asyncio.get_running_loop().create_task(supervised(), name=name)
+
+
+async def _awaited(run: Callable[[], Awaitable[None]]) -> None:
+    await run()
 
 
 class Session(Protocol):
@@ -108,25 +133,11 @@ class Box:
 
     def spawn(self, name: str, run: Callable[[], Awaitable[None]], restart: bool = False,
               backoff: float = 2.0) -> None:
-        """Run a device or service in its own task; with `restart`, a failure is logged
-        and the task started again after `backoff` seconds on the clock."""
-
-        async def supervised() -> None:
-            while True:
-                try:
-                    await run()
-                    if not restart:
-                        return
-                    log.warning("%s stopped; starting it again", name)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    if not restart:
-                        raise
-                    log.exception("%s failed; starting it again in %.0f s", name, backoff)
-                await self.clock.sleep(backoff)
-
-        self._tasks.append(asyncio.get_running_loop().create_task(supervised(), name=name))
+        """Run a device or service in its own task; with `restart`, under `supervise`."""
+        if restart:
+            self._tasks.append(supervise(name, run, self.clock, backoff))
+        else:
+            self._tasks.append(asyncio.get_running_loop().create_task(_awaited(run), name=name))
 
     @property
     def game(self) -> Game:

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Protocol
 
 from narrator.clock import Clock, MonotonicClock
-from narrator.daemon import Box
+from narrator.daemon import Box, supervise
 from narrator.devices.keypads import Keypad
 from narrator.devices.panel import SeatPanel
 from narrator.engine.actions import Action, EndSpeech, Entry
@@ -170,28 +170,11 @@ class Service:
     def _start_devices(self) -> list[asyncio.Task[None]]:
         tasks = []
         for i, keypad in enumerate(self.ports.keypads):
-            tasks.append(self._supervise(f"keypad-{i}", partial(keypad.run, self.submit)))
+            tasks.append(supervise(f"keypad-{i}", partial(keypad.run, self.submit), self.clock))
         voice = self.ports.voice
         if voice is not None:
-            tasks.append(self._supervise("voice", lambda: voice.run(self.submit)))
+            tasks.append(supervise("voice", lambda: voice.run(self.submit), self.clock))
         return tasks
-
-    def _supervise(self, name: str, run: Callable[[], Awaitable[None]],
-                   backoff: float = 2.0) -> asyncio.Task[None]:
-        async def supervised() -> None:
-            while True:
-                try:
-                    await run()
-                    log.warning("%s stopped; starting it again in %.0f s", name, backoff)
-                except asyncio.CancelledError:
-                    raise
-                except DeviceError as exc:
-                    log.error("%s: %s; trying again in %.0f s", name, exc, backoff)
-                except Exception:
-                    log.exception("%s failed; starting it again in %.0f s", name, backoff)
-                await self.clock.sleep(backoff)
-
-        return asyncio.get_running_loop().create_task(supervised(), name=name)
 
     async def _watchdog(self) -> None:
         interval = watchdog_interval()

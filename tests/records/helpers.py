@@ -15,7 +15,7 @@ from narrator.rules.loader import load_bundled
 from narrator.sim.players import Table
 from narrator.sim.selfplay import deal
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "polemica"
+DATA = Path(__file__).resolve().parents[1] / "data" / "polemica"
 COMPLETE_GAMES = ["270561", "272910", "334187", "598995"]
 
 

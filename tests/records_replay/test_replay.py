@@ -1,4 +1,4 @@
-"""The real games in ../shared/data/polemica replay through the sport engine in agreement."""
+"""The real games in tests/data/polemica (copied from the club records) replay through the sport engine in agreement."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from narrator.records.replay import replay
 from narrator.records.script import estimated_timeline
 from narrator.rules.loader import load_bundled
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "polemica"
+DATA = Path(__file__).resolve().parents[1] / "data" / "polemica"
 GAMES = sorted(DATA.glob("*.json"))
 
 # Who left, when and how, worked out by hand from each record (README of the data set).

@@ -15,6 +15,7 @@ finished games.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import re
@@ -38,7 +39,7 @@ from narrator.web import pages
 from narrator.web.auth import COOKIE, PinGate
 from narrator.web.live import Hub
 from narrator.web.text import Text, text
-from narrator.web.view import GameInfo, Timer, public_state
+from narrator.web.view import GameInfo, Timer, public_state, role_pattern
 
 log = logging.getLogger("narrator.web")
 
@@ -406,12 +407,24 @@ def _before(box: Box) -> State | None:
 
 def info_of(box: Box) -> GameInfo:
     rules = box.game.engine.rules
+    words = role_words(tuple(rules.roles))
     session = box.session
     if isinstance(session, GameSession):
         header = session.header
         names = tuple(getattr(header, "names", ()) or ())
-        return GameInfo(header.game_id, rules.name, rules.title, header.lang, names)
-    return GameInfo("", rules.name, rules.title, "en")
+        return GameInfo(header.game_id, rules.name, rules.title, header.lang, names, words)
+    return GameInfo("", rules.name, rules.title, "en", (), words)
+
+
+@functools.cache
+def role_words(roles: tuple[str, ...]) -> re.Pattern[str]:
+    """The rule set's role names in every language the page speaks, and their ids."""
+    from narrator.phrases.numbers import LANGUAGES
+
+    names = list(roles)
+    for lang in LANGUAGES:
+        names += [text(lang).role(r) for r in roles]
+    return role_pattern(names)
 
 
 def view_of(box: Box) -> dict[str, Any]:

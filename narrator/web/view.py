@@ -19,7 +19,8 @@ and `timer_left`; the rest are additions the page uses.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,9 +38,10 @@ class GameInfo:
 
     id: str
     rules: str
-    title: str
+    title: str  # for the set-up and the archive: not in the live view (it may name a role)
     lang: str
     names: tuple[str, ...] = ()  # by seat, seat 1 first; "" where none was given
+    role_words: re.Pattern[str] | None = None  # the rule set's role names, any language
 
     def name(self, seat: int) -> str:
         return self.names[seat - 1] if 0 < seat <= len(self.names) else ""
@@ -61,7 +63,7 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
     day = st.phase == "day"
     winner = st.outcome[1] if over and st.outcome else None
     game: dict[str, Any] = {
-        "id": info.id, "rules": info.rules, "title": info.title, "lang": info.lang,
+        "id": info.id, "rules": info.rules, "lang": info.lang,
         "phase": st.phase, "day": st.number, "over": over, "winner": winner,
         "paused": bool(st.paused) and not over,
     }
@@ -86,13 +88,33 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         "timer_left": round(timer.left, 1) if day and timer is not None else None,
         "timer_running": bool(day and timer is not None and timer.running),
         "moment": moment,
-        "said": said,
+        "said": said if over or not _names_a_role(info, said) else "",
         "nominations": [{"by": int(by), "target": int(target)} for by, target in st.nominations]
         if day else [],
         "ballot": _ballot(st) if day else None,
         "eliminations": [_elimination(e, over) for e in st.eliminations],
     }
     return out
+
+
+def role_pattern(names: Iterable[str]) -> re.Pattern[str]:
+    """Any of these role names as a word, in any of its forms ("mafia", "мафии", "дона"):
+    a word's stem is the word less its last letter when it is long enough to bend."""
+    stems = set()
+    for name in names:
+        for word in re.split(r"[\W_]+", name.lower()):
+            if len(word) >= 3:
+                stems.add(re.escape(word[:-1] if len(word) > 4 else word))
+    if not stems:
+        return re.compile(r"(?!x)x")
+    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(stems, key=len, reverse=True)) + r")\w*",
+                      re.IGNORECASE)
+
+
+def _names_a_role(info: GameInfo, text: str) -> bool:
+    """A cue that names a role ("Mafia, wake up") stays off the page until the end: the
+    page promises no role text at all before then, not only no seat's role."""
+    return bool(text) and info.role_words is not None and info.role_words.search(text) is not None
 
 
 def _nominated(st: State) -> set[int]:

@@ -7,19 +7,21 @@ import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from narrator.rules.loader import load_bundled
 from narrator.sim.selfplay import deal
 from tests.web.harness import PIN, Table
 
+Client = TestClient[web.Request, web.Application]
 ROLE_WORDS = ("civilian", "sheriff", "mafia", "don", "role")
 
 
-def run(tmp: Path, body: Callable[[Table, TestClient], Awaitable[None]]) -> None:
+def run(tmp: Path, body: Callable[[Table, Client], Awaitable[None]]) -> None:
     async def main() -> None:
         table = Table(tmp, roles=deal(load_bundled("sport"), 10, 3), seed=3)
-        client = TestClient(TestServer(table.server.app))
+        client: Client = TestClient(TestServer(table.server.app))
         await client.start_server()
         try:
             await body(table, client)
@@ -30,7 +32,7 @@ def run(tmp: Path, body: Callable[[Table, TestClient], Awaitable[None]]) -> None
     asyncio.run(main())
 
 
-async def sign_in(client: TestClient) -> None:
+async def sign_in(client: Client) -> None:
     r = await client.post("/login", data={"pin": PIN, "next": "/game"}, allow_redirects=False)
     assert r.status == 303
 
@@ -40,7 +42,7 @@ async def to_first_speech(table: Table) -> None:
 
 
 def test_state_has_the_contract_keys_and_no_role(tmp_path: Path) -> None:
-    async def body(table: Table, client: TestClient) -> None:
+    async def body(table: Table, client: Client) -> None:
         for moment in ("night", "day"):
             if moment == "day":
                 await to_first_speech(table)
@@ -60,7 +62,7 @@ def test_state_has_the_contract_keys_and_no_role(tmp_path: Path) -> None:
 
 
 def test_posts_need_the_pin_and_bad_bodies_get_400(tmp_path: Path) -> None:
-    async def body(table: Table, client: TestClient) -> None:
+    async def body(table: Table, client: Client) -> None:
         await to_first_speech(table)
         r = await client.post("/api/action", json={"kind": "foul", "seat": 3})
         assert r.status == 401 and "error" in await r.json()
@@ -87,7 +89,7 @@ def test_posts_need_the_pin_and_bad_bodies_get_400(tmp_path: Path) -> None:
 
 def test_a_foul_from_the_page_is_an_engine_action_and_the_answer_is_the_new_state(
         tmp_path: Path) -> None:
-    async def body(table: Table, client: TestClient) -> None:
+    async def body(table: Table, client: Client) -> None:
         await to_first_speech(table)
         await sign_in(client)
         r = await client.post("/api/action", json={"kind": "foul", "seat": 4})
@@ -112,7 +114,7 @@ def test_a_foul_from_the_page_is_an_engine_action_and_the_answer_is_the_new_stat
 
 
 def test_at_night_the_page_takes_only_pause_resume_foul_and_removal(tmp_path: Path) -> None:
-    async def body(table: Table, client: TestClient) -> None:
+    async def body(table: Table, client: Client) -> None:
         await sign_in(client)
         await table.until(table.window_running)
         assert table.state.phase == "night"
@@ -127,7 +129,7 @@ def test_at_night_the_page_takes_only_pause_resume_foul_and_removal(tmp_path: Pa
 
 
 def test_wrong_pins_are_braked(tmp_path: Path) -> None:
-    async def body(table: Table, client: TestClient) -> None:
+    async def body(table: Table, client: Client) -> None:
         for _ in range(5):
             r = await client.post("/login", data={"pin": "0000"}, allow_redirects=False)
             assert r.status == 401
@@ -144,7 +146,7 @@ def test_no_file_outside_the_page_s_own(tmp_path: Path) -> None:
     secret = tmp_path / "journal" / "current.jsonl"
     assert secret.exists() or True
 
-    async def body(table: Table, client: TestClient) -> None:
+    async def body(table: Table, client: Client) -> None:
         for path in ["/static/../journal/current.jsonl", "/static/%2e%2e/web-pin",
                      "/static/__init__.py", "/protocols/..%2fjournal%2fcurrent.jsonl",
                      "/protocols/g1.json", "/protocols/%2e%2e.json", "/../../etc/passwd",
@@ -159,7 +161,7 @@ def test_no_file_outside_the_page_s_own(tmp_path: Path) -> None:
 
 
 def test_the_live_stream_sends_the_fragment_and_follows_changes(tmp_path: Path) -> None:
-    async def body(table: Table, client: TestClient) -> None:
+    async def body(table: Table, client: Client) -> None:
         await to_first_speech(table)
         r = await client.get("/api/events")
         assert r.headers["Content-Type"].startswith("text/event-stream")
@@ -174,10 +176,10 @@ def test_the_live_stream_sends_the_fragment_and_follows_changes(tmp_path: Path) 
     run(tmp_path, body)
 
 
-async def _event(response: object) -> dict[str, object]:
+async def _event(response: object) -> dict[str, str]:
     content = response.content  # type: ignore[attr-defined]
     while True:
         line = await asyncio.wait_for(content.readline(), 5)
         if line.startswith(b"data: "):
-            data: dict[str, object] = json.loads(line[6:])
+            data: dict[str, str] = json.loads(line[6:])
             return data

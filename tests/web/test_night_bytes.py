@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from narrator.engine.actions import Tap
@@ -30,9 +31,9 @@ async def _night(tmp: Path, shot: int, don_checks: int, sheriff_checks: int,
                  ) -> tuple[list[tuple[float, bytes, bytes, bytes]], list[bytes], list[int]]:
     roles, black, don, sheriff, _ = _seats()
     table = Table(tmp, roles=roles, seed=SEED)
-    client = TestClient(TestServer(table.server.app))
+    client: TestClient[web.Request, web.Application] = TestClient(TestServer(table.server.app))
     await client.start_server()
-    signed = TestClient(TestServer(table.server.app))
+    signed: TestClient[web.Request, web.Application] = TestClient(TestServer(table.server.app))
     await signed.start_server()
     await signed.post("/login", data={"pin": PIN, "next": "/game"}, allow_redirects=False)
     stream = table.server.hub.subscribe()
@@ -74,7 +75,7 @@ async def _night(tmp: Path, shot: int, don_checks: int, sheriff_checks: int,
 
 
 def test_two_nights_that_differ_only_in_taps_serve_identical_bytes(tmp_path: Path) -> None:
-    roles, black, don, sheriff, civilians = _seats()
+    _roles, black, _don, sheriff, civilians = _seats()
     a = asyncio.run(_night(tmp_path / "a", civilians[0], civilians[1], black[0]))
     b = asyncio.run(_night(tmp_path / "b", civilians[2], sheriff, civilians[3]))
     snaps_a, messages_a, out_a = a

@@ -183,9 +183,9 @@ def no_game(t: Text) -> str:
             f'<p><a class="button" href="/setup">{esc(t("nav_setup"))}</a></p></section>')
 
 
-def game_page(t: Text, fragment: str, controls: str, game_id: str | None) -> str:
-    return (f'<div id="live" data-stream="/api/events" data-game="{esc(game_id or "")}">'
-            f'{fragment}</div>{controls}')
+def game_page(t: Text, fragment: str, controls: str, game_id: str | None, over: bool) -> str:
+    return (f'<div id="live" data-stream="/api/events" data-game="{esc(game_id or "")}" '
+            f'data-over="{1 if over else 0}">{fragment}</div>{controls}')
 
 
 def login_page(t: Text, next_url: str, error: str = "") -> str:

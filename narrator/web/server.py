@@ -151,6 +151,8 @@ class WebServer:
         r.add_post("/api/unfoul", self.api_unfoul)
         r.add_get("/static/{name}", self.static)
         r.add_get("/protocols/{name}", self.protocol)
+        from narrator.web import archive  # noqa: F401  (their routes register themselves)
+
         for extra in _EXTRA_ROUTES:
             extra(self, app)
         app.on_shutdown.append(self._on_shutdown)
@@ -161,6 +163,12 @@ class WebServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port, reuse_address=True)
         await site.start()
+
+    @property
+    def port(self) -> int:
+        """The port it listens on (the one the system gave when asked for port 0)."""
+        assert self._runner is not None, "not started"
+        return int(self._runner.addresses[0][1])
 
     async def stop(self) -> None:
         if self._runner is not None:
@@ -209,7 +217,7 @@ class WebServer:
             controls = (pages.controls(t, view) if self.signed_in(request)
                         else pages.sign_in_hint(t))
         game_id = view["game"]["id"] if view else None
-        body = pages.game_page(t, fragment, controls, game_id)
+        body = pages.game_page(t, fragment, controls, game_id, bool(view and view["game"]["over"]))
         return self.html(t("title_game"), body, "game", request)
 
     async def login_form(self, request: web.Request) -> web.StreamResponse:

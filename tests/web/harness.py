@@ -94,3 +94,29 @@ class Table:
 
     def act(self, action: Action) -> None:
         self.box.apply_now(action)
+
+
+def seat_players(table: Table, seed: int = 7) -> None:
+    """Simulated players at pads and a keypad, who know their cards and play along."""
+    from narrator.devices.fake import FakeSeatPanel
+    from narrator.devices.keypads import FakeKeypad
+    from narrator.sim.driver import PadPlayers
+    from narrator.sim.players import Table as Players
+
+    box = table.box
+    rules = box.game.engine.rules
+    st = box.game.state
+    panel = FakeSeatPanel(st.seats, table.clock)
+    keypad = FakeKeypad()
+    cards = list(st.roles[1:]) if all(st.roles[1:]) else None
+    players = Players(rules, seed, foul_rate=0.0, cards=cards)
+
+    def press(seat: int, down: bool) -> None:
+        if down:
+            panel.press(seat)
+        else:
+            panel.release(seat)
+
+    PadPlayers(box, players, press, keypad, table.clock, seed)
+    panel.start(box.submit)
+    box.spawn("keypad", lambda: keypad.run(box.submit))

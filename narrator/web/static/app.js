@@ -27,7 +27,9 @@
       const msg = JSON.parse(event.data);
       // Another game (the next one, or the first after set-up): its seats and controls
       // differ, so the whole page is fetched again.
-      if ((msg.game || "") !== (live.dataset.game || "")) { location.reload(); return; }
+      // The end of the game changes the corrections too (next game, no more fouls).
+      if ((msg.game || "") !== (live.dataset.game || "") ||
+          (msg.over ? "1" : "0") !== (live.dataset.over || "0")) { location.reload(); return; }
       live.innerHTML = msg.html;
       live.dataset.updated = String(Date.now());
       startTimer();

@@ -85,7 +85,8 @@ def _first_and_last_line(path: Path) -> tuple[bytes, bytes]:
 
 def archive_page(t: Text, games: list[Played]) -> str:
     if not games:
-        return f'<section class="box"><h1>{esc(t("nav_archive"))}</h1><p>{esc(t("archive_empty"))}</p></section>'
+        return (f'<section class="box"><h1>{esc(t("nav_archive"))}</h1>'
+                f'<p>{esc(t("archive_empty"))}</p></section>')
     items = []
     for g in games:
         when = g.started.replace("T", " ")[:16]

@@ -19,7 +19,8 @@ from narrator.web.text import text
 from tests.web.browser import LoopThread, chromium, wait_for
 from tests.web.harness import PIN, Table, seat_players
 
-ROLE_NAMES = sorted({*load_bundled("sport").roles, *(text("en").role(r) for r in load_bundled("sport").roles)})
+SPORT_ROLES = tuple(load_bundled("sport").roles)
+ROLE_NAMES = sorted({*SPORT_ROLES, *(text("en").role(r) for r in SPORT_ROLES)})
 
 
 class Live:

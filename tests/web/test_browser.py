@@ -150,7 +150,9 @@ def test_a_game_watched_and_corrected_from_the_page(live: Live, tmp_path: Path) 
 
         # The end: winner, roles, eliminations, protocol links.
         live.until("over")
-        winner = live.table.state.outcome[1]  # type: ignore[index]
+        outcome = live.table.state.outcome
+        assert outcome is not None
+        winner = outcome[1]
         wait_for(driver, lambda d: text("en").winner(winner) in body_text(d))
         shown = body_text(driver)
         assert "Sheriff" in shown and "Don" in shown

@@ -243,20 +243,20 @@ class _Reader:
         except InputFileError as exc:
             raise self.fail("game.rules", str(exc)) from None
         seats = g.get("seats")
-        if seats is not None:
-            if isinstance(seats, bool) or not isinstance(seats, int):
-                raise self.fail("game.seats", f"expected a whole number, got {seats!r}")
-            if seats not in rules.deck:
-                raise self.fail("game.seats", f"{rules.name} is played by "
-                                f"{rules.min_seats}-{rules.max_seats} players, not {seats}")
+        if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int)):
+            raise self.fail("game.seats", f"expected a whole number, got {seats!r}")
         options = g.get("settings") or {}
         if not isinstance(options, dict):
             raise self.fail("game.settings", f"expected a mapping, got {options!r}")
-        for key, value in options.items():
-            try:
-                rules.with_settings({key: value})
-            except ValueError as exc:
-                raise self.fail(f"game.settings.{key}", str(exc)) from None
+        from narrator.rules.settings import SettingError, configure
+
+        try:
+            configure(rules, options, seats)
+        except SettingError as exc:
+            # A wrong value names its setting; a table the rules refuse, the seats.
+            if exc.setting is not None:
+                raise self.fail(f"game.settings.{exc.setting}", exc.problem) from None
+            raise self.fail("game.seats", f"{exc.path}: {exc.where}: {exc.problem}") from None
         return GameSettings(rules_name, lang, seats, MappingProxyType(dict(options)))
 
     def voice(self, data: Mapping[str, Any], lang: str, cache_dir: Path) -> VoiceSettings:

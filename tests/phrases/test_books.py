@@ -26,6 +26,8 @@ def all_cues() -> set[str]:
 
 
 def sample(param: str) -> ParamValue:
+    if param not in PARAM_KINDS:
+        return "spoken words"  # a parameter the box gives as words already (an address)
     kind = PARAM_KINDS[param]
     if kind is str:
         return "civilian"  # the one role every rule set has

@@ -1,4 +1,5 @@
-"""The real games in tests/data/polemica (copied from the club records) replay through the sport engine in agreement."""
+"""The real games in tests/data/polemica (copied from the club records) replay through the
+sport engine in agreement."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import web
 
@@ -40,6 +40,9 @@ from narrator.web.auth import COOKIE, PinGate
 from narrator.web.live import Hub
 from narrator.web.text import Text, text
 from narrator.web.view import GameInfo, Timer, public_state, role_pattern
+
+if TYPE_CHECKING:
+    from narrator.web.setup import Evening
 
 log = logging.getLogger("narrator.web")
 
@@ -81,8 +84,9 @@ class _Undos:
 
 
 class WebServer:
-    def __init__(self, host: Host, gate: PinGate, clock: Clock) -> None:
+    def __init__(self, host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> None:
         self.host = host
+        self.evening = evening
         self.gate = gate
         self.clock = clock
         self.hub = Hub(self._message)
@@ -151,7 +155,7 @@ class WebServer:
         r.add_post("/api/unfoul", self.api_unfoul)
         r.add_get("/static/{name}", self.static)
         r.add_get("/protocols/{name}", self.protocol)
-        from narrator.web import archive  # noqa: F401  (their routes register themselves)
+        from narrator.web import archive, setup  # noqa: F401  (their routes register themselves)
 
         for extra in _EXTRA_ROUTES:
             extra(self, app)

@@ -37,6 +37,18 @@
     };
   }
 
+  // Set-up: another rule set, table size or language changes the form's shape; the box
+  // renders it again with what was typed so far.
+  const setup = document.getElementById("setup");
+  if (setup) {
+    setup.querySelectorAll("[data-refresh]").forEach(function (el) {
+      el.addEventListener("change", function () {
+        const query = new URLSearchParams(new FormData(setup));
+        location.href = "/setup?" + query.toString();
+      });
+    });
+  }
+
   const controls = document.getElementById("controls");
   if (!controls) return;
   const words = JSON.parse(document.getElementById("words").textContent);

@@ -42,6 +42,7 @@ from narrator.web.text import Text, text
 from narrator.web.view import GameInfo, Timer, public_state, role_pattern
 
 if TYPE_CHECKING:
+    from narrator.web.deal import PhoneDeal
     from narrator.web.setup import Evening
 
 log = logging.getLogger("narrator.web")
@@ -87,6 +88,7 @@ class WebServer:
     def __init__(self, host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> None:
         self.host = host
         self.evening = evening
+        self.deal: PhoneDeal | None = None  # a deal without cards in progress
         self.gate = gate
         self.clock = clock
         self.hub = Hub(self._message)
@@ -155,7 +157,7 @@ class WebServer:
         r.add_post("/api/unfoul", self.api_unfoul)
         r.add_get("/static/{name}", self.static)
         r.add_get("/protocols/{name}", self.protocol)
-        from narrator.web import archive, setup  # noqa: F401  (their routes register themselves)
+        from narrator.web import archive, deal, setup  # noqa: F401  (their routes register themselves)
 
         for extra in _EXTRA_ROUTES:
             extra(self, app)

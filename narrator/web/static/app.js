@@ -49,6 +49,35 @@
     });
   }
 
+  // Dealing without cards: the role shows only while the finger is down.
+  const deal = document.getElementById("deal");
+  if (deal) {
+    const show = deal.querySelector(".show");
+    const card = deal.querySelector(".card");
+    let asked = 0;
+    async function reveal(event) {
+      event.preventDefault();
+      const mine = ++asked;
+      const response = await fetch("/api/deal/peek?seat=" + deal.dataset.seat,
+                                   {method: "POST", credentials: "same-origin"});
+      const data = await response.json();
+      if (mine === asked) card.textContent = response.ok ? data.role : data.error;
+    }
+    function hide() { asked++; card.textContent = ""; }
+    show.addEventListener("pointerdown", reveal);
+    ["pointerup", "pointerleave", "pointercancel", "blur"].forEach(function (name) {
+      show.addEventListener(name, hide);
+    });
+    show.addEventListener("keydown", function (event) { if (event.key === "Enter") reveal(event); });
+    show.addEventListener("contextmenu", function (event) { event.preventDefault(); });
+    deal.querySelector(".pass").addEventListener("click", async function () {
+      hide();
+      const response = await fetch("/api/deal/next", {method: "POST", credentials: "same-origin"});
+      const data = await response.json();
+      location.href = data.closed ? "/game" : "/deal";
+    });
+  }
+
   const controls = document.getElementById("controls");
   if (!controls) return;
   const words = JSON.parse(document.getElementById("words").textContent);

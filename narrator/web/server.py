@@ -204,8 +204,8 @@ class WebServer:
         return self.gate.valid(request.cookies.get(COOKIE))
 
     def html(self, title: str, body: str, page: str, request: web.Request,
-             status: int = 200) -> web.Response:
-        t = self.text()
+             status: int = 200, t: Text | None = None) -> web.Response:
+        t = t or self.text()
         doc = pages.layout(t, title, body, page=page, signed_in=self.signed_in(request))
         return web.Response(text=doc, content_type="text/html", charset="utf-8", status=status,
                             headers=_NO_STORE)
@@ -497,10 +497,10 @@ async def serve(host: Host, settings: Settings, clock: Clock,
         return None
     where = reachable_host(web_settings.host)
     # The PIN is logged on purpose: the organiser reads it from `journalctl -u narrator`.
-    log.warning("the organiser's page: %s  PIN %s", url(where, web_settings.port), pin)
+    log.warning("the organiser's page: %s  PIN %s", url(where, server.port), pin)
     if announce is not None:
         lang = settings.game.lang
         announce.append(Say("web_page", {"address": spoken_host(where, lang),
-                                         "port": web_settings.port,
+                                         "port": server.port,
                                          "pin": spoken_digits(pin, lang)}))
     return server

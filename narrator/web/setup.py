@@ -148,6 +148,8 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
     deals = "".join(f'<option value="{d}"{" selected" if d == form.deal else ""}>'
                     f'{esc(t("deal_" + d))}</option>' for d in DEALS)
     settings = "".join(_setting(spec, form.settings, err) for spec in describe(rules, form.lang))
+    # Clubs seldom change them: folded, unless one of them is what's wrong.
+    open_settings = " open" if any(k.startswith("set.") or k == "settings" for k in errors) else ""
     warning = f'<p class="error">{esc(t("setup_running"))}</p>' if running else ""
     general = err("settings") + err("start")
     submit = (f'<button type="submit" name="go" value="start">{esc(t("start_game"))}</button>'
@@ -165,7 +167,8 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
         f'<fieldset><legend>{esc(t("players"))}</legend><div class="names">{names}</div></fieldset>'
         f'<fieldset><legend>{esc(t("tournament_fields"))}</legend>'
         f'<div class="grid2">{fields}</div></fieldset>'
-        f'<fieldset><legend>{esc(t("rule_settings"))}</legend>{settings}</fieldset>'
+        f'<details class="settings"{open_settings}><summary>{esc(t("rule_settings"))}</summary>'
+        f'<fieldset>{settings}</fieldset></details>'
         f'{submit}</form>'
     )
 
@@ -222,7 +225,7 @@ def _routes(server: WebServer, app: web.Application) -> None:
         t = text(form.lang)
         body = setup_page(t, form, errors, server.signed_in(request),
                           server.host.box is not None and not server.host.box.game.over)
-        return server.html(t("nav_setup"), body, "setup", request, status=status)
+        return server.html(t("nav_setup"), body, "setup", request, status=status, t=t)
 
     async def get_setup(request: web.Request) -> web.StreamResponse:
         errors: dict[str, str] = {}

@@ -54,6 +54,29 @@ class KeypadSettings:
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """The organiser's page. `host` None: the page is off."""
+
+    host: str | None = "127.0.0.1"
+    port: int = 8080
+    pin: str | None = None  # None: the box makes one and keeps it in the state folder
+
+
+def default_listen() -> str:
+    """All interfaces on the box (the organiser's phone is on the club's network), only
+    this computer elsewhere (a laptop on a café's network must not offer the page)."""
+    return "0.0.0.0:8080" if on_raspberry_pi() else "127.0.0.1:8080"
+
+
+def on_raspberry_pi() -> bool:
+    try:
+        model = Path("/proc/device-tree/model").read_bytes()
+    except OSError:
+        return False
+    return b"Raspberry Pi" in model
+
+
+@dataclass(frozen=True)
 class Settings:
     game: GameSettings
     voice: VoiceSettings
@@ -64,6 +87,7 @@ class Settings:
     cache_dir: Path
     log_level: str
     source: str  # the file the settings came from
+    web: WebSettings = WebSettings()
 
     @property
     def seats(self) -> int:
@@ -138,6 +162,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none")
     parser.add_argument("--pins", metavar="MAP", help="pin map: pins-10, pins-16 or a file")
     parser.add_argument("--log-level", choices=LOG_LEVELS)
+    parser.add_argument("--web", metavar="HOST:PORT",
+                        help="the organiser's page: where it listens, or 'off' (default: "
+                        "0.0.0.0:8080 on a Raspberry Pi, 127.0.0.1:8080 elsewhere)")
 
 
 def from_args(args: argparse.Namespace) -> Settings:
@@ -146,6 +173,7 @@ def from_args(args: argparse.Namespace) -> Settings:
         "game.seats": getattr(args, "seats", None), "state_dir": getattr(args, "state_dir", None),
         "cache_dir": getattr(args, "cache_dir", None), "keypad": getattr(args, "keypad", None),
         "pins": getattr(args, "pins", None), "log_level": getattr(args, "log_level", None),
+        "web.listen": getattr(args, "web", None),
     }
     return load_settings(getattr(args, "config", None), overrides)
 
@@ -181,7 +209,8 @@ class _Reader:
         return Path(text).expanduser() if text is not None else None
 
     def settings(self, data: Mapping[str, Any]) -> Settings:
-        top = ("game", "voice", "recognizer", "keypad", "pins", "state_dir", "cache_dir", "log_level")
+        top = ("game", "voice", "recognizer", "keypad", "pins", "state_dir", "cache_dir", "log_level",
+               "web")
         for k in data:
             if k not in top:
                 raise self.fail(str(k), f"unknown key (known: {', '.join(top)})")
@@ -199,7 +228,7 @@ class _Reader:
             game=game, voice=self.voice(data, game.lang, cache_dir),
             recognizer=self.recognizer(data, game.lang, state_dir), keypad=self.keypad(data),
             pins=pins, state_dir=state_dir, cache_dir=cache_dir, log_level=level,
-            source=self.file,
+            source=self.file, web=self.web(data),
         )
 
     def game(self, data: Mapping[str, Any]) -> GameSettings:
@@ -216,20 +245,20 @@ class _Reader:
         except InputFileError as exc:
             raise self.fail("game.rules", str(exc)) from None
         seats = g.get("seats")
-        if seats is not None:
-            if isinstance(seats, bool) or not isinstance(seats, int):
-                raise self.fail("game.seats", f"expected a whole number, got {seats!r}")
-            if seats not in rules.deck:
-                raise self.fail("game.seats", f"{rules.name} is played by "
-                                f"{rules.min_seats}-{rules.max_seats} players, not {seats}")
+        if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int)):
+            raise self.fail("game.seats", f"expected a whole number, got {seats!r}")
         options = g.get("settings") or {}
         if not isinstance(options, dict):
             raise self.fail("game.settings", f"expected a mapping, got {options!r}")
-        for key, value in options.items():
-            try:
-                rules.with_settings({key: value})
-            except ValueError as exc:
-                raise self.fail(f"game.settings.{key}", str(exc)) from None
+        from narrator.rules.settings import SettingError, configure
+
+        try:
+            configure(rules, options, seats)
+        except SettingError as exc:
+            # A wrong value names its setting; a table the rules refuse, the seats.
+            if exc.setting is not None:
+                raise self.fail(f"game.settings.{exc.setting}", exc.problem) from None
+            raise self.fail("game.seats", f"{exc.path}: {exc.where}: {exc.problem}") from None
         return GameSettings(rules_name, lang, seats, MappingProxyType(dict(options)))
 
     def voice(self, data: Mapping[str, Any], lang: str, cache_dir: Path) -> VoiceSettings:
@@ -264,6 +293,31 @@ class _Reader:
             raise self.fail("recognizer.device", f"expected a device name or index, got {device!r}")
         wake = self.text(r.get("wake_word"), "recognizer.wake_word")
         return RecognizerSettings(engine, model_dir, wake, device)
+
+    def web(self, data: Mapping[str, Any]) -> WebSettings:
+        w = self.section(data, "web", ("listen", "pin"))
+        listen = w.get("listen")
+        if listen is None:
+            listen = default_listen()
+        if listen is False or listen == "off":
+            host: str | None = None
+            port = 0
+        else:
+            if not isinstance(listen, str):
+                raise self.fail("web.listen", f"expected HOST:PORT or off, got {listen!r}")
+            host, port = self.address(listen, "web.listen")
+        pin = w.get("pin")
+        if pin is not None and (not isinstance(pin, str) or not pin.isdigit()
+                                or not 4 <= len(pin) <= 12):
+            raise self.fail("web.pin", f"expected 4-12 digits in quotes (\"0417\"), got {pin!r}")
+        return WebSettings(host, port, pin)
+
+    def address(self, text: str, where: str) -> tuple[str, int]:
+        host, sep, port_text = text.strip().rpartition(":")
+        host = host.strip("[]")
+        if not sep or not host or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+            raise self.fail(where, f"expected HOST:PORT (such as 0.0.0.0:8080) or off, got {text!r}")
+        return host, int(port_text)
 
     def pins(self, value: Any) -> str:
         from narrator.devices.pinmap import packaged_path

@@ -165,9 +165,9 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
                 raise ScenarioFailure(f"{where}: {got} {purpose} windows opened, not {count}")
     if "lights_on" in expect:
         lights = [e for e in said if isinstance(e, SeatLights)]
-        got = sorted(lights[-1].on) if lights else []
-        if got != sorted(expect["lights_on"]):
-            raise ScenarioFailure(f"{where}: seats lit {got} != {expect['lights_on']}")
+        lit = sorted(lights[-1].on) if lights else []
+        if lit != sorted(expect["lights_on"]):
+            raise ScenarioFailure(f"{where}: seats lit {lit} != {expect['lights_on']}")
     if "window" in expect and (st.current is None or list(st.open[:2]) != list(expect["window"])):
         raise ScenarioFailure(f"{where}: open window {st.open} is not {expect['window']}")
     if "deck" in expect and dict(st.deck) != expect["deck"]:

@@ -53,6 +53,29 @@ class KeypadSettings:
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """The organiser's page. `host` None: the page is off."""
+
+    host: str | None = "127.0.0.1"
+    port: int = 8080
+    pin: str | None = None  # None: the box makes one and keeps it in the state folder
+
+
+def default_listen() -> str:
+    """All interfaces on the box (the organiser's phone is on the club's network), only
+    this computer elsewhere (a laptop on a café's network must not offer the page)."""
+    return "0.0.0.0:8080" if on_raspberry_pi() else "127.0.0.1:8080"
+
+
+def on_raspberry_pi() -> bool:
+    try:
+        model = Path("/proc/device-tree/model").read_bytes()
+    except OSError:
+        return False
+    return b"Raspberry Pi" in model
+
+
+@dataclass(frozen=True)
 class Settings:
     game: GameSettings
     voice: VoiceSettings
@@ -63,6 +86,7 @@ class Settings:
     cache_dir: Path
     log_level: str
     source: str  # the file the settings came from
+    web: WebSettings = WebSettings()
 
     @property
     def seats(self) -> int:
@@ -137,6 +161,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none")
     parser.add_argument("--pins", metavar="MAP", help="pin map: pins-10, pins-16 or a file")
     parser.add_argument("--log-level", choices=LOG_LEVELS)
+    parser.add_argument("--web", metavar="HOST:PORT",
+                        help="the organiser's page: where it listens, or 'off' (default: "
+                        "0.0.0.0:8080 on a Raspberry Pi, 127.0.0.1:8080 elsewhere)")
 
 
 def from_args(args: argparse.Namespace) -> Settings:
@@ -145,6 +172,7 @@ def from_args(args: argparse.Namespace) -> Settings:
         "game.seats": getattr(args, "seats", None), "state_dir": getattr(args, "state_dir", None),
         "cache_dir": getattr(args, "cache_dir", None), "keypad": getattr(args, "keypad", None),
         "pins": getattr(args, "pins", None), "log_level": getattr(args, "log_level", None),
+        "web.listen": getattr(args, "web", None),
     }
     return load_settings(getattr(args, "config", None), overrides)
 
@@ -180,7 +208,8 @@ class _Reader:
         return Path(text).expanduser() if text is not None else None
 
     def settings(self, data: Mapping[str, Any]) -> Settings:
-        top = ("game", "voice", "recognizer", "keypad", "pins", "state_dir", "cache_dir", "log_level")
+        top = ("game", "voice", "recognizer", "keypad", "pins", "state_dir", "cache_dir", "log_level",
+               "web")
         for k in data:
             if k not in top:
                 raise self.fail(str(k), f"unknown key (known: {', '.join(top)})")
@@ -197,7 +226,7 @@ class _Reader:
             game=game, voice=self.voice(data, game.lang, cache_dir),
             recognizer=self.recognizer(data, game.lang, state_dir), keypad=self.keypad(data),
             pins=pins, state_dir=state_dir, cache_dir=cache_dir, log_level=level,
-            source=self.file,
+            source=self.file, web=self.web(data),
         )
 
     def game(self, data: Mapping[str, Any]) -> GameSettings:
@@ -262,6 +291,31 @@ class _Reader:
             raise self.fail("recognizer.device", f"expected a device name or index, got {device!r}")
         wake = self.text(r.get("wake_word"), "recognizer.wake_word")
         return RecognizerSettings(engine, model_dir, wake, device)
+
+    def web(self, data: Mapping[str, Any]) -> WebSettings:
+        w = self.section(data, "web", ("listen", "pin"))
+        listen = w.get("listen")
+        if listen is None:
+            listen = default_listen()
+        if listen is False or listen == "off":
+            host: str | None = None
+            port = 0
+        else:
+            if not isinstance(listen, str):
+                raise self.fail("web.listen", f"expected HOST:PORT or off, got {listen!r}")
+            host, port = self.address(listen, "web.listen")
+        pin = w.get("pin")
+        if pin is not None and (not isinstance(pin, str) or not pin.isdigit()
+                                or not 4 <= len(pin) <= 12):
+            raise self.fail("web.pin", f"expected 4-12 digits in quotes (\"0417\"), got {pin!r}")
+        return WebSettings(host, port, pin)
+
+    def address(self, text: str, where: str) -> tuple[str, int]:
+        host, sep, port_text = text.strip().rpartition(":")
+        host = host.strip("[]")
+        if not sep or not host or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+            raise self.fail(where, f"expected HOST:PORT (such as 0.0.0.0:8080) or off, got {text!r}")
+        return host, int(port_text)
 
     def pins(self, value: Any) -> str:
         from narrator.devices.pinmap import packaged_path

@@ -26,6 +26,8 @@ def all_cues() -> set[str]:
 
 
 def sample(param: str) -> ParamValue:
+    if param not in PARAM_KINDS:
+        return "spoken words"  # a parameter the box gives as words already (an address)
     kind = PARAM_KINDS[param]
     return (3, 7, 8) if kind is tuple else 2
 

@@ -313,7 +313,7 @@ class _Reader:
     def address(self, text: str, where: str) -> tuple[str, int]:
         host, sep, port_text = text.strip().rpartition(":")
         host = host.strip("[]")
-        if not sep or not host or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        if not sep or not host or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
             raise self.fail(where, f"expected HOST:PORT (such as 0.0.0.0:8080) or off, got {text!r}")
         return host, int(port_text)
 

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import web
 
@@ -40,6 +40,10 @@ from narrator.web.auth import COOKIE, PinGate
 from narrator.web.live import Hub
 from narrator.web.text import Text, text
 from narrator.web.view import GameInfo, Timer, public_state, role_pattern
+
+if TYPE_CHECKING:
+    from narrator.web.deal import PhoneDeal
+    from narrator.web.setup import Evening
 
 log = logging.getLogger("narrator.web")
 
@@ -81,8 +85,10 @@ class _Undos:
 
 
 class WebServer:
-    def __init__(self, host: Host, gate: PinGate, clock: Clock) -> None:
+    def __init__(self, host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> None:
         self.host = host
+        self.evening = evening
+        self.deal: PhoneDeal | None = None  # a deal without cards in progress
         self.gate = gate
         self.clock = clock
         self.hub = Hub(self._message)
@@ -151,7 +157,7 @@ class WebServer:
         r.add_post("/api/unfoul", self.api_unfoul)
         r.add_get("/static/{name}", self.static)
         r.add_get("/protocols/{name}", self.protocol)
-        from narrator.web import archive  # noqa: F401  (their routes register themselves)
+        from narrator.web import archive, deal, setup  # noqa: F401  (their routes register themselves)
 
         for extra in _EXTRA_ROUTES:
             extra(self, app)
@@ -198,8 +204,8 @@ class WebServer:
         return self.gate.valid(request.cookies.get(COOKIE))
 
     def html(self, title: str, body: str, page: str, request: web.Request,
-             status: int = 200) -> web.Response:
-        t = self.text()
+             status: int = 200, t: Text | None = None) -> web.Response:
+        t = t or self.text()
         doc = pages.layout(t, title, body, page=page, signed_in=self.signed_in(request))
         return web.Response(text=doc, content_type="text/html", charset="utf-8", status=status,
                             headers=_NO_STORE)
@@ -491,10 +497,10 @@ async def serve(host: Host, settings: Settings, clock: Clock,
         return None
     where = reachable_host(web_settings.host)
     # The PIN is logged on purpose: the organiser reads it from `journalctl -u narrator`.
-    log.warning("the organiser's page: %s  PIN %s", url(where, web_settings.port), pin)
+    log.warning("the organiser's page: %s  PIN %s", url(where, server.port), pin)
     if announce is not None:
         lang = settings.game.lang
         announce.append(Say("web_page", {"address": spoken_host(where, lang),
-                                         "port": web_settings.port,
+                                         "port": server.port,
                                          "pin": spoken_digits(pin, lang)}))
     return server

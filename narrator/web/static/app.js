@@ -37,6 +37,47 @@
     };
   }
 
+  // Set-up: another rule set, table size or language changes the form's shape; the box
+  // renders it again with what was typed so far.
+  const setup = document.getElementById("setup");
+  if (setup) {
+    setup.querySelectorAll("[data-refresh]").forEach(function (el) {
+      el.addEventListener("change", function () {
+        const query = new URLSearchParams(new FormData(setup));
+        location.href = "/setup?" + query.toString();
+      });
+    });
+  }
+
+  // Dealing without cards: the role shows only while the finger is down.
+  const deal = document.getElementById("deal");
+  if (deal) {
+    const show = deal.querySelector(".show");
+    const card = deal.querySelector(".card");
+    let asked = 0;
+    async function reveal(event) {
+      event.preventDefault();
+      const mine = ++asked;
+      const response = await fetch("/api/deal/peek?seat=" + deal.dataset.seat,
+                                   {method: "POST", credentials: "same-origin"});
+      const data = await response.json();
+      if (mine === asked) card.textContent = response.ok ? data.role : data.error;
+    }
+    function hide() { asked++; card.textContent = ""; }
+    show.addEventListener("pointerdown", reveal);
+    ["pointerup", "pointerleave", "pointercancel", "blur"].forEach(function (name) {
+      show.addEventListener(name, hide);
+    });
+    show.addEventListener("keydown", function (event) { if (event.key === "Enter") reveal(event); });
+    show.addEventListener("contextmenu", function (event) { event.preventDefault(); });
+    deal.querySelector(".pass").addEventListener("click", async function () {
+      hide();
+      const response = await fetch("/api/deal/next", {method: "POST", credentials: "same-origin"});
+      const data = await response.json();
+      location.href = data.closed ? "/game" : "/deal";
+    });
+  }
+
   const controls = document.getElementById("controls");
   if (!controls) return;
   const words = JSON.parse(document.getElementById("words").textContent);

@@ -106,7 +106,15 @@ class PinMap:
         """Raise PinMapError unless this map has a pad and an LED for each of n seats."""
         if n > self.seats:
             raise PinMapError(self.path, "seats",
-                              f"the map wires {self.seats} seats; this game needs {n}")
+                              f"the map {self.name} wires {self.seats} seats; this game needs {n}")
+
+
+def _whose(entry: str) -> str:
+    """' (seat 3 pad)' for pads.pins[2]: a doubled pin is told by seat, as a builder counts."""
+    m = re.fullmatch(r"(pads|leds)\.pins\[(\d+)\]", entry)
+    if m is None:
+        return ""
+    return f" (seat {int(m.group(2)) + 1} {'pad' if m.group(1) == 'pads' else 'LED'})"
 
 
 def default_pin_map_path() -> Path:
@@ -189,7 +197,8 @@ class _Reader:
         if number in self.buses:
             raise self.fail(where, f"GPIO {number} is {self.buses[number]}, taken by the bus")
         if number in self.uses:
-            raise self.fail(where, f"GPIO {number} is already used by {self.uses[number]}")
+            used = self.uses[number]
+            raise self.fail(where, f"GPIO {number} is already used by {used}{_whose(used)}")
         self.uses[number] = where
         return number
 

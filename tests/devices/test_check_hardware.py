@@ -39,7 +39,7 @@ def test_a_bad_pin_map_exits_2_with_one_line(tmp_path: Path, monkeypatch: pytest
                    "answer: {green: 20, red: 21}\n")
     assert main(["check-hardware", "--pins", str(bad)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == f"narrator: {bad}: pads.pins[1]: GPIO 4 is already used by pads.pins[0]"
+    assert err == f"narrator: {bad}: pads.pins[1]: GPIO 4 is already used by pads.pins[0] (seat 1 pad)"
 
 
 class CrossedHands(MockHands):

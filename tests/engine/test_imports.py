@@ -10,7 +10,7 @@ import grimp
 
 
 def test_the_engine_imports_only_the_standard_library_and_narrator_errors() -> None:
-    graph = grimp.build_graph("narrator", include_external_packages=True)
+    graph = grimp.build_graph("narrator", include_external_packages=True, cache_dir=None)
     engine = {"narrator.engine", *graph.find_descendants("narrator.engine")}
     allowed = engine | {"narrator.errors"}
     outside = sorted(

@@ -99,23 +99,28 @@ class Box:
         """Apply one action; refused ones are dropped quietly (logged at DEBUG only, since
         even the fact that a tap was refused at night could tell who acts)."""
         try:
-            effects = self.session.apply(action, self.clock.now())
+            return self.apply_now(action)
         except RuleError as exc:
-            self.refused += 1
             log.debug("refused %s: %s", action.kind, exc)
-            return None
         except OSError as exc:
             # The journal could not be written: the action is refused rather than lost
             # on a restart. The table sees nothing happen and can act again.
-            self.refused += 1
             log.error("cannot write the journal (%s): %s refused", exc, action.kind)
-            return None
         except Exception:
             # A fault in a rule hook: the game applies actions to a copy of its state, so
             # it is as it was; the action is dropped and the game goes on.
-            self.refused += 1
             log.exception("the engine failed on %s; the action is dropped", action.kind)
-            return None
+        return None
+
+    def apply_now(self, action: Action) -> list[Effect]:
+        """Apply one action at once and carry its effects out; a refused action raises
+        (RuleError with the reason, OSError, or the rule hook's fault) and changes nothing.
+        The organiser's page uses this directly: it must answer with the result."""
+        try:
+            effects = self.session.apply(action, self.clock.now())
+        except Exception:
+            self.refused += 1
+            raise
         if isinstance(action, Undo):
             self.performer.reset()
         self.performer.submit(effects)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,7 @@ class DemoOptions:
     voice: VoiceSettings | None = None
     state_dir: Path | None = None  # journal and protocols; an unfinished game there resumes
     rules_spec: str = ""  # how to load the rules again on a resume (default: the name)
+    settings: Mapping[str, Any] = field(default_factory=dict)  # the rule-set settings given
     foul_rate: float = 0.02  # how often the simulated host gives a foul at a moment
 
 
@@ -187,7 +188,7 @@ def _session(options: DemoOptions) -> tuple[Session, list[Effect], bool]:
         log.warning("resuming the unfinished game %s", session.header.game_id)
         return session, opening, True
     header = GameHeader(rules=options.rules_spec or options.rules.name, seats=options.seats,
-                        seed=options.seed, lang=options.lang)
+                        seed=options.seed, lang=options.lang, settings=dict(options.settings))
     session, opening = GameSession.start(options.state_dir, header)
     return session, opening, False
 

@@ -58,6 +58,10 @@ class Performer:
         self._task: asyncio.Task[None] | None = None
         self.spoken: list[Spoken] = []  # what was said and when (public by construction)
         self.phase = "night-0"
+        self.last_said = ""  # the cue being said now, or the last one (public)
+        # Called after every change a watcher can see (a cue begins, a timer starts...):
+        # the organiser's page pushes its update from here.
+        self.on_change: list[Callable[[], None]] = []
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="performer")
@@ -92,12 +96,22 @@ class Performer:
                 log.exception("could not carry out %s", effect.kind)
             finally:
                 self._busy = False
+                self._changed()
+
+    def _changed(self) -> None:
+        for hear in self.on_change:
+            try:
+                hear()
+            except Exception:  # a watcher's fault must not stop the game
+                log.exception("a watcher of the performer failed")
 
     async def _perform(self, effect: Effect) -> None:
         if isinstance(effect, Say):
             text = self.book.render(effect.cue, effect.params)
             log.info("say: %s", text)
             start = self.clock.now()
+            self.last_said = text
+            self._changed()
             self.mute(True)
             try:
                 await self.speaker.say(text)

@@ -71,6 +71,7 @@ class Service:
         self.box: Box | None = None
         self.on_box: list[Callable[[Box], None]] = []  # hears of each game's box (tests, demo)
         self.games = 0
+        self.announce: list[Effect] = []  # said once after "ready" (the page's address)
         self._next_game = asyncio.Event()
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
@@ -144,6 +145,7 @@ class Service:
         greeting: list[Effect] = []
         if first:
             greeting.append(Say("ready", {}))
+            greeting.extend(self.announce)
             if self.ports.voice is None:
                 greeting.append(Say("voice_off", {}))
         if found is not None:

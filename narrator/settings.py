@@ -10,6 +10,7 @@ path and the problem; unknown keys are errors too, so a typo never goes unnotice
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -18,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from narrator.errors import ConfigError, InputFileError
+from narrator.errors import ConfigError, InputFileError, PinMapError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.voice.settings import VoiceSettings
 from narrator.yamlfile import parse_yaml, read_text
@@ -53,6 +54,29 @@ class KeypadSettings:
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """The organiser's page. `host` None: the page is off."""
+
+    host: str | None = "127.0.0.1"
+    port: int = 8080
+    pin: str | None = None  # None: the box makes one and keeps it in the state folder
+
+
+def default_listen() -> str:
+    """All interfaces on the box (the organiser's phone is on the club's network), only
+    this computer elsewhere (a laptop on a café's network must not offer the page)."""
+    return "0.0.0.0:8080" if on_raspberry_pi() else "127.0.0.1:8080"
+
+
+def on_raspberry_pi() -> bool:
+    try:
+        model = Path("/proc/device-tree/model").read_bytes()
+    except OSError:
+        return False
+    return b"Raspberry Pi" in model
+
+
+@dataclass(frozen=True)
 class Settings:
     game: GameSettings
     voice: VoiceSettings
@@ -63,6 +87,7 @@ class Settings:
     cache_dir: Path
     log_level: str
     source: str  # the file the settings came from
+    web: WebSettings = WebSettings()
 
     @property
     def seats(self) -> int:
@@ -137,6 +162,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none")
     parser.add_argument("--pins", metavar="MAP", help="pin map: pins-10, pins-16 or a file")
     parser.add_argument("--log-level", choices=LOG_LEVELS)
+    parser.add_argument("--web", metavar="HOST:PORT",
+                        help="the organiser's page: where it listens, or 'off' (default: "
+                        "0.0.0.0:8080 on a Raspberry Pi, 127.0.0.1:8080 elsewhere)")
 
 
 def from_args(args: argparse.Namespace) -> Settings:
@@ -145,6 +173,7 @@ def from_args(args: argparse.Namespace) -> Settings:
         "game.seats": getattr(args, "seats", None), "state_dir": getattr(args, "state_dir", None),
         "cache_dir": getattr(args, "cache_dir", None), "keypad": getattr(args, "keypad", None),
         "pins": getattr(args, "pins", None), "log_level": getattr(args, "log_level", None),
+        "web.listen": getattr(args, "web", None),
     }
     return load_settings(getattr(args, "config", None), overrides)
 
@@ -180,10 +209,13 @@ class _Reader:
         return Path(text).expanduser() if text is not None else None
 
     def settings(self, data: Mapping[str, Any]) -> Settings:
-        top = ("game", "voice", "recognizer", "keypad", "pins", "state_dir", "cache_dir", "log_level")
+        top = ("game", "voice", "recognizer", "keypad", "pins", "state_dir", "cache_dir", "log_level",
+               "web")
         for k in data:
             if k not in top:
                 raise self.fail(str(k), f"unknown key (known: {', '.join(top)})")
+        pins = self.pins(data.get("pins", "pins-10"))
+        self.table_fits(data.get("game"), pins)
         game = self.game(data)
         state_dir = self.folder(data.get("state_dir"), "state_dir") or _default_dir(
             "STATE_DIRECTORY", "XDG_STATE_HOME", ".local/state")
@@ -192,12 +224,11 @@ class _Reader:
         level = data.get("log_level", "info")
         if level not in LOG_LEVELS:
             raise self.fail("log_level", f"expected one of {', '.join(LOG_LEVELS)}, got {level!r}")
-        pins = self.pins(data.get("pins", "pins-10"))
         return Settings(
             game=game, voice=self.voice(data, game.lang, cache_dir),
             recognizer=self.recognizer(data, game.lang, state_dir), keypad=self.keypad(data),
             pins=pins, state_dir=state_dir, cache_dir=cache_dir, log_level=level,
-            source=self.file,
+            source=self.file, web=self.web(data),
         )
 
     def game(self, data: Mapping[str, Any]) -> GameSettings:
@@ -214,20 +245,20 @@ class _Reader:
         except InputFileError as exc:
             raise self.fail("game.rules", str(exc)) from None
         seats = g.get("seats")
-        if seats is not None:
-            if isinstance(seats, bool) or not isinstance(seats, int):
-                raise self.fail("game.seats", f"expected a whole number, got {seats!r}")
-            if seats not in rules.deck:
-                raise self.fail("game.seats", f"{rules.name} is played by "
-                                f"{rules.min_seats}-{rules.max_seats} players, not {seats}")
+        if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int)):
+            raise self.fail("game.seats", f"expected a whole number, got {seats!r}")
         options = g.get("settings") or {}
         if not isinstance(options, dict):
             raise self.fail("game.settings", f"expected a mapping, got {options!r}")
-        for key, value in options.items():
-            try:
-                rules.with_settings({key: value})
-            except ValueError as exc:
-                raise self.fail(f"game.settings.{key}", str(exc)) from None
+        from narrator.rules.settings import SettingError, configure
+
+        try:
+            configure(rules, options, seats)
+        except SettingError as exc:
+            # A wrong value names its setting; a table the rules refuse, the seats.
+            if exc.setting is not None:
+                raise self.fail(f"game.settings.{exc.setting}", exc.problem) from None
+            raise self.fail("game.seats", f"{exc.path}: {exc.where}: {exc.problem}") from None
         return GameSettings(rules_name, lang, seats, MappingProxyType(dict(options)))
 
     def voice(self, data: Mapping[str, Any], lang: str, cache_dir: Path) -> VoiceSettings:
@@ -263,6 +294,31 @@ class _Reader:
         wake = self.text(r.get("wake_word"), "recognizer.wake_word")
         return RecognizerSettings(engine, model_dir, wake, device)
 
+    def web(self, data: Mapping[str, Any]) -> WebSettings:
+        w = self.section(data, "web", ("listen", "pin"))
+        listen = w.get("listen")
+        if listen is None:
+            listen = default_listen()
+        if listen is False or listen == "off":
+            host: str | None = None
+            port = 0
+        else:
+            if not isinstance(listen, str):
+                raise self.fail("web.listen", f"expected HOST:PORT or off, got {listen!r}")
+            host, port = self.address(listen, "web.listen")
+        pin = w.get("pin")
+        if pin is not None and (not isinstance(pin, str) or not pin.isdigit()
+                                or not 4 <= len(pin) <= 12):
+            raise self.fail("web.pin", f"expected 4-12 digits in quotes (\"0417\"), got {pin!r}")
+        return WebSettings(host, port, pin)
+
+    def address(self, text: str, where: str) -> tuple[str, int]:
+        host, sep, port_text = text.strip().rpartition(":")
+        host = host.strip("[]")
+        if not sep or not host or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+            raise self.fail(where, f"expected HOST:PORT (such as 0.0.0.0:8080) or off, got {text!r}")
+        return host, int(port_text)
+
     def pins(self, value: Any) -> str:
         from narrator.devices.pinmap import packaged_path
 
@@ -273,6 +329,42 @@ class _Reader:
             what = "no packaged pin map" if packaged else "no such file"
             raise self.fail("pins", f"{what}: {text}")
         return text
+
+    def table_fits(self, game: Any, pins: str) -> None:
+        """The table the game needs fits the pin map: a 12-player game on the 10-seat map is
+        refused now, in one line naming the map and both seat counts, not half-way through
+        the game. Runs before the rule-set checks, so that line also says when the rule set
+        refuses that table; anything else wrong in `game` is left to `game()` to name."""
+        from narrator.devices.pinmap import MAX_SEATS, load_pin_map
+        from narrator.rules.loader import load
+
+        section = game if isinstance(game, dict) else {}
+        rules = None
+        with contextlib.suppress(InputFileError, TypeError):
+            rules = load(section.get("rules", "sport"))
+        asked = section.get("seats")
+        explicit = isinstance(asked, int) and not isinstance(asked, bool)
+        if isinstance(asked, int) and explicit:
+            seats = asked
+        elif asked is None and rules is not None:
+            seats = rules.min_seats
+        else:
+            return
+        pin_map = load_pin_map(pins)  # a wrong map is its own error, naming its file
+        try:
+            pin_map.check_seats(seats)
+        except PinMapError:
+            more = (f" (pins-16 wires {MAX_SEATS})"
+                    if seats <= MAX_SEATS and pin_map.seats < MAX_SEATS else "")
+            if not explicit:
+                assert rules is not None
+                raise self.fail("game.rules", f"{rules.name} needs at least {seats} players, but "
+                                f"pin map {pins} wires {pin_map.seats} seats{more}") from None
+            refused = ""
+            if rules is not None and seats not in rules.deck:
+                refused = f"; and {rules.name} is played by {_players(rules.min_seats, rules.max_seats)}"
+            raise self.fail("game.seats", f"{seats} players, but pin map {pins} wires "
+                            f"{pin_map.seats} seats{more}{refused}") from None
 
     def keypad(self, data: Mapping[str, Any]) -> KeypadSettings:
         value = data.get("keypad", "evdev")
@@ -286,6 +378,10 @@ class _Reader:
             raise self.fail("keypad", f"expected one of {', '.join(KEYPADS)} or a device path "
                             f"(/dev/input/...), got {value!r}")
         return KeypadSettings(value, None)
+
+
+def _players(low: int, high: int) -> str:
+    return f"{low} players" if low == high else f"{low}-{high} players"
 
 
 def _default_dir(systemd_var: str, xdg_var: str, home_sub: str) -> Path:

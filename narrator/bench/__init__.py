@@ -14,4 +14,5 @@ BENCHES: dict[str, str] = {
     "seats": "narrator.bench.seats",
     "voice": "narrator.bench.voice",
     "listen": "narrator.bench.listen",
+    "web": "narrator.bench.web",
 }

@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 from narrator.engine.actions import Action
 from narrator.engine.effects import Effect, Eliminated, GameOver
@@ -38,19 +39,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="last line: the protocol as JSON")
     parser.add_argument("--foul-rate", type=float, default=0.02, metavar="P",
                         help="how often the simulated host gives a foul at a moment of the day")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
+                        help="a rule-set setting, e.g. fouls.cancel_vote=nearest (repeatable)")
 
 
 def run(args: argparse.Namespace) -> int:
     from narrator.demo import DemoOptions, choose_mode, play_demo
+    from narrator.rules.settings import configure
 
-    rules = load(args.rules)
-    seats = args.seats or rules.min_seats
-    if seats not in rules.deck:
-        raise ConfigError("--seats", str(seats),
-                          f"{rules.name} is played by {rules.min_seats}-{rules.max_seats} players")
+    base = load(args.rules)
+    seats = args.seats or base.min_seats
+    settings = parse_settings(args.settings)
+    rules = configure(base, settings, seats)  # a table the rules forbid: one line, exit 2
     options = choose_mode(DemoOptions(rules, seats, args.seed, args.lang, args.fast, args.out,
                                       state_dir=None if args.no_state else args.state_dir,
-                                      rules_spec=args.rules,
+                                      rules_spec=args.rules, settings=settings,
                                       foul_rate=args.foul_rate))
     print(f"narrator demo: {rules.title}, {seats} players, seed {args.seed}"
           f"{', virtual clock' if options.fast else ''}", flush=True)
@@ -68,6 +71,24 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.protocol(), ensure_ascii=False))
     return 0
+
+
+def parse_settings(items: list[str]) -> dict[str, Any]:
+    """`KEY=VALUE` pairs from the command line; values read as YAML scalars (true, 90, none)."""
+    import yaml
+
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise ConfigError("--set", item, "expected KEY=VALUE")
+        try:
+            value = yaml.safe_load(text) if text else ""
+        except yaml.YAMLError:
+            value = text
+        # "none" is a setting's word here, not YAML's null.
+        out[key] = text if value is None or isinstance(value, dict | list) else value
+    return out
 
 
 def _print_progress(clock_now: float, _action: Action | None, effects: list[Effect]) -> None:

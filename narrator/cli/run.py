@@ -22,8 +22,15 @@ def run(args: argparse.Namespace) -> int:
     clock = MonotonicClock()
 
     async def main() -> None:
+        from narrator.web.server import serve
+
         service = Service(settings, build_ports(settings, clock), clock)
-        await service.run()
+        page = await serve(service, settings, clock, service.announce)
+        try:
+            await service.run()
+        finally:
+            if page is not None:
+                await page.stop()
 
     asyncio.run(main())
     return 0

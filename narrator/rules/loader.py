@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import CHOICES, DayRules, FoulRules, Role, RuleSet, Step
 from narrator.errors import RuleSetError
+from narrator.rules.settings import Declarations, common, read_limits, read_settings, register
 from narrator.yamlfile import parse_yaml, read_text
 
 T = TypeVar("T")
@@ -23,6 +24,7 @@ T = TypeVar("T")
 _TOP_KEYS = {
     "name", "title", "roles", "deck", "night_zero", "night", "day", "fouls", "win",
     "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "default_role",
+    "settings", "limits",
 }
 _INPUTS = ("callout", "keypad", "none")
 ABILITIES = REGISTRY.abilities
@@ -110,7 +112,7 @@ class _Reader:
         for i, role in enumerate(day.verdict):
             if role not in roles:
                 raise self.fail(f"day.verdict[{i}]", f"unknown role {role!r}")
-        return RuleSet(
+        rules = RuleSet(
             name=self.typed(data["name"], str, "name"),
             title=self.typed(data.get("title", data["name"]), str, "title"),
             roles=roles,
@@ -129,6 +131,11 @@ class _Reader:
             default_role=default_role,
             source=self.source,
         )
+        # A file without `settings:` offers the settings every rule set shares.
+        offered = data["settings"] if "settings" in data else dict.fromkeys(common())
+        settings = read_settings(offered, rules, self.fail)
+        register(self.source, Declarations(settings, read_limits(data.get("limits"), settings, self.fail)))
+        return rules
 
     def choice(self, value: str, allowed: tuple[str, ...], where: str) -> None:
         if value not in allowed:

@@ -93,4 +93,6 @@ def test_demo_speaks_into_a_wav_with_the_real_voice(tmp_path: Path,
 
 def test_bad_seat_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--fast", "--seats", "7"]) == 2
-    assert "sport is played by 10-10 players" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "sport: 7 players: at least 10 players: 000: “Ten people participate in the game”" in err
+    assert err.count("\n") == 1

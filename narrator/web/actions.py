@@ -1,0 +1,116 @@
+"""Which actions the page may send, checking their bodies, and naming them for an undo.
+
+The page is the organiser's: it takes the host's actions and the day's public ones. Night
+choices come only from the pads and the keypad, so at night the page takes nothing but a
+pause, a resume, a foul or a removal (all said aloud at the table anyway) and refuses the
+rest with one fixed reason: a refusal that said more could tell who acts at night.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from narrator.engine.actions import (
+    ACTION_TYPES,
+    Action,
+    Foul,
+    Nominate,
+    Remove,
+    Undo,
+    Vote,
+    WindowClosed,
+)
+from narrator.engine.state import State
+from narrator.errors import RuleError
+from narrator.web.text import Text
+
+PAGE_KINDS = ("foul", "remove", "pause", "resume", "add_time", "end_speech", "undo", "nominate",
+              "withdraw", "start_voting", "repeat", "vote", "second", "best_move")
+AT_NIGHT = ("foul", "remove", "pause", "resume")
+
+
+class BadBody(ValueError):
+    """A request body that is not an action the page may send (HTTP 400)."""
+
+
+def parse_action(data: Any) -> Action:
+    """An action from a request's JSON, with every field of the right type."""
+    if not isinstance(data, dict):
+        raise BadBody("expected a JSON object such as {\"kind\": \"foul\", \"seat\": 3}")
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
+        raise BadBody(f"unknown action kind {kind!r}")
+    if kind not in PAGE_KINDS:
+        raise BadBody(f"the page does not send {kind!r} actions (known: {', '.join(PAGE_KINDS)})")
+    cls = ACTION_TYPES[kind]
+    known = {f.name: f for f in fields(cls)}
+    extra = set(data) - set(known) - {"kind"}
+    if extra:
+        raise BadBody(f"{kind}: unknown fields {sorted(extra)}")
+    for name, f in known.items():
+        if name in data and not _fits(data[name], str(f.type)):
+            raise BadBody(f"{kind}.{name}: expected {f.type}, got {data[name]!r}")
+    from narrator.engine.actions import action_from_json
+
+    try:
+        return action_from_json(data)
+    except RuleError as exc:
+        raise BadBody(str(exc)) from None
+
+
+def _fits(value: Any, annotation: str) -> bool:
+    def whole(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and -1_000_000 < v < 1_000_000
+
+    if annotation == "int":
+        return whole(value)
+    if annotation == "int | None":
+        return value is None or whole(value)
+    if annotation == "bool":
+        return isinstance(value, bool)
+    if annotation == "tuple[int, ...]":
+        return isinstance(value, list) and len(value) <= 20 and all(whole(v) for v in value)
+    return False
+
+
+def refusal_at_night(state: State, action: Action) -> str | None:
+    """The page's own refusal, before the engine: a fixed reason at night; an undo only of
+    a day action (an undo into the night would replay its secret moments)."""
+    if state.phase == "night" and action.kind not in AT_NIGHT:
+        return "the page takes no actions at night but pause, resume, foul and removal"
+    return None
+
+
+def undo_refusal(state: State, before: State | None) -> str | None:
+    if state.phase != "day" or before is None or before.phase != "day":
+        return "only a day action can be undone from the page"
+    return None
+
+
+def describe(t: Text, action: Action | None, before: State | None) -> str:
+    """What an undo will take back, in the page's language."""
+    if action is None:
+        return t("undo_unknown")
+    if isinstance(action, Foul):
+        return t("undo_foul", seat=action.seat)
+    if isinstance(action, Remove):
+        return t("undo_remove", seat=action.seat)
+    if isinstance(action, Nominate):
+        return t("undo_nominate", seat=action.target)
+    if isinstance(action, Vote):
+        return t("undo_vote", seat=action.voter)
+    if isinstance(action, Undo):
+        return t("undo_unknown")
+    if isinstance(action, WindowClosed) and before is not None and before.current:
+        task = before.current
+        moment = t.moment(str(task[0])) or str(task[0])
+        seat = task[1] if len(task) > 1 and isinstance(task[1], int) else 0
+        if seat:
+            return t("undo_time_up_seat", moment=moment, seat=seat)
+        return t("undo_time_up", moment=moment)
+    if action.kind in ("end_speech", "hold"):
+        seat = before.speaker if before is not None else 0
+        return t("undo_end_speech", seat=seat) if seat else t("undo_kind_end_speech")
+    named = t(f"undo_kind_{action.kind}")
+    return named if not named.startswith("undo_kind_") else t("undo_kind", kind=action.kind)

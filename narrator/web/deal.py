@@ -1,0 +1,100 @@
+"""Dealing without cards: the organiser's phone is passed round the table.
+
+The box has dealt (a seeded shuffle of the rule set's deck, given to the engine as its
+Deal), so it knows the roles and night zero only wakes them to meet. The page shows
+"Seat N, tap to see your role"; the role is fetched only while the finger is down (or
+until "hide") and is never in the page before that; "pass on" moves to the next seat and
+that seat's role can't be asked for again. After the last seat the deal is closed for
+good and the game goes on (`on_done`).
+
+Only a signed-in page (the organiser's phone) deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from aiohttp import web
+
+from narrator.web.pages import esc
+from narrator.web.server import WebServer, extra_routes
+from narrator.web.text import Text
+
+
+class PhoneDeal:
+    def __init__(self, roles: Sequence[str], on_done: Callable[[], None] | None = None) -> None:
+        self._roles = list(roles)
+        self.seat = 1  # whose turn it is; len + 1 once everyone has seen theirs
+        self._on_done = on_done
+
+    @property
+    def seats(self) -> int:
+        return len(self._roles)
+
+    @property
+    def closed(self) -> bool:
+        return self.seat > self.seats
+
+    def peek(self) -> str:
+        """The role of the seat whose turn it is (nothing once the deal is closed)."""
+        if self.closed:
+            raise LookupError("the deal is over")
+        return self._roles[self.seat - 1]
+
+    def pass_on(self) -> None:
+        if self.closed:
+            return
+        self.seat += 1
+        if self.closed:
+            self._roles = []  # nothing left to ask for
+            if self._on_done is not None:
+                self._on_done()
+
+
+def deal_page(t: Text, deal: PhoneDeal | None) -> str:
+    if deal is None or deal.closed:
+        return (f'<section class="box deal"><h1>{esc(t("deal_title"))}</h1>'
+                f'<p>{esc(t("deal_closed"))}</p><a class="button" href="/game">{esc(t("nav_game"))}</a>'
+                "</section>")
+    return (f'<section class="box deal" id="deal" data-seat="{deal.seat}" data-seats="{deal.seats}">'
+            f'<h1>{esc(t("deal_title"))}</h1>'
+            f'<p class="seatbig">{esc(t("deal_seat", seat=deal.seat))}</p>'
+            f'<button type="button" class="show">{esc(t("deal_tap"))}</button>'
+            f'<p class="card" aria-live="polite"></p>'
+            f'<p class="hint">{esc(t("deal_hint"))}</p>'
+            f'<button type="button" class="pass">{esc(t("deal_pass"))}</button></section>')
+
+
+@extra_routes
+def _routes(server: WebServer, app: web.Application) -> None:
+    async def page(request: web.Request) -> web.StreamResponse:
+        if not server.signed_in(request):
+            raise web.HTTPSeeOther("/login?next=/deal")
+        t = server.text()
+        return server.html(t("deal_title"), deal_page(t, server.deal), "deal", request)
+
+    async def peek(request: web.Request) -> web.StreamResponse:
+        if not server.signed_in(request):
+            return web.json_response({"error": "enter the PIN first"}, status=401)
+        deal = server.deal
+        if deal is None or deal.closed:
+            return web.json_response({"error": "the deal is over"}, status=409)
+        seat = request.query.get("seat", "")
+        if seat != str(deal.seat):
+            return web.json_response({"error": "not this seat's turn"}, status=409)
+        t = server.text()
+        return web.json_response({"seat": deal.seat, "role": t.role(deal.peek())},
+                                 headers={"Cache-Control": "no-store"})
+
+    async def pass_on(request: web.Request) -> web.StreamResponse:
+        if not server.signed_in(request):
+            return web.json_response({"error": "enter the PIN first"}, status=401)
+        deal = server.deal
+        if deal is None or deal.closed:
+            return web.json_response({"error": "the deal is over"}, status=409)
+        deal.pass_on()
+        return web.json_response({"seat": deal.seat, "closed": deal.closed})
+
+    app.router.add_get("/deal", page)
+    app.router.add_post("/api/deal/peek", peek)
+    app.router.add_post("/api/deal/next", pass_on)

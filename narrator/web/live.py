@@ -1,0 +1,74 @@
+"""Live updates: the game page's fragment pushed to every open page as server-sent events.
+
+The box pokes the hub whenever something a watcher could see may have changed: an action
+was accepted (the Box's listeners) or the performer began a cue or started a timer (its
+`on_change`). A poke renders the public view once, on the loop, right after the current
+step; if the message differs from the last one it goes to every subscriber. Nothing polls,
+so an idle box costs nothing and a change reaches the page in one loop turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+log = logging.getLogger("narrator.web")
+
+
+class Hub:
+    def __init__(self, render: Callable[[], bytes]) -> None:
+        """`render` makes the current message (an SSE `data:` block)."""
+        self._render = render
+        self._subscribers: set[asyncio.Queue[bytes]] = set()
+        self._last = b""
+        self._scheduled = False
+        self.pushed = 0  # messages sent (for the bench and the tests)
+
+    def subscribe(self) -> asyncio.Queue[bytes]:
+        queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=64)
+        self._subscribers.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[bytes]) -> None:
+        self._subscribers.discard(queue)
+
+    def current(self) -> bytes:
+        self._last = self._render()
+        return self._last
+
+    def poke(self) -> None:
+        """Something may have changed: render and push after the current step."""
+        if self._scheduled:
+            return
+        self._scheduled = True
+        try:
+            asyncio.get_running_loop().call_soon(self._flush)
+        except RuntimeError:  # no loop (a test driving the engine alone)
+            self._scheduled = False
+
+    def _flush(self) -> None:
+        self._scheduled = False
+        try:
+            message = self._render()
+        except Exception:  # the page must never disturb the game
+            log.exception("the live view could not be rendered")
+            return
+        if message == self._last:
+            return
+        self._last = message
+        self.pushed += 1
+        for queue in list(self._subscribers):
+            if queue.full():
+                # A page that stopped reading (a phone asleep): it gets the newest state
+                # when it wakes, not a backlog.
+                while not queue.empty():
+                    queue.get_nowait()
+            queue.put_nowait(message)
+
+    def close(self) -> None:
+        for queue in list(self._subscribers):
+            while not queue.empty():
+                queue.get_nowait()
+            queue.put_nowait(b"")  # tells the stream to end
+        self._subscribers.clear()

@@ -1,0 +1,251 @@
+"""The organiser's pages as HTML: plain server-rendered markup, one small script.
+
+Every value that comes from outside (names, tournament fields, reasons) goes through
+`esc`. The live part of the game page is `live_fragment(view)`: the page shows it at
+first, and the box pushes a fresh copy whenever the view changes, so there is one
+renderer and the script only swaps it in and counts the timer down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+from typing import Any
+
+from narrator.web.text import Text
+
+PROTOCOL_FORMATS = {"html": "html", "json": "json", "polemica": "polemica.json"}
+
+
+def esc(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def layout(t: Text, title: str, body: str, *, page: str, signed_in: bool,
+           refresh: bool = False) -> str:
+    nav = [("/game", t("nav_game"), "game"), ("/setup", t("nav_setup"), "setup"),
+           ("/archive", t("nav_archive"), "archive")]
+    links = "".join(f'<a href="{href}"{" aria-current=page" if key == page else ""}>{esc(label)}</a>'
+                    for href, label, key in nav)
+    if signed_in:
+        auth = (f'<form method="post" action="/logout" class="inline"><button class="link">'
+                f'{esc(t("sign_out"))}</button></form>')
+    else:
+        auth = f'<a href="/login?next=/{page}" class="pin">{esc(t("sign_in"))}</a>'
+    return (
+        f'<!doctype html><html lang="{esc(t.lang)}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{esc(title)}</title><link rel="stylesheet" href="/static/style.css">'
+        f'<link rel="icon" href="data:,"></head><body data-page="{esc(page)}">'
+        f'<header><nav>{links}</nav>{auth}</header><main>{body}</main>'
+        '<script src="/static/app.js" defer></script></body></html>'
+    )
+
+
+def timer_text(seconds: float) -> str:
+    whole = max(0, int(seconds + 0.999))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def seat_label(t: Text, seat: int, name: str) -> str:
+    return f"{seat} · {name}" if name else t("seat_n", seat=seat)
+
+
+def live_fragment(t: Text, view: dict[str, Any]) -> str:
+    """The live part of the game page, from the public view only."""
+    game = view["game"]
+    if game["over"]:
+        return _over(t, view)
+    names = {s["seat"]: s["name"] for s in view["seats"]}
+    phase, number = game["phase"], game["day"]
+    heading = t("night_n", n=number) if phase == "night" else t("day_n", n=number)
+    parts = [f'<section class="status {esc(phase)}"><h1>{esc(heading)}</h1>']
+    if game["paused"]:
+        parts.append(f'<p class="badge paused">{esc(t("paused"))}</p>')
+    if phase == "day":
+        moment = t.moment(view["moment"])
+        speaker = view["speaker"]
+        line = moment
+        if speaker:
+            line = f"{moment}: {seat_label(t, speaker, names.get(speaker, ''))}"
+        if line:
+            parts.append(f'<p class="moment">{esc(line)}</p>')
+        if view["timer_left"] is not None:
+            running = "1" if view["timer_running"] else "0"
+            parts.append(f'<p class="timer" data-left="{view["timer_left"]}" data-running="{running}">'
+                         f'{timer_text(view["timer_left"])}</p>')
+    if view["said"]:
+        parts.append(f'<p class="said">{esc(view["said"])}</p>')
+    parts.append("</section>")
+    parts.append(_seats(t, view, roles=False))
+    if phase == "day":
+        parts.append(_nominations(t, view, names))
+        parts.append(_ballot(t, view))
+    parts.append(_eliminations(t, view, names))
+    return "".join(parts)
+
+
+def _seats(t: Text, view: dict[str, Any], roles: bool) -> str:
+    items = []
+    for s in view["seats"]:
+        classes = ["seat", "alive" if s["alive"] else "out"]
+        if s["seat"] == view.get("speaker"):
+            classes.append("speaking")
+        if s["nominated"]:
+            classes.append("nominated")
+        fouls = s["fouls"]
+        marks = "".join('<i class="on"></i>' if i < fouls else "<i></i>" for i in range(4))
+        tags = []
+        if s["nominated"]:
+            tags.append(f'<b class="tag nom">{esc(t("nominated"))}</b>')
+        if not s["alive"]:
+            tags.append(f'<b class="tag out">{esc(t("out"))}</b>')
+        role = ""
+        if roles and "role" in s:
+            role = f'<span class="role">{esc(t.role(s["role"]))}</span>'
+        name = s["name"] or t("seat_n", seat=s["seat"])
+        items.append(
+            f'<li class="{" ".join(classes)}" data-seat="{s["seat"]}"><span class="num">{s["seat"]}</span>'
+            f'<span class="name">{esc(name)}</span>{role}{"".join(tags)}'
+            f'<span class="fouls" title="{esc(t("fouls"))}: {fouls}">{marks}</span></li>')
+    return f'<ol class="seats">{"".join(items)}</ol>'
+
+
+def _who(t: Text, seat: int, names: dict[int, str]) -> str:
+    return esc(seat_label(t, seat, names.get(seat, "")))
+
+
+def _nominations(t: Text, view: dict[str, Any], names: dict[int, str]) -> str:
+    noms = view["nominations"]
+    if not noms:
+        return ""
+    items = "".join(f'<li>{_who(t, n["target"], names)} <small>{esc(t("by_seat", seat=n["by"]))}'
+                    "</small></li>" for n in noms if n["target"])
+    return f'<section class="box"><h2>{esc(t("nominations"))}</h2><ul class="plain">{items}</ul></section>'
+
+
+def _ballot(t: Text, view: dict[str, Any]) -> str:
+    b = view["ballot"]
+    if not b:
+        return ""
+    rows = []
+    for key, voters in b["votes"].items():
+        label = t("lift") if key == "lift" else t("seat_n", seat=key)
+        current = ' class="current"' if b["current"] is not None and str(b["current"]) == key else ""
+        who = ", ".join(str(v) for v in voters)
+        rows.append(f"<tr{current}><th>{esc(label)}</th><td>{len(voters)}</td><td>{esc(who)}</td></tr>")
+    for c in b["candidates"]:
+        if str(c) not in b["votes"]:
+            current = ' class="current"' if b["current"] == c else ""
+            rows.append(f'<tr{current}><th>{esc(t("seat_n", seat=c))}</th><td>0</td><td></td></tr>')
+    title = t("ballot_lift") if b["kind"] == "lift" else t("ballot_round", n=b["round"])
+    return (f'<section class="box"><h2>{esc(title)}</h2><table class="ballot">'
+            f'<tr><th></th><th>{esc(t("votes"))}</th><th>{esc(t("voters"))}</th></tr>'
+            f'{"".join(rows)}</table></section>')
+
+
+def _eliminations(t: Text, view: dict[str, Any], names: dict[int, str]) -> str:
+    elims = view["eliminations"]
+    if not elims:
+        return ""
+    items = []
+    for e in elims:
+        when = t("night_n", n=e["number"]) if e["phase"] == "night" else t("day_n", n=e["number"])
+        how = t.how(e["how"]) if e["how"] not in ("night", "day") else ""
+        detail = f"{when}, {how}" if how else when
+        items.append(f'<li>{_who(t, e["seat"], names)} <small>{esc(detail)}</small></li>')
+    return f'<section class="box"><h2>{esc(t("eliminations"))}</h2><ol>{"".join(items)}</ol></section>'
+
+
+def protocol_links(t: Text, game_id: str, formats: Iterable[str]) -> str:
+    have = set(formats)
+    links = [f'<a href="/protocols/{esc(game_id)}.{ext}" class="button small" target="_blank">'
+             f'{esc(t("protocol_" + fmt))}</a>' for fmt, ext in PROTOCOL_FORMATS.items() if fmt in have]
+    return f'<span class="links">{"".join(links)}</span>'
+
+
+def _over(t: Text, view: dict[str, Any]) -> str:
+    game = view["game"]
+    names = {s["seat"]: s["name"] for s in view["seats"]}
+    reason = t.reason(str(game["reason"])) if game.get("reason") else ""
+    winner_class = esc(game["winner"] or "none")
+    parts = [f'<section class="status over {winner_class}"><h1>{esc(t.winner(game["winner"]))}</h1>',
+             f'<p class="moment">{esc(reason)}</p></section>' if reason else "</section>",
+             _seats(t, view, roles=True), _eliminations(t, view, names)]
+    if game.get("protocols"):
+        parts.append(f'<section class="box"><h2>{esc(t("protocol"))}</h2>'
+                     f'{protocol_links(t, game["id"], game["protocols"])}</section>')
+    return "".join(parts)
+
+
+def no_game(t: Text) -> str:
+    return (f'<section class="status"><h1>{esc(t("no_game"))}</h1>'
+            f'<p><a class="button" href="/setup">{esc(t("nav_setup"))}</a></p></section>')
+
+
+def game_page(t: Text, fragment: str, controls: str, game_id: str | None, over: bool) -> str:
+    return (f'<div id="live" data-stream="/api/events" data-game="{esc(game_id or "")}" '
+            f'data-over="{1 if over else 0}">{fragment}</div>{controls}')
+
+
+def login_page(t: Text, next_url: str, error: str = "") -> str:
+    err = f'<p class="error" role="alert">{esc(error)}</p>' if error else ""
+    return (f'<section class="box narrow"><h1>{esc(t("sign_in"))}</h1>{err}'
+            f'<form method="post" action="/login"><input type="hidden" name="next" value="{esc(next_url)}">'
+            f'<label>{esc(t("pin"))} <input name="pin" type="password" inputmode="numeric" '
+            'autocomplete="current-password" autofocus required></label>'
+            f'<button type="submit">{esc(t("sign_in"))}</button></form></section>')
+
+
+def seat_buttons(seats: Sequence[dict[str, Any]]) -> str:
+    return "".join(f'<button type="button" class="seatpick{"" if s["alive"] else " gone"}" '
+                   f'data-seat="{s["seat"]}">{s["seat"]}</button>' for s in seats)
+
+
+def sign_in_hint(t: Text) -> str:
+    return (f'<section class="box hint"><a class="button" href="/login?next=/game">'
+            f'{esc(t("sign_in_to_correct"))}</a></section>')
+
+
+def controls(t: Text, view: dict[str, Any]) -> str:
+    """The corrections: the PIN holder's buttons. Each sends one action to /api/action
+    (or asks /api/undo what an undo would take back, and waits for a yes)."""
+    def b(kind: str, label: str, extra: str = "") -> str:
+        return f'<button type="button" data-kind="{kind}"{extra}>{esc(t(label))}</button>'
+
+    over = view["game"]["over"]
+    parts = [f'<section id="controls" class="box controls"><h2>{esc(t("corrections"))}</h2>']
+    if not over:
+        parts += [
+            f'<p class="hint">{esc(t("pick_seat"))}</p>',
+            f'<div class="seatrow">{seat_buttons(view["seats"])}</div>',
+            '<div class="row">', b("foul", "foul", " data-seat-needed"),
+            b("unfoul", "unfoul", " data-seat-needed"),
+            b("remove", "disqualify", ' data-seat-needed data-confirm="confirm_remove"'), "</div>",
+            '<div class="row">', b("end_speech", "next_speaker"), b("add_time", "add_30"),
+            b("pause", "pause"), b("resume", "resume"), "</div>",
+            '<div class="row">', b("undo", "undo", " data-undo"),
+            b("abandon", "abandon", ' data-evening="abandon" data-confirm="confirm_abandon"'),
+            "</div>",
+        ]
+    parts += [
+        '<div class="row">', b("next_game", "next_game", ' data-evening="next-game"'
+                               + ("" if over else ' data-confirm="confirm_next"')), "</div>",
+        '<div id="confirm" class="confirm" hidden><p class="question"></p>',
+        f'<button type="button" class="yes">{esc(t("yes"))}</button>',
+        f'<button type="button" class="no">{esc(t("cancel"))}</button></div>',
+        '<p id="result" class="result" role="status" aria-live="polite"></p>',
+        '<script type="application/json" id="words">',
+        _json_words(t, ("confirm_remove", "confirm_abandon", "confirm_next", "confirm_undo",
+                        "pick_seat_first", "done", "refused")),
+        "</script></section>",
+    ]
+    return "".join(parts)
+
+
+def _json_words(t: Text, keys: Sequence[str]) -> str:
+    import json
+
+    words = {k: t(k) for k in keys}
+    # "</" can't appear inside the script element's text.
+    return json.dumps(words, ensure_ascii=False).replace("</", "<\\/")

@@ -1,0 +1,506 @@
+"""The organiser's web server: aiohttp on the daemon's own asyncio loop.
+
+It reads the game only through the public view (narrator.web.view) and changes it only
+through the engine: every correction is an action the Box applies like a tap or a voice
+command, journalled first. A request the page can't use gets a 4xx with a message and
+leaves the game alone; a fault while serving is logged and answered with a 500 that says
+nothing about the game (never a traceback).
+
+Routes: the pages (/game, /setup, /archive, /deal, /login), the JSON API (/api/state,
+/api/action, /api/events for live updates, /api/undo for the undo's confirm step,
+/api/next-game, /api/abandon), the box's own static files and the protocol sheets of
+finished games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from aiohttp import web
+
+from narrator.clock import Clock
+from narrator.daemon import Box
+from narrator.engine.actions import Action, Foul, Undo
+from narrator.engine.state import State
+from narrator.errors import RuleError
+from narrator.records.session import GameSession, protocols_dir
+from narrator.settings import Settings
+from narrator.web import actions as page_actions
+from narrator.web import pages
+from narrator.web.auth import COOKIE, PinGate
+from narrator.web.live import Hub
+from narrator.web.text import Text, text
+from narrator.web.view import GameInfo, Timer, public_state, role_pattern
+
+if TYPE_CHECKING:
+    from narrator.web.deal import PhoneDeal
+    from narrator.web.setup import Evening
+
+log = logging.getLogger("narrator.web")
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+_PROTOCOL = re.compile(r"^(?P<id>[A-Za-z0-9_-]{1,80})\.(?P<fmt>html|json|polemica\.json)$")
+_STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
+MAX_BODY = 64 * 1024
+
+
+class Host(Protocol):
+    """What the server needs of the service: the current game, its settings, and a hook
+    that hears of every new game's box."""
+
+    @property
+    def box(self) -> Box | None: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def on_box(self) -> list[Callable[[Box], None]]: ...
+
+
+@dataclass
+class _Undos:
+    """The actions an undo would take back, newest last (an Undo pops one)."""
+
+    stack: list[Action] = field(default_factory=list)
+
+    def hear(self, action: Action | None) -> None:
+        if action is None:
+            return
+        if isinstance(action, Undo):
+            if self.stack:
+                self.stack.pop()
+        else:
+            self.stack.append(action)
+        del self.stack[:-500]
+
+
+class WebServer:
+    def __init__(self, host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> None:
+        self.host = host
+        self.evening = evening
+        self.deal: PhoneDeal | None = None  # a deal without cards in progress
+        self.gate = gate
+        self.clock = clock
+        self.hub = Hub(self._message)
+        self.undos = _Undos()
+        self._runner: web.AppRunner | None = None
+        self._static = {name: (resources.files("narrator.web") / "static" / name).read_bytes()
+                        for name in _STATIC}
+        self.app = self._make_app()
+        host.on_box.append(self.attach)
+        if host.box is not None:
+            self.attach(host.box)
+
+    # the game
+    def attach(self, box: Box) -> None:
+        """A new game's box: follow its actions and its performer."""
+        self.undos = _Undos()
+        session = box.session
+        if isinstance(session, GameSession):
+            self.undos.stack = _journal_actions(session)
+        box.listeners.append(self._heard)
+        box.performer.on_change.append(self.hub.poke)
+        self.hub.poke()
+
+    def _heard(self, action: Action | None, _effects: list[Any]) -> None:
+        self.undos.hear(action)
+        self.hub.poke()
+
+    @property
+    def lang(self) -> str:
+        box = self.host.box
+        if box is not None and isinstance(box.session, GameSession):
+            return box.session.header.lang
+        return self.host.settings.game.lang
+
+    def text(self) -> Text:
+        return text(self.lang)
+
+    def view(self) -> dict[str, Any] | None:
+        box = self.host.box
+        if box is None:
+            return None
+        return view_of(box)
+
+    def _message(self) -> bytes:
+        view = self.view()
+        t = self.text()
+        fragment = pages.live_fragment(t, view) if view else pages.no_game(t)
+        game = view["game"] if view else None
+        data = {"game": game["id"] if game else None, "over": bool(game and game["over"]),
+                "html": fragment}
+        return b"data: " + json.dumps(data, ensure_ascii=False).encode() + b"\n\n"
+
+    # serving
+    def _make_app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._errors])
+        r = app.router
+        r.add_get("/", self.index)
+        r.add_get("/game", self.game_page)
+        r.add_get("/login", self.login_form)
+        r.add_post("/login", self.login)
+        r.add_post("/logout", self.logout)
+        r.add_get("/api/state", self.api_state)
+        r.add_post("/api/action", self.api_action)
+        r.add_get("/api/events", self.api_events)
+        r.add_get("/api/undo", self.api_undo)
+        r.add_post("/api/unfoul", self.api_unfoul)
+        r.add_get("/static/{name}", self.static)
+        r.add_get("/protocols/{name}", self.protocol)
+        from narrator.web import archive, deal, setup  # noqa: F401  (their routes register themselves)
+
+        for extra in _EXTRA_ROUTES:
+            extra(self, app)
+        app.on_shutdown.append(self._on_shutdown)
+        return app
+
+    async def start(self, host: str, port: int) -> None:
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port, reuse_address=True)
+        await site.start()
+
+    @property
+    def port(self) -> int:
+        """The port it listens on (the one the system gave when asked for port 0)."""
+        assert self._runner is not None, "not started"
+        return int(self._runner.addresses[0][1])
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _on_shutdown(self, _app: web.Application) -> None:
+        self.hub.close()
+
+    @web.middleware
+    async def _errors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except web.HTTPException:
+            raise
+        except (asyncio.CancelledError, ConnectionResetError):
+            raise
+        except Exception:
+            log.exception("the page failed on %s %s", request.method, request.path)
+            if request.path.startswith("/api/"):
+                return web.json_response({"error": "the box could not answer this request"},
+                                         status=500)
+            return web.Response(text="The box could not answer this request.", status=500)
+
+    # helpers
+    def signed_in(self, request: web.Request) -> bool:
+        return self.gate.valid(request.cookies.get(COOKIE))
+
+    def html(self, title: str, body: str, page: str, request: web.Request,
+             status: int = 200, t: Text | None = None) -> web.Response:
+        t = t or self.text()
+        doc = pages.layout(t, title, body, page=page, signed_in=self.signed_in(request))
+        return web.Response(text=doc, content_type="text/html", charset="utf-8", status=status,
+                            headers=_NO_STORE)
+
+    # pages
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound("/game" if self.host.box is not None else "/setup")
+
+    async def game_page(self, request: web.Request) -> web.StreamResponse:
+        t = self.text()
+        view = self.view()
+        fragment = pages.live_fragment(t, view) if view else pages.no_game(t)
+        controls = ""
+        if view is not None:
+            controls = (pages.controls(t, view) if self.signed_in(request)
+                        else pages.sign_in_hint(t))
+        game_id = view["game"]["id"] if view else None
+        body = pages.game_page(t, fragment, controls, game_id, bool(view and view["game"]["over"]))
+        return self.html(t("title_game"), body, "game", request)
+
+    async def login_form(self, request: web.Request) -> web.StreamResponse:
+        t = self.text()
+        return self.html(t("sign_in"), pages.login_page(t, _safe_next(request.query.get("next"))),
+                         "login", request)
+
+    async def login(self, request: web.Request) -> web.StreamResponse:
+        t = self.text()
+        try:
+            form = await request.post()
+        except ValueError:
+            return web.Response(text="a bad form", status=400)
+        pin, next_url = str(form.get("pin", "")), _safe_next(str(form.get("next", "")))
+        client = request.remote or "?"
+        wait = self.gate.wait_left(client)
+        if wait > 0:
+            body = pages.login_page(t, next_url, t("pin_wait", seconds=int(wait + 0.999)))
+            return self.html(t("sign_in"), body, "login", request, status=429)
+        token = self.gate.try_pin(client, pin)
+        if token is None:
+            log.warning("a wrong PIN from %s", client)
+            return self.html(t("sign_in"), pages.login_page(t, next_url, t("pin_wrong")), "login",
+                             request, status=401)
+        response = web.HTTPSeeOther(next_url)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+        raise response
+
+    async def logout(self, request: web.Request) -> web.StreamResponse:
+        self.gate.end(request.cookies.get(COOKIE))
+        response = web.HTTPSeeOther("/game")
+        response.del_cookie(COOKIE, path="/")
+        raise response
+
+    # the JSON API
+    async def api_state(self, request: web.Request) -> web.StreamResponse:
+        view = self.view()
+        if view is None:
+            return web.json_response({"error": "no game is running"}, status=404, headers=_NO_STORE)
+        return web.json_response(view, headers=_NO_STORE, dumps=_dumps)
+
+    async def api_action(self, request: web.Request) -> web.StreamResponse:
+        if not self.signed_in(request):
+            return _error(401, "enter the PIN first")
+        try:
+            data = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            return _error(400, "the body is not JSON")
+        try:
+            action = page_actions.parse_action(data)
+        except page_actions.BadBody as exc:
+            return _error(400, str(exc))
+        box = self.host.box
+        if box is None or box.game.over:
+            return _error(409, "no game is running")
+        return self.apply(box, action)
+
+    def apply(self, box: Box, action: Action) -> web.Response:
+        """One action from the page through the engine; the answer is the new view."""
+        game = box.game
+        reason = page_actions.refusal_at_night(game.state, action)
+        if reason is None and isinstance(action, Undo):
+            reason = page_actions.undo_refusal(game.state, _before(box))
+        if reason is not None:
+            return _error(409, reason)
+        try:
+            box.apply_now(action)
+        except RuleError as exc:
+            return _error(409, str(exc))
+        except OSError as exc:
+            log.error("cannot write the journal (%s): the page's %s is refused", exc, action.kind)
+            return _error(503, "the box cannot write its journal; nothing changed")
+        except Exception:
+            log.exception("the engine failed on the page's %s; nothing changed", action.kind)
+            return _error(500, "the engine could not take this action; nothing changed")
+        log.info("the page: %s", action.kind)
+        view = view_of(box)
+        return web.json_response(view, headers=_NO_STORE, dumps=_dumps)
+
+    async def api_undo(self, request: web.Request) -> web.StreamResponse:
+        """The confirm step's words: what an undo would take back now, or why it can't."""
+        if not self.signed_in(request):
+            return _error(401, "enter the PIN first")
+        box = self.host.box
+        t = self.text()
+        if box is None or box.game.over:
+            return _error(409, t("undo_none"))
+        before = _before(box)
+        refusal = page_actions.undo_refusal(box.game.state, before)
+        if refusal is not None:
+            return _error(409, t("undo_not_now"))
+        last = self.undos.stack[-1] if self.undos.stack else None
+        return web.json_response({"undo": page_actions.describe(t, last, before)}, headers=_NO_STORE)
+
+    async def api_unfoul(self, request: web.Request) -> web.StreamResponse:
+        """Take a foul back. The engine has no such action yet, so this is the undo of the
+        last action when that action was this seat's foul, and refused otherwise."""
+        if not self.signed_in(request):
+            return _error(401, "enter the PIN first")
+        try:
+            data = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            return _error(400, "the body is not JSON")
+        seat = data.get("seat") if isinstance(data, dict) else None
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            return _error(400, "expected {\"seat\": N}")
+        box = self.host.box
+        if box is None or box.game.over:
+            return _error(409, "no game is running")
+        last = self.undos.stack[-1] if self.undos.stack else None
+        if not (isinstance(last, Foul) and last.seat == seat):
+            return _error(409, self.text()("unfoul_not_last", seat=seat))
+        return self.apply(box, Undo())
+
+    async def api_events(self, request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        queue = self.hub.subscribe()
+        try:
+            await response.write(b"retry: 1000\n" + self.hub.current())
+            while True:
+                try:
+                    message = await asyncio.wait_for(queue.get(), timeout=15)
+                except TimeoutError:
+                    message = b": still here\n\n"  # finds a page that went away
+                if not message:
+                    break
+                await response.write(message)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.hub.unsubscribe(queue)
+        return response
+
+    # files
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in _STATIC:
+            raise web.HTTPNotFound()
+        return web.Response(body=self._static[name], content_type=_STATIC[name], charset="utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def protocol(self, request: web.Request) -> web.StreamResponse:
+        """A finished game's protocol: only these three names in the protocols folder,
+        matched by pattern, so no request reaches any other file."""
+        match = _PROTOCOL.match(request.match_info["name"])
+        if match is None:
+            raise web.HTTPNotFound()
+        folder = protocols_dir(self.host.settings.state_dir).resolve()
+        path = folder / match.group(0)
+        box = self.host.box
+        if box is not None and not box.game.over and isinstance(box.session, GameSession) \
+                and box.session.header.game_id == match.group("id"):
+            raise web.HTTPNotFound()  # the game in play has no protocol to show yet
+        if path.resolve().parent != folder or not path.is_file():
+            raise web.HTTPNotFound()
+        kind = "text/html" if match.group("fmt") == "html" else "application/json"
+        return web.Response(body=path.read_bytes(), content_type=kind, charset="utf-8",
+                            headers=_NO_STORE)
+
+
+_NO_STORE = {"Cache-Control": "no-store"}
+
+# Pages added by their own modules (set-up, archive, deal): each adds its routes.
+_EXTRA_ROUTES: list[Callable[[WebServer, web.Application], None]] = []
+
+
+def extra_routes(add: Callable[[WebServer, web.Application], None]) -> Callable[
+        [WebServer, web.Application], None]:
+    _EXTRA_ROUTES.append(add)
+    return add
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status, headers=_NO_STORE, dumps=_dumps)
+
+
+def _safe_next(value: str | None) -> str:
+    """Only a path on this box (never //other.host or a scheme) after signing in."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+        return "/game"
+    return value
+
+
+def _before(box: Box) -> State | None:
+    history = box.game.history
+    return history[-1] if history else None
+
+
+def info_of(box: Box) -> GameInfo:
+    rules = box.game.engine.rules
+    words = role_words(tuple(rules.roles))
+    session = box.session
+    if isinstance(session, GameSession):
+        header = session.header
+        names = tuple(getattr(header, "names", ()) or ())
+        return GameInfo(header.game_id, rules.name, rules.title, header.lang, names, words)
+    return GameInfo("", rules.name, rules.title, "en", (), words)
+
+
+@functools.cache
+def role_words(roles: tuple[str, ...]) -> re.Pattern[str]:
+    """The rule set's role names in every language the page speaks, and their ids."""
+    from narrator.phrases.numbers import LANGUAGES
+
+    names = list(roles)
+    for lang in LANGUAGES:
+        names += [text(lang).role(r) for r in roles]
+    return role_pattern(names)
+
+
+def view_of(box: Box) -> dict[str, Any]:
+    st = box.game.state
+    timers = box.performer.timers
+    timer: Timer | None = None
+    if st.phase == "day" and st.window:
+        left = timers.remaining(st.window)
+        if left is not None:
+            timer = Timer(left, not timers.paused)
+        elif st.open:
+            timer = Timer(float(st.open[1]), False)  # the box is still speaking before it
+    formats: list[str] = []
+    session = box.session
+    if st.phase == "over" and isinstance(session, GameSession) and session.files is not None:
+        files = session.files
+        formats = [fmt for fmt, path in (("html", files.html), ("json", files.json),
+                                         ("polemica", files.polemica)) if path is not None]
+    return public_state(info_of(box), st, timer, box.performer.last_said, formats)
+
+
+def _journal_actions(session: GameSession) -> list[Action]:
+    """The undo stack of a resumed game, from its journal."""
+    from narrator.records.journal import read
+
+    undos = _Undos()
+    try:
+        for entry in read(Path(session.journal.path)).entries:
+            undos.hear(entry.action)
+    except Exception:  # an unreadable journal only costs the undo's description
+        log.warning("the journal could not be read for the undo's description")
+        return []
+    return undos.stack
+
+
+async def serve(host: Host, settings: Settings, clock: Clock,
+                announce: list[Any] | None = None) -> WebServer | None:
+    """Start the page where the settings say; log its address and PIN, and put the words
+    that say them in `announce` (the service says them once after "ready"). A port that
+    can't be had is logged and the box runs without the page."""
+    from narrator.engine.effects import Say
+    from narrator.web.address import reachable_host, spoken_digits, spoken_host, url
+    from narrator.web.auth import load_or_make_pin
+
+    web_settings = settings.web
+    if web_settings.host is None:
+        log.info("the organiser's page is off")
+        return None
+    pin = load_or_make_pin(web_settings.pin, settings.state_dir)
+    server = WebServer(host, PinGate(pin, clock.now), clock)
+    try:
+        await server.start(web_settings.host, web_settings.port)
+    except OSError as exc:
+        log.error("the organiser's page cannot listen on %s:%d: %s", web_settings.host,
+                  web_settings.port, exc.strerror or exc)
+        return None
+    where = reachable_host(web_settings.host)
+    # The PIN is logged on purpose: the organiser reads it from `journalctl -u narrator`.
+    log.warning("the organiser's page: %s  PIN %s", url(where, server.port), pin)
+    if announce is not None:
+        lang = settings.game.lang
+        announce.append(Say("web_page", {"address": spoken_host(where, lang),
+                                         "port": server.port,
+                                         "pin": spoken_digits(pin, lang)}))
+    return server

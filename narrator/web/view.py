@@ -1,0 +1,143 @@
+"""What the organiser's page may know about a game: the public view, built field by field.
+
+The view is a whitelist. Nothing is copied from the state wholesale, so a field the
+engine adds tomorrow (a night choice, a learned role) stays off the page until someone
+decides here that it is public. Before the game is over it holds:
+- the phase and its number, paused or not, the cue the box is saying (heard by all);
+- per seat: the name, alive or out, fouls, nominated today;
+- in the day only: the speaker, the moment (speech, ballot...), the timer, today's
+  nominations, the ballot as it is counted (hands are raised in the open);
+- eliminations in order, with how only for day ones (a night kill's kind can be secret).
+At night the timer is left out as well: nothing on the page moves with night input, so
+two nights that differ only in the taps serve the same bytes (tests/web/test_view.py).
+After the game: the winner, the reason, every role and every elimination's kind.
+
+`GET /api/state` serves this dict as JSON; the contract's keys are `game` (id, rules,
+lang, phase, day, over, winner), `seats` (seat, name, alive, fouls, nominated), `speaker`
+and `timer_left`; the rest are additions the page uses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from narrator.engine.state import State
+
+# Day moments whose window belongs to one seat speaking.
+SPEAKING = ("speech", "silent_turn", "last_word", "tie_speech")
+# How players leave in the open, in the day (a night kill's kind may be a role's secret).
+PUBLIC_HOW = ("vote", "fouls", "removed", "lifted")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The game's public identity: from its header, not from its state."""
+
+    id: str
+    rules: str
+    title: str  # for the set-up and the archive: not in the live view (it may name a role)
+    lang: str
+    names: tuple[str, ...] = ()  # by seat, seat 1 first; "" where none was given
+    role_words: re.Pattern[str] | None = None  # the rule set's role names, any language
+
+    def name(self, seat: int) -> str:
+        return self.names[seat - 1] if 0 < seat <= len(self.names) else ""
+
+
+@dataclass(frozen=True)
+class Timer:
+    """The open day window as the box runs it: seconds left, counting down or not."""
+
+    left: float
+    running: bool
+
+
+def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: str = "",
+                 protocols: Sequence[str] = ()) -> dict[str, Any]:
+    """The page's view of a game. `timer` and `said` come from the box (its performer);
+    `protocols` are the formats written for a finished game (json, html, polemica)."""
+    over = st.phase == "over"
+    day = st.phase == "day"
+    winner = st.outcome[1] if over and st.outcome else None
+    game: dict[str, Any] = {
+        "id": info.id, "rules": info.rules, "lang": info.lang,
+        "phase": st.phase, "day": st.number, "over": over, "winner": winner,
+        "paused": bool(st.paused) and not over,
+    }
+    if over:
+        game["reason"] = st.outcome[0] if st.outcome else None
+        game["protocols"] = list(protocols)
+    today = _nominated(st) if day else set()
+    seats: list[dict[str, Any]] = []
+    for s in range(1, st.seats + 1):
+        seat: dict[str, Any] = {"seat": s, "name": info.name(s), "alive": bool(st.alive[s]),
+                                "fouls": int(st.fouls[s]), "nominated": s in today}
+        if over:
+            seat["role"] = st.roles[s]
+        seats.append(seat)
+    task = st.current if day else None
+    moment = str(task[0]) if task else ""
+    speaker = int(task[1]) if task and moment in SPEAKING and len(task) > 1 else 0
+    out: dict[str, Any] = {
+        "game": game,
+        "seats": seats,
+        "speaker": speaker,
+        "timer_left": round(timer.left, 1) if day and timer is not None else None,
+        "timer_running": bool(day and timer is not None and timer.running),
+        "moment": moment,
+        "said": said if over or not _names_a_role(info, said) else "",
+        "nominations": [{"by": int(by), "target": int(target)} for by, target in st.nominations]
+        if day else [],
+        "ballot": _ballot(st) if day else None,
+        "eliminations": [_elimination(e, over) for e in st.eliminations],
+    }
+    return out
+
+
+def role_pattern(names: Iterable[str]) -> re.Pattern[str]:
+    """Any of these role names as a word, in any of its forms ("mafia", "мафии", "дона"):
+    a word's stem is the word less its last letter when it is long enough to bend."""
+    stems = set()
+    for name in names:
+        for word in re.split(r"[\W_]+", name.lower()):
+            if len(word) >= 3:
+                stems.add(re.escape(word[:-1] if len(word) > 4 else word))
+    if not stems:
+        return re.compile(r"(?!x)x")
+    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(stems, key=len, reverse=True)) + r")\w*",
+                      re.IGNORECASE)
+
+
+def _names_a_role(info: GameInfo, text: str) -> bool:
+    """A cue that names a role ("Mafia, wake up") stays off the page until the end: the
+    page promises no role text at all before then, not only no seat's role."""
+    return bool(text) and info.role_words is not None and info.role_words.search(text) is not None
+
+
+def _nominated(st: State) -> set[int]:
+    return {int(target) for _by, target in st.nominations if target}
+
+
+def _ballot(st: State) -> dict[str, Any] | None:
+    b = st.ballot
+    if not b or "candidates" not in b:
+        return None
+    task = st.current
+    current = int(task[1]) if task and task[0] == "ballot" and len(task) > 1 else None
+    votes = b.get("votes", {})
+    return {
+        "kind": str(b.get("kind", "")),
+        "round": int(b.get("round", 1)),
+        "candidates": [int(c) for c in b["candidates"]],
+        "votes": {str(k): sorted(int(v) for v in voters) for k, voters in votes.items()},
+        "current": current,
+    }
+
+
+def _elimination(e: Sequence[Any], over: bool) -> dict[str, Any]:
+    seat, how, phase, number = e
+    shown = how if over or (phase == "day" and how in PUBLIC_HOW) else phase
+    return {"seat": int(seat), "how": str(shown), "phase": str(phase), "number": int(number)}

@@ -1,0 +1,157 @@
+"""Declared rule-set settings: every bundled rule set lists what a club may change, with
+labels in both languages; values and tables the documents forbid are refused before a
+game starts, with one line naming the setting and the rule (exit 2 on the command line)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from narrator.cli import main
+from narrator.errors import RuleSetError
+from narrator.rules.loader import bundled_names, load_bundled, parse
+from narrator.rules.settings import SettingError, check_table, configure, declared, describe
+
+SPORT = (Path(__file__).resolve().parents[2] / "narrator/rules/sets/sport.yaml").read_text()
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_every_setting_has_labels_and_its_own_default(name: str) -> None:
+    rules = load_bundled(name)
+    settings = declared(rules)
+    assert settings, f"{name} declares no settings"
+    for s in settings:
+        assert s.text["en"] and s.text["ru"] and s.text["en"] != s.text["ru"], s.key
+        assert s.check(s.default) == s.default
+        for c in s.choices:
+            assert c.text["en"] and c.text["ru"], (s.key, c.value)
+        # Each setting's default is the rule set as it stands: configuring it changes nothing.
+        assert configure(rules, {s.key: s.default}) == rules
+    for lang in ("en", "ru"):
+        form = describe(rules, lang)
+        assert json.loads(json.dumps(form, ensure_ascii=False)) == form
+        assert [f["key"] for f in form] == [s.key for s in settings]
+
+
+def test_a_setting_changes_the_rules() -> None:
+    sport = load_bundled("sport")
+    changed = configure(sport, {"fouls.cancel_vote": "none", "day.speech": 90, "best_move": False}, 10)
+    assert changed.fouls.cancel_vote == "none" and changed.day.speech == 90.0 and not changed.best_move
+    assert sport.fouls.cancel_vote != "none"  # the bundled rules are not touched
+
+
+@pytest.mark.parametrize(("values", "where", "problem"), [
+    ({"day.speeches": 60}, "day.speeches", "not a setting of this rule set (known: day.first_day_vote"),
+    ({"fouls.cancel_vote": "never"}, "fouls.cancel_vote=never", "must be one of"),
+    ({"day.speech": 5}, "day.speech=5", "must be from 10 to 300"),
+    ({"day.speech": "long"}, "day.speech=long", "must be a number of seconds"),
+    ({"best_move": "yes"}, "best_move=yes", "must be true or false"),
+    ({"draw_after_idle_rounds": 2.5}, "draw_after_idle_rounds=2.5", "must be a whole number"),
+    ({"day.tie": "revote_then_lift_then_coin"}, "day.tie", "not a setting of this rule set"),
+])
+def test_wrong_values_are_refused_naming_the_setting(values: dict[str, Any], where: str,
+                                                       problem: str) -> None:
+    with pytest.raises(SettingError) as caught:
+        configure(load_bundled("sport"), values, 10)
+    assert caught.value.path == "sport" and caught.value.where == where
+    assert problem in caught.value.problem
+    assert caught.value.setting == next(iter(values))
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(("name", "seats", "message"), [
+    ("sport", 9, "sport: 9 players: at least 10 players: 000: “Ten people participate in the game”"),
+    ("sport", 11, "sport: 11 players: at most 10 players: 000:"),
+    ("classic", 7, "classic: 7 players: at least 8 players: 002: “12+ ideal, may accept 8-12"),
+    ("club", 14, "club: 14 players: at most 13 players: 004 gives no table"),
+])
+def test_tables_the_documents_forbid_are_refused(name: str, seats: int, message: str) -> None:
+    with pytest.raises(SettingError) as caught:
+        configure(load_bundled(name), {}, seats)
+    assert str(caught.value).startswith(message)
+    assert caught.value.setting is None
+
+
+def test_a_side_that_would_win_at_once_is_refused() -> None:
+    data = yaml.safe_load(SPORT)
+    data["deck"] = {10: {"civilian": 4, "sheriff": 1, "mafia": 4, "don": 1}}
+    data["limits"] = [{"check": "minority", "team": "black", "rule": "000: 7 red and 3 black"}]
+    rules = parse(yaml.safe_dump(data, allow_unicode=True), "mine.yaml")
+    with pytest.raises(SettingError, match="5 black players of 10: they would win before the "
+                                           "first night: 000: 7 red and 3 black"):
+        check_table(rules, 10)
+
+
+def _with(change: dict[str, Any]) -> str:
+    data = yaml.safe_load(SPORT)
+    for key, value in change.items():
+        section, _, name = key.partition("/")
+        if value is KeyError:
+            del data[section][name]
+        else:
+            data.setdefault(section, {})[name] = value
+    return yaml.safe_dump(data, allow_unicode=True)
+
+
+@pytest.mark.parametrize(("change", "where", "problem"), [
+    ({"settings/day.speech": {"kind": "minutes"}}, "settings.day.speech.kind", "expected one of choice"),
+    ({"settings/day.colour": {"kind": "bool", "en": "x", "ru": "х"}}, "settings.day.colour",
+     "no such field in the rule set"),
+    ({"settings/day.nothing": None}, "settings.day.nothing", "not described here nor in common_settings"),
+    ({"settings/best_move": {"ru": ""}}, "settings.best_move.ru", "a label in every language"),
+    ({"settings/fouls.cancel_vote": {"values": ["nearest", "sometimes"]}},
+     "settings.fouls.cancel_vote.values[1]", "'sometimes' has no label"),
+    ({"settings/fouls.cancel_vote": {"values": {"nearest": {"en": "x"}}}},
+     "settings.fouls.cancel_vote.values.nearest", "a label in every language"),
+    ({"settings/day.speech": {"min": 90}}, "settings.day.speech",
+     "the rule set's own value 60.0 must be from 90"),
+    ({"settings/best_move": {"values": ["x"]}}, "settings.best_move.values", "only a choice has values"),
+    ({"settings/best_move": {"colour": "red"}}, "settings.best_move.colour", "unknown key"),
+])
+def test_wrong_declarations_are_refused_with_the_place(change: dict[str, Any], where: str,
+                                                       problem: str) -> None:
+    with pytest.raises(RuleSetError) as caught:
+        parse(_with(change), "mine.yaml")
+    assert str(caught.value).startswith(f"mine.yaml: {where}: "), str(caught.value)
+    assert problem in str(caught.value)
+
+
+@pytest.mark.parametrize(("limit", "where", "problem"), [
+    ({"check": "luck", "rule": "x"}, "limits[1].check", "unknown check 'luck'"),
+    ({"check": "seats", "min": 8}, "limits[1].rule", "the document's rule is needed"),
+    ({"check": "seats", "min": "eight", "rule": "x"}, "limits[1]", "min must be a whole number"),
+    ({"check": "seats", "rule": "x", "settings": ["day.colour"]}, "limits[1].settings",
+     "expected a list of this rule set's settings"),
+    ({"check": "role_at_most", "role": "angel", "rule": "x"}, "limits[1]", "count is needed"),
+])
+def test_wrong_limits_are_refused_with_the_place(limit: dict[str, Any], where: str, problem: str) -> None:
+    data = yaml.safe_load(SPORT)
+    data["limits"].append(limit)
+    with pytest.raises(RuleSetError) as caught:
+        parse(yaml.safe_dump(data, allow_unicode=True), "mine.yaml")
+    assert str(caught.value).startswith(f"mine.yaml: {where}: "), str(caught.value)
+    assert problem in str(caught.value)
+
+
+def test_a_file_without_settings_offers_the_common_ones() -> None:
+    data = yaml.safe_load(SPORT)
+    del data["settings"]
+    rules = parse(yaml.safe_dump(data, allow_unicode=True), "plain.yaml")
+    keys = {s.key for s in declared(rules)}
+    assert {"day.speech", "fouls.cancel_vote", "best_move"} <= keys
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--set", "fouls.cancel_vote=never"], "narrator: sport: fouls.cancel_vote=never: must be one of"),
+    (["--set", "day.speech"], "narrator: --set: day.speech: expected KEY=VALUE"),
+    (["--rules", "classic", "--seats", "6"], "narrator: classic: 6 players: at least 8 players: 002:"),
+])
+def test_the_command_line_refuses_with_one_line_and_exit_2(argv: list[str], message: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--fast", "--no-state", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1, err

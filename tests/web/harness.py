@@ -1,0 +1,122 @@
+"""A box on a virtual clock with the organiser's page in front of it, for the web tests.
+
+`Table` holds one game (journalled in a temporary state folder) played by the Box on a
+FakeClock with a FakeSpeaker; `TableHost` is what the WebServer asks for the game. A
+test moves the clock with `step()` and acts like players and the organiser would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from narrator.clock import FakeClock
+from narrator.daemon import Box
+from narrator.engine.actions import Action
+from narrator.performer import Performer
+from narrator.phrases.book import PhraseBook
+from narrator.records.journal import GameHeader
+from narrator.records.session import GameSession
+from narrator.settings import Settings, load_settings
+from narrator.voice.fake import FakeSpeaker
+from narrator.web.auth import PinGate
+from narrator.web.server import WebServer
+from narrator.windows import WindowTimers
+
+PIN = "2468"
+
+
+class TableHost:
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._box: Box | None = None
+        self._on_box: list[Callable[[Box], None]] = []
+
+    @property
+    def box(self) -> Box | None:
+        return self._box
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
+
+    @property
+    def on_box(self) -> list[Callable[[Box], None]]:
+        return self._on_box
+
+    def set_box(self, box: Box) -> None:
+        self._box = box
+        for hook in self._on_box:
+            hook(box)
+
+
+class Table:
+    def __init__(self, state_dir: Path, rules: str = "sport", seats: int = 10, seed: int = 5,
+                 roles: Sequence[str] | None = None, lang: str = "en", game_id: str = "g1",
+                 clock: FakeClock | None = None) -> None:
+        self.clock = clock or FakeClock()
+        self.settings = load_settings(None, {"state_dir": str(state_dir), "keypad": "none",
+                                             "cache_dir": str(state_dir / "cache")})
+        self.host = TableHost(self.settings)
+        self.gate = PinGate(PIN, self.clock.now)
+        self.server = WebServer(self.host, self.gate, self.clock)
+        self.speaker = FakeSpeaker(self.clock, lang)
+        header = GameHeader(rules=rules, seats=seats, seed=seed, lang=lang,
+                            roles=tuple(roles) if roles else None, game_id=game_id,
+                            started="2025-01-01T20:00:00")
+        self.session, opening = GameSession.start(state_dir, header, wall=lambda: 1.7e9)
+        boxes: list[Box] = []
+        timers = WindowTimers(self.clock, on_expire=lambda w: boxes[0].window_expired(w))
+        performer = Performer(self.speaker, PhraseBook.load(lang), timers)
+        self.box = Box(self.session, performer, self.clock)
+        boxes.append(self.box)
+        self.host.set_box(self.box)
+        self.box.start(opening)
+
+    @property
+    def state(self):  # type: ignore[no-untyped-def]
+        return self.box.game.state
+
+    def window_running(self) -> bool:
+        st = self.state
+        return bool(st.window) and self.box.performer.timers.is_open(st.window)
+
+    async def step(self) -> bool:
+        return await self.clock.step()
+
+    async def until(self, done: Callable[[], bool], limit: int = 20_000) -> None:
+        for _ in range(limit):
+            if done():
+                return
+            if not await self.step():
+                raise AssertionError(f"the game stopped at {self.state.phase_label()}")
+        raise AssertionError("the game did not get there")
+
+    def act(self, action: Action) -> None:
+        self.box.apply_now(action)
+
+
+def seat_players(table: Table, seed: int = 7) -> None:
+    """Simulated players at pads and a keypad, who know their cards and play along."""
+    from narrator.devices.fake import FakeSeatPanel
+    from narrator.devices.keypads import FakeKeypad
+    from narrator.sim.driver import PadPlayers
+    from narrator.sim.players import Table as Players
+
+    box = table.box
+    rules = box.game.engine.rules
+    st = box.game.state
+    panel = FakeSeatPanel(st.seats, table.clock)
+    keypad = FakeKeypad()
+    cards = list(st.roles[1:]) if all(st.roles[1:]) else None
+    players = Players(rules, seed, foul_rate=0.0, cards=cards)
+
+    def press(seat: int, down: bool) -> None:
+        if down:
+            panel.press(seat)
+        else:
+            panel.release(seat)
+
+    PadPlayers(box, players, press, keypad, table.clock, seed)
+    panel.start(box.submit)
+    box.spawn("keypad", lambda: keypad.run(box.submit))

@@ -1,0 +1,185 @@
+"""The JSON contract others rely on, the PIN, and bad requests that must not disturb the game."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from narrator.rules.loader import load_bundled
+from narrator.sim.selfplay import deal
+from tests.web.harness import PIN, Table
+
+Client = TestClient[web.Request, web.Application]
+ROLE_WORDS = ("civilian", "sheriff", "mafia", "don", "role")
+
+
+def run(tmp: Path, body: Callable[[Table, Client], Awaitable[None]]) -> None:
+    async def main() -> None:
+        table = Table(tmp, roles=deal(load_bundled("sport"), 10, 3), seed=3)
+        client: Client = TestClient(TestServer(table.server.app))
+        await client.start_server()
+        try:
+            await body(table, client)
+        finally:
+            await client.close()
+            await table.box.stop()
+
+    asyncio.run(main())
+
+
+async def sign_in(client: Client) -> None:
+    r = await client.post("/login", data={"pin": PIN, "next": "/game"}, allow_redirects=False)
+    assert r.status == 303
+
+
+async def to_first_speech(table: Table) -> None:
+    await table.until(lambda: table.state.phase == "day" and table.window_running())
+
+
+def test_state_has_the_contract_keys_and_no_role(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client) -> None:
+        for moment in ("night", "day"):
+            if moment == "day":
+                await to_first_speech(table)
+            r = await client.get("/api/state")
+            assert r.status == 200
+            raw = await r.text()
+            data = json.loads(raw)
+            assert {"id", "rules", "lang", "phase", "day", "over", "winner"} <= set(data["game"])
+            assert data["game"]["phase"] == moment and data["game"]["over"] is False
+            assert [set(s) for s in data["seats"]] == [{"seat", "name", "alive", "fouls", "nominated"}] * 10
+            assert "speaker" in data and "timer_left" in data
+            lowered = raw.lower()
+            assert not any(word in lowered for word in ROLE_WORDS), raw
+        assert data["speaker"] == 1 and 0 < data["timer_left"] <= 60
+
+    run(tmp_path, body)
+
+
+def test_posts_need_the_pin_and_bad_bodies_get_400(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client) -> None:
+        await to_first_speech(table)
+        r = await client.post("/api/action", json={"kind": "foul", "seat": 3})
+        assert r.status == 401 and "error" in await r.json()
+        await sign_in(client)
+        before = table.state.to_json()
+        for raw, status in [
+            (b"{not json", 400), (b"[1, 2]", 400), (b'{"kind": "launch"}', 400),
+            (b'{"kind": "tap", "seat": 3}', 400), (b'{"kind": "foul", "seat": "three"}', 400),
+            (b'{"kind": "foul", "seat": 3, "extra": 1}', 400), (b'{"kind": "foul", "seat": true}', 400),
+            (b"\xff\xfe", 400), (b'{"kind": "foul", "seat": 42}', 409),
+        ]:
+            r = await client.post("/api/action", data=raw, headers={"Content-Type": "application/json"})
+            assert r.status == status, raw
+            answer = await r.json()
+            assert isinstance(answer["error"], str) and "Traceback" not in answer["error"]
+        big = b'{"kind": "foul", "seat": 3, "pad": "' + b"x" * 100_000 + b'"}'
+        r = await client.post("/api/action", data=big, headers={"Content-Type": "application/json"})
+        assert r.status == 413
+        assert table.state.to_json() == before  # nothing happened to the game
+        assert table.window_running()
+
+    run(tmp_path, body)
+
+
+def test_a_foul_from_the_page_is_an_engine_action_and_the_answer_is_the_new_state(
+        tmp_path: Path) -> None:
+    async def body(table: Table, client: Client) -> None:
+        await to_first_speech(table)
+        await sign_in(client)
+        r = await client.post("/api/action", json={"kind": "foul", "seat": 4})
+        assert r.status == 200
+        data = await r.json()
+        assert data["seats"][3]["fouls"] == 1
+        assert table.state.fouls[4] == 1
+        journal = (tmp_path / "journal" / "current.jsonl").read_text()
+        assert '"kind":"foul","seat":4' in journal  # journalled like any other input
+        r = await client.get("/api/undo")
+        assert (await r.json())["undo"] == "the foul to seat 4"
+        r = await client.post("/api/unfoul", json={"seat": 5})
+        assert r.status == 409
+        r = await client.post("/api/unfoul", json={"seat": 4})
+        assert r.status == 200 and (await r.json())["seats"][3]["fouls"] == 0
+        r = await client.post("/api/action", json={"kind": "pause"})
+        assert r.status == 200 and (await r.json())["game"]["paused"] is True
+        r = await client.post("/api/action", json={"kind": "pause"})
+        assert r.status == 409 and (await r.json())["error"] == "already paused"
+
+    run(tmp_path, body)
+
+
+def test_at_night_the_page_takes_only_pause_resume_foul_and_removal(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client) -> None:
+        await sign_in(client)
+        await table.until(table.window_running)
+        assert table.state.phase == "night"
+        for action in ({"kind": "end_speech"}, {"kind": "undo"}, {"kind": "add_time", "seconds": 30}):
+            r = await client.post("/api/action", json=action)
+            assert r.status == 409
+            assert (await r.json())["error"].startswith("the page takes no actions at night")
+        r = await client.post("/api/action", json={"kind": "pause"})
+        assert r.status == 200
+
+    run(tmp_path, body)
+
+
+def test_wrong_pins_are_braked(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client) -> None:
+        for _ in range(5):
+            r = await client.post("/login", data={"pin": "0000"}, allow_redirects=False)
+            assert r.status == 401
+        r = await client.post("/login", data={"pin": PIN}, allow_redirects=False)
+        assert r.status == 429  # even the right PIN waits now
+        table.clock.advance(31)
+        r = await client.post("/login", data={"pin": PIN}, allow_redirects=False)
+        assert r.status == 303
+
+    run(tmp_path, body)
+
+
+def test_no_file_outside_the_page_s_own(tmp_path: Path) -> None:
+    secret = tmp_path / "journal" / "current.jsonl"
+    assert secret.exists() or True
+
+    async def body(table: Table, client: Client) -> None:
+        for path in ["/static/../journal/current.jsonl", "/static/%2e%2e/web-pin",
+                     "/static/__init__.py", "/protocols/..%2fjournal%2fcurrent.jsonl",
+                     "/protocols/g1.json", "/protocols/%2e%2e.json", "/../../etc/passwd",
+                     "/protocols/g1.jsonl"]:
+            r = await client.get(path)
+            assert r.status == 404, path
+            assert b"civilian" not in await r.read()
+        r = await client.get("/static/app.js")
+        assert r.status == 200 and b"EventSource" in await r.read()
+
+    run(tmp_path, body)
+
+
+def test_the_live_stream_sends_the_fragment_and_follows_changes(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client) -> None:
+        await to_first_speech(table)
+        r = await client.get("/api/events")
+        assert r.headers["Content-Type"].startswith("text/event-stream")
+        first = await _event(r)
+        assert first["game"] == "g1" and "Day 1" in first["html"]
+        await sign_in(client)
+        await client.post("/api/action", json={"kind": "foul", "seat": 2})
+        second = await _event(r)
+        assert 'title="Fouls: 1"' in second["html"]
+        r.close()
+
+    run(tmp_path, body)
+
+
+async def _event(response: object) -> dict[str, str]:
+    content = response.content  # type: ignore[attr-defined]
+    while True:
+        line = await asyncio.wait_for(content.readline(), 5)
+        if line.startswith(b"data: "):
+            data: dict[str, str] = json.loads(line[6:])
+            return data

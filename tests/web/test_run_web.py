@@ -1,0 +1,79 @@
+"""`narrator run`'s page: where it listens (config and --web), the PIN, and the address
+and PIN said once after "ready" and logged once."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from pathlib import Path
+
+import pytest
+
+from narrator import settings as settings_module
+from narrator.clock import FakeClock
+from narrator.errors import ConfigError
+from narrator.service import Ports, Service
+from narrator.settings import load_settings
+from narrator.voice.fake import FakeSpeaker
+from narrator.web.server import serve
+
+
+def parse(*argv: str) -> settings_module.Settings:
+    parser = argparse.ArgumentParser()
+    settings_module.add_arguments(parser)
+    return settings_module.from_args(parser.parse_args(list(argv)))
+
+
+def test_web_listen_from_the_command_line_and_the_config(tmp_path: Path) -> None:
+    assert parse("--web", "127.0.0.1:8080").web.host == "127.0.0.1"
+    assert parse("--web", "[::1]:9000").web.port == 9000
+    assert parse("--web", "off").web.host is None
+    config = tmp_path / "narrator.yaml"
+    config.write_text('web: {listen: "0.0.0.0:8081", pin: "0417"}\n')
+    web = load_settings(config).web
+    assert (web.host, web.port, web.pin) == ("0.0.0.0", 8081, "0417")
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("web: {listen: 8080}", "web.listen: expected HOST:PORT or off"),
+    ('web: {listen: "host:99999"}', "web.listen: expected HOST:PORT"),
+    ("web: {pin: 417}", "web.pin: expected 4-12 digits in quotes"),
+    ('web: {pin: "12"}', "web.pin"),
+    ("web: {port: 1}", "web.port: unknown key"),
+])
+def test_a_wrong_web_setting_names_the_key(tmp_path: Path, text: str, problem: str) -> None:
+    config = tmp_path / "narrator.yaml"
+    config.write_text(text + "\n")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(config)
+    assert str(config) in str(caught.value) and problem in str(caught.value)
+
+
+def test_the_address_and_pin_are_logged_and_said_once_after_ready(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    settings = load_settings(None, {"state_dir": str(tmp_path / "state"), "keypad": "none",
+                                    "cache_dir": str(tmp_path / "cache"), "web.listen": "127.0.0.1:0"})
+
+    async def main() -> tuple[list[str], str]:
+        clock = FakeClock()
+        speaker = FakeSpeaker(clock)
+        service = Service(settings, Ports(speaker), clock)
+        page = await serve(service, settings, clock, service.announce)
+        assert page is not None
+        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        while len(speaker.said) < 5:
+            assert await clock.step()
+        task.cancel()
+        await page.stop()
+        pin = (tmp_path / "state" / "web-pin").read_text().strip()
+        return [text for _at, text in speaker.said], pin
+
+    with caplog.at_level(logging.INFO, logger="narrator.web"):
+        said, pin = asyncio.run(main())
+    assert said[0] == "The narrator is ready."
+    assert said[1].startswith("The organiser's page is at one hundred twenty-seven dot zero dot zero dot one")
+    assert sum("organiser's page" in s for s in said) == 1
+    logged = [r.getMessage() for r in caplog.records if "organiser's page:" in r.getMessage()]
+    assert len(logged) == 1 and logged[0].startswith("the organiser's page: http://127.0.0.1:")
+    assert logged[0].endswith(f"/  PIN {pin}") and len(pin) == 4 and pin.isdigit()

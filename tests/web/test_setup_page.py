@@ -1,0 +1,118 @@
+"""The set-up page: the rule set's declared settings with their defaults, and choices that
+can't be played refused on the page with the reason, nothing started."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from narrator.errors import NarratorError
+from narrator.rules.loader import load_bundled
+from narrator.rules.settings import describe
+from narrator.web.setup import SetupForm
+from tests.web.harness import PIN, Table
+
+Client = TestClient[web.Request, web.Application]
+
+
+class Evening:
+    def __init__(self) -> None:
+        self.started: list[SetupForm] = []
+        self.calls: list[str] = []
+
+    def start_game(self, form: SetupForm) -> None:
+        if form.fields.get("tournament") == "refuse":
+            raise NarratorError("the box refuses")
+        self.started.append(form)
+
+    def next_game(self) -> None:
+        self.calls.append("next")
+
+    def abandon(self) -> None:
+        self.calls.append("abandon")
+
+    def last_setup(self) -> SetupForm | None:
+        return SetupForm(names=[f"Player {i}" for i in range(1, 11)]) if self.started else None
+
+
+def run(tmp: Path, body: Callable[[Table, Client, Evening], Awaitable[None]]) -> None:
+    async def main() -> None:
+        table = Table(tmp)
+        evening = Evening()
+        table.server.evening = evening
+        client: Client = TestClient(TestServer(table.server.app))
+        await client.start_server()
+        try:
+            r = await client.post("/login", data={"pin": PIN, "next": "/setup"}, allow_redirects=False)
+            assert r.status == 303
+            await body(table, client, evening)
+        finally:
+            await client.close()
+            await table.box.stop()
+
+    asyncio.run(main())
+
+
+def ten(**extra: str) -> dict[str, str]:
+    form = {"rules": "sport", "seats": "10", "lang": "en", "deal": "cards", "tournament": "Cup"}
+    form.update({f"name{i}": f"Name {i}" for i in range(1, 11)})
+    # A browser sends a ticked box as "on" and leaves an unticked one out.
+    form.update({f"set.{s['key']}": "on" for s in describe(load_bundled("sport"))
+                 if s["kind"] == "bool" and s["default"]})
+    form.update(extra)
+    return form
+
+
+def test_the_form_lists_the_rule_set_s_settings_with_defaults(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        page = await (await client.get("/setup")).text()
+        assert 'name="set.day.speech" value="60"' in page
+        assert 'name="set.best_move" checked' in page
+        assert page.count('name="name') == 10
+        page = await (await client.get("/setup?rules=boxed&seats=13&lang=ru")).text()
+        assert page.count('name="name') == 13 and "Игроков" in page
+
+    run(tmp_path, body)
+
+
+def test_unplayable_choices_are_refused_with_the_reason_and_nothing_starts(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        cases = [
+            (ten(name3="Name 1"), "The same name as seat 1."),
+            (ten(name4=""), "A name is needed."),
+            (ten(name5="x" * 41), "At most 40 characters."),
+            (ten(name6="Bad\x07name"), "No control characters"),
+            (ten(seats="7"), "played by 10 to 10 players"),
+            (ten(seats=""), "played by 10 to 10 players"),
+            (ten(**{"set.day.speech": "5000"}), "must be from"),
+            (ten(**{"set.day.speech": "soon"}), "Not a number."),
+            (ten(tournament="refuse"), "the box refuses"),
+        ]
+        for form, reason in cases:
+            r = await client.post("/setup", data=form, allow_redirects=False)
+            assert r.status in (400, 409), form
+            assert reason in await r.text(), reason
+        assert evening.started == []
+        r = await client.post("/setup", data=ten(**{"set.day.speech": "45"}), allow_redirects=False)
+        assert r.status == 303 and r.headers["Location"] == "/game"
+        started = evening.started[0]
+        assert started.names == [f"Name {i}" for i in range(1, 11)]
+        assert started.settings == {"day.speech": 45} and started.fields["tournament"] == "Cup"
+
+    run(tmp_path, body)
+
+
+def test_starting_needs_the_pin(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        await client.post("/logout")
+        r = await client.post("/setup", data=ten(), allow_redirects=False)
+        assert r.status == 303 and r.headers["Location"].startswith("/login")
+        r = await client.post("/api/abandon")
+        assert r.status == 401
+        assert evening.started == [] and evening.calls == []
+
+    run(tmp_path, body)

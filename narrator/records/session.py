@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from narrator.engine.actions import Action, Undo
-from narrator.engine.effects import Effect, Outcome
+from narrator.engine.effects import Effect
 from narrator.engine.game import Game
 from narrator.errors import RuleError
 from narrator.records.export_polemica import ExportError, write_polemica
@@ -110,9 +110,9 @@ class GameSession:
         changes) if the rules refuse it, OSError (nothing changes) if the journal can't
         be written."""
         game = self.game
-        if game.over:
+        if game.over or self.files is not None:
             # Its journal is archived and its protocol written: not even an undo now.
-            raise RuleError("the game is over")
+            raise RuleError("the game is over" if game.over else "the game was abandoned")
         state, history = game.state, list(game.history)
         effects = game.apply(action)
         wall = round(self._wall(), 4)
@@ -132,11 +132,11 @@ class GameSession:
 
     def abandon(self) -> ProtocolFiles:
         """End an unfinished game ("new game"): its protocol is written as it stands."""
+        self.protocol.abandon()
         return self._finish()
 
     def _finish(self) -> ProtocolFiles:
-        ended = self.game.state.outcome
-        outcome = Outcome(str(ended[0]), ended[1]) if ended else None
+        outcome = self.game.state.outcome
         self.files = write_protocol(self.protocol, protocols_dir(self.state_dir),
                                     self.header.game_id)
         self.journal.finish(outcome)

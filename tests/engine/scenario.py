@@ -7,26 +7,23 @@ roles: [civilian, mafia, ...]             # by seat, seat 1 first (omit to learn
 seed: 0
 script:
   - until: [speech, 3]       # let windows run out until the current task starts like this
+  - {until: [speech], phase: day-2}       # ... in this phase of the game
   - {kind: nominate, target: 4}           # any action in its JSON form
   - close                    # let the open window run out (one WindowClosed)
   - {error: {kind: vote, voter: 9}}       # this action must be refused (RuleError)
   - {expect: {alive: [1, 2, 3], current: [ballot, 4], cues: [vote_for], answers: [yes]}}
-  - night: {mafia_kill: {2: 5, 8: [4, 5]}}  # play the next night: at the call of a target,
-                             # its actor taps (a list: taps in turn, the last counts); stop at
-                             # the next day's first window
   - finish                   # let every window run out until the game ends
 expect:
   eliminations: [[4, vote, day, 1], ...]  # [seat, how, phase, number] in order
   winner: red                             # or black, maniac, draw, null (still playing)
   reason: ...                             # optional
+tables:                      # optional: set-ups checked before any game starts
+  - {seats: 12, settings: {...}, deck: {civilian: 8, angel: 1, mafia: 3}}
+  - {seats: 6, refused: "at least 8 players"}   # refused: part of the one-line message
 ```
-`expect` inside the script checks the state at that point. Since the previous `expect`:
-`cues` lists cues that were said (a cue id, or `[cue, {params}]`), `not_cues` ones that
-were not, `cue_order` cues said in this order (others may come between), `said` exactly
-the cues said; `answers` the answers shown, `opened` how many windows of each purpose
-(`{gap: 7}`), `lights_on` the seats lit last. At that point: `window` the open window's
-`[purpose, seconds]`, `deck` the game's deck, `alive`, `phase`, `current`, `roles`,
-`fouls`, `nominations`.
+A file may hold only `tables:` (no game is played then).
+`expect` inside the script checks the state at that point; `cues` there lists cue ids that
+must have been said since the previous script line.
 """
 
 from __future__ import annotations
@@ -36,11 +33,12 @@ from typing import Any
 
 import yaml
 
-from narrator.engine.actions import Tap, WindowClosed, action_from_json
-from narrator.engine.effects import Effect, OpenWindow, Say, SeatLights, ShowAnswer
+from narrator.engine.actions import WindowClosed, action_from_json
+from narrator.engine.effects import Effect, Say, ShowAnswer
 from narrator.engine.game import Game
 from narrator.errors import RuleError
 from narrator.rules.loader import load_bundled
+from narrator.rules.settings import SettingError, configure
 
 MAX_STEPS = 20_000
 
@@ -49,9 +47,13 @@ class ScenarioFailure(AssertionError):
     pass
 
 
-def run_scenario(path: Path) -> Game:
+def run_scenario(path: Path) -> Game | None:
     spec: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
-    rules = load_bundled(spec["rules"]).with_settings(spec.get("settings", {}))
+    for n, table in enumerate(spec.get("tables", [])):
+        _check_table(spec["rules"], table, f"{path.name} tables[{n}]")
+    if "script" not in spec and "roles" not in spec:
+        return None
+    rules = configure(load_bundled(spec["rules"]), spec.get("settings", {}))
     roles = spec.get("roles")
     game = Game(rules, seats=spec.get("seats"), seed=spec.get("seed", 0), roles=roles)
     said: list[Effect] = list(game.opening)
@@ -68,16 +70,15 @@ def run_scenario(path: Path) -> Game:
                     raise ScenarioFailure(f"{where}: the game does not end")
         elif isinstance(line, dict) and "until" in line:
             want = list(line["until"])
+            phase = line.get("phase")
             steps = 0
-            while not _matches(game, want):
+            while not _matches(game, want) or (phase and game.state.phase_label() != phase):
                 if game.over:
                     raise ScenarioFailure(f"{where}: game ended before {want}")
                 said += _close(game, where)
                 steps += 1
                 if steps > MAX_STEPS:
                     raise ScenarioFailure(f"{where}: never reached {want}")
-        elif isinstance(line, dict) and "night" in line:
-            said += _play_night(game, line["night"] or {}, where)
         elif isinstance(line, dict) and "error" in line:
             action = action_from_json(line["error"])
             before = game.state.to_json()
@@ -100,19 +101,35 @@ def run_scenario(path: Path) -> Game:
             raise ScenarioFailure(f"{where}: cannot read {line!r}")
     expect = spec.get("expect", {})
     if "eliminations" in expect:
-        got = [list(e) for e in game.state.eliminations]
+        got = [e.to_json() for e in game.state.eliminations]
         want = [list(e) for e in expect["eliminations"]]
         if got != want:
             raise ScenarioFailure(f"{path.name}: eliminations {got} != expected {want}")
     if "winner" in expect:
-        winner = game.state.outcome[1] if game.state.outcome else None
+        winner = game.state.outcome.winner if game.state.outcome else None
         if winner != expect["winner"]:
             raise ScenarioFailure(f"{path.name}: winner {winner} != expected {expect['winner']}")
     if "reason" in expect:
-        reason = game.state.outcome[0] if game.state.outcome else None
+        reason = game.state.outcome.reason if game.state.outcome else None
         if reason != expect["reason"]:
             raise ScenarioFailure(f"{path.name}: reason {reason} != expected {expect['reason']}")
     return game
+
+
+def _check_table(name: str, table: dict[str, Any], where: str) -> None:
+    try:
+        rules = configure(load_bundled(name), table.get("settings", {}), table["seats"])
+    except SettingError as exc:
+        if "refused" not in table:
+            raise ScenarioFailure(f"{where}: refused: {exc}") from None
+        if table["refused"] not in str(exc) or "\n" in str(exc):
+            raise ScenarioFailure(f"{where}: refused with {str(exc)!r}, not {table['refused']!r}") from None
+        return
+    if "refused" in table:
+        raise ScenarioFailure(f"{where}: accepted, but must be refused ({table['refused']})")
+    deck = rules.deck_for(table["seats"])
+    if "deck" in table and deck != table["deck"]:
+        raise ScenarioFailure(f"{where}: deck {deck} != {table['deck']}")
 
 
 def _close(game: Game, where: str) -> list[Effect]:
@@ -123,7 +140,7 @@ def _close(game: Game, where: str) -> list[Effect]:
 
 def _matches(game: Game, want: list[Any]) -> bool:
     current = game.state.current
-    return current is not None and list(current[: len(want)]) == want
+    return current is not None and current.to_json()[: len(want)] == want
 
 
 def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -> None:
@@ -132,7 +149,7 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
         raise ScenarioFailure(f"{where}: alive {st.living()} != {expect['alive']}")
     if "current" in expect:
         want = list(expect["current"])
-        if st.current is None or list(st.current[: len(want)]) != want:
+        if st.current is None or st.current.to_json()[: len(want)] != want:
             raise ScenarioFailure(f"{where}: current {st.current} != {want}")
     if "phase" in expect and st.phase_label() != expect["phase"]:
         raise ScenarioFailure(f"{where}: phase {st.phase_label()} != {expect['phase']}")
@@ -140,92 +157,21 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
         for seat, count in expect["fouls"].items():
             if st.fouls[int(seat)] != count:
                 raise ScenarioFailure(f"{where}: seat {seat} has {st.fouls[int(seat)]} fouls")
-    says = [e for e in said if isinstance(e, Say)]
     if "cues" in expect:
-        missing = [c for c in expect["cues"] if not any(_is(e, c) for e in says)]
+        cues = [e.cue for e in said if isinstance(e, Say)]
+        missing = [c for c in expect["cues"] if c not in cues]
         if missing:
-            raise ScenarioFailure(f"{where}: cues {missing} not said (said: {_show(says)})")
+            raise ScenarioFailure(f"{where}: cues {missing} not said (said: {cues})")
     if "not_cues" in expect:
-        present = [c for c in expect["not_cues"] if any(_is(e, c) for e in says)]
+        cues = [e.cue for e in said if isinstance(e, Say)]
+        present = [c for c in expect["not_cues"] if c in cues]
         if present:
             raise ScenarioFailure(f"{where}: cues {present} said but must not be")
-    if "cue_order" in expect:
-        rest = iter(says)
-        for c in expect["cue_order"]:
-            if not any(_is(e, c) for e in rest):
-                raise ScenarioFailure(f"{where}: {c} not said in order (said: {_show(says)})")
-    if "said" in expect:
-        want = expect["said"]
-        if len(want) != len(says) or not all(_is(e, c) for e, c in zip(says, want, strict=False)):
-            raise ScenarioFailure(f"{where}: said {_show(says)} != {want}")
-    if "opened" in expect:
-        for purpose, count in expect["opened"].items():
-            got = sum(1 for e in said if isinstance(e, OpenWindow) and e.purpose == purpose)
-            if got != count:
-                raise ScenarioFailure(f"{where}: {got} {purpose} windows opened, not {count}")
-    if "lights_on" in expect:
-        lights = [e for e in said if isinstance(e, SeatLights)]
-        lit = sorted(lights[-1].on) if lights else []
-        if lit != sorted(expect["lights_on"]):
-            raise ScenarioFailure(f"{where}: seats lit {lit} != {expect['lights_on']}")
-    if "window" in expect and (st.current is None or list(st.open[:2]) != list(expect["window"])):
-        raise ScenarioFailure(f"{where}: open window {st.open} is not {expect['window']}")
-    if "deck" in expect and dict(st.deck) != expect["deck"]:
-        raise ScenarioFailure(f"{where}: deck {dict(st.deck)} != {expect['deck']}")
     if "answers" in expect:
         answers = [e.answer for e in said if isinstance(e, ShowAnswer)]
         if answers != list(expect["answers"]):
             raise ScenarioFailure(f"{where}: answers shown {answers} != {expect['answers']}")
     if "roles" in expect and st.roles[1:] != list(expect["roles"]):
         raise ScenarioFailure(f"{where}: roles {st.roles[1:]} != {expect['roles']}")
-    if "nominations" in expect and [t for _b, t in st.nominations] != list(expect["nominations"]):
+    if "nominations" in expect and [n.target for n in st.nominations] != list(expect["nominations"]):
         raise ScenarioFailure(f"{where}: nominations {st.nominations} != {expect['nominations']}")
-
-
-def _is(effect: Say, want: Any) -> bool:
-    """Is this said cue the one wanted: a cue id, or [cue id, {params}] (lists for tuples)?"""
-    if isinstance(want, str):
-        return effect.cue == want
-    cue, params = want
-    got: dict[str, Any] = {k: list(v) if isinstance(v, tuple) else v
-                           for k, v in effect.params.items()}
-    return bool(effect.cue == cue and got == params)
-
-
-def _show(says: list[Say]) -> list[Any]:
-    return [[e.cue, e.params] if e.params else e.cue for e in says]
-
-
-def _play_night(game: Game, plan: dict[str, dict[int, Any]], where: str) -> list[Effect]:
-    """Play the night in progress, or the next one (letting the day before it pass with no
-    action): at each call of a step's call-out, every actor planned to choose that seat
-    taps. Stops at the next day's first window, or when the game ends."""
-    said: list[Effect] = []
-    steps = 0
-
-    def close() -> None:
-        nonlocal steps
-        steps += 1
-        if steps > MAX_STEPS:
-            raise ScenarioFailure(f"{where}: the night does not end")
-        said.extend(_close(game, where))
-
-    while not (game.state.phase == "night" and game.state.number >= 1):
-        if game.over:
-            raise ScenarioFailure(f"{where}: the game ended before the night")
-        close()
-    night = game.state.number
-    unknown = set(plan) - {s.id for s in game.engine.rules.night}
-    if unknown:
-        raise ScenarioFailure(f"{where}: no night steps {sorted(unknown)}")
-    while not game.over:
-        st = game.state
-        if st.phase == "day" and st.number > night and st.current is not None:
-            break
-        current = st.current
-        if current is not None and current[0] == "call":
-            for actor, targets in plan.get(current[1], {}).items():
-                if current[2] in (targets if isinstance(targets, list) else [targets]):
-                    said.extend(game.apply(Tap(int(actor))))
-        close()
-    return said

@@ -47,24 +47,80 @@ def single_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
     return targets.pop() if len(targets) == 1 else 0
 
 
+def step_order(ctx: Ctx, step: Step) -> int:
+    """The step's place in the night (the morning tells its news in this order)."""
+    return ctx.rules.night.index(step) if step in ctx.rules.night else -1
+
+
+def guarded(ctx: Ctx, target: int) -> bool:
+    """Is this seat under a guard tonight: every action of others aimed at it fails."""
+    return target in ctx.state.guarded
+
+
+def news_arg(args: Mapping[str, Any], names: tuple[str, ...] = ("news",)) -> str | None:
+    for name in names:
+        if name in args and (not isinstance(args[name], str) or not args[name]):
+            return f"{name} must be a cue id, got {args[name]!r}"
+    return None
+
+
 # --- meet: night zero, role holders show themselves to the box ---------------------------
 
 
 _MEET = Ability(chooses=False)
 
+# A seance: the boxed ghost talker and the players out of the game talk by signs for the
+# step's window. Nobody chooses anything the box must know.
+_SEANCE = Ability(chooses=False)
+
 
 # --- kill -----------------------------------------------------------------------------------
 
 
+_MODES = ("unanimous", "leader", "single", "majority")
+
+
 def _kill_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
     mode = args.get("mode", "unanimous")
-    if mode not in ("unanimous", "leader", "single"):
-        return f"mode must be unanimous, leader or single, got {mode!r}"
+    if mode not in _MODES:
+        return f"mode must be one of {', '.join(_MODES)}, got {mode!r}"
     leader = args.get("leader")
     if mode == "leader" and leader not in roles:
         return f"mode leader needs `leader:` naming a role, got {leader!r}"
-    unknown = set(args) - {"mode", "leader", "how"} - STEP_ARGS
-    return f"unknown args {sorted(unknown)}" if unknown else None
+    uncounted = args.get("uncounted", [])
+    if not isinstance(uncounted, list) or any(r not in roles for r in uncounted):
+        return f"uncounted must be a list of roles, got {uncounted!r}"
+    if args.get("majority", "of_members") not in ("of_members", "of_votes"):
+        return f"majority must be of_members or of_votes, got {args['majority']!r}"
+    unknown = set(args) - {"mode", "leader", "how", "uncounted", "majority", "news"} - STEP_ARGS
+    return f"unknown args {sorted(unknown)}" if unknown else news_arg(args)
+
+
+def majority_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
+    """The player more than half of the step's voters chose, each voter's last choice
+    counting ("Можно поменять своё решение"), or 0. Voters are the living, awake holders
+    whose vote counts (not the `uncounted` roles: the boxed sleepwalker); with
+    `majority: of_votes` only the votes given are weighed."""
+    uncounted = step.args.get("uncounted", ())
+    st = ctx.state
+    voters = [s for s in living_actors(ctx, step) if st.roles[s] not in uncounted]
+    if not voters:
+        return 0
+    collective = [c.target for c in choices if c.actor == 0]
+    if collective:
+        return collective[-1]
+    last: dict[int, int] = {}
+    for c in choices:
+        if c.actor in voters:
+            last[c.actor] = c.target
+    weighed = len(last) if step.args.get("majority") == "of_votes" else len(voters)
+    counts: dict[int, int] = {}
+    for target in last.values():
+        counts[target] = counts.get(target, 0) + 1
+    for target, n in counts.items():
+        if target and 2 * n > weighed:
+            return target
+    return 0
 
 
 def kill_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
@@ -77,13 +133,21 @@ def kill_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
             return picks[-1]
         targets = {c.target for c in choices}
         return targets.pop() if len(targets) == 1 else 0
+    if mode == "majority":
+        return majority_target(ctx, step, choices)
     return single_target(ctx, step, choices)
 
 
 def _kill_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     target = kill_target(ctx, step, choices)
-    if target and ctx.state.alive[target]:
-        dawn.kills.setdefault(target, str(step.args.get("how", "shot")))
+    if not target or not ctx.state.alive[target]:
+        return
+    if guarded(ctx, target):
+        dawn.stopped.add(target)
+        ctx.record("stopped", secret=True, step=step.id, seat=target, night=ctx.state.number)
+        return
+    dawn.attack(target, str(step.args.get("how", "shot")), str(step.args.get("news", "")),
+                step_order(ctx, step))
 
 
 _KILL = Ability(check_args=_kill_args, at_dawn=_kill_at_dawn)
@@ -136,4 +200,4 @@ def _check_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
 
 _CHECK = Ability(check_args=_check_args, at_step_end=_check_at_step_end)
 
-ABILITIES: dict[str, Ability] = {"meet": _MEET, "kill": _KILL, "check": _CHECK}
+ABILITIES: dict[str, Ability] = {"meet": _MEET, "seance": _SEANCE, "kill": _KILL, "check": _CHECK}

@@ -33,7 +33,7 @@ from narrator.errors import ConfigError, RuleSetError
 from narrator.yamlfile import parse_yaml
 
 LANGUAGES = ("en", "ru")
-KINDS = ("choice", "bool", "int", "seconds")
+KINDS = ("choice", "bool", "int", "seconds", "roles")
 
 
 class SettingError(ConfigError):
@@ -70,6 +70,18 @@ class Setting:
             if not isinstance(value, bool):
                 raise ValueError("must be true or false")
             return value
+        if self.kind == "roles":
+            # A list of roles among the choices (boxed: the special roles in play); from
+            # the command line as words: "doctor,boss" or "[doctor, boss]".
+            if isinstance(value, str):
+                value = [v for v in value.strip("[] ").replace(",", " ").split() if v]
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise ValueError("must be a list of roles")
+            allowed = [c.value for c in self.choices]
+            for v in value:
+                if v not in allowed:
+                    raise ValueError(f"{v!r} is not one of {', '.join(allowed)}")
+            return tuple(value)
         if self.kind == "choice":
             allowed = [c.value for c in self.choices]
             if value not in allowed:
@@ -87,7 +99,8 @@ class Setting:
         return int(value) if self.kind == "int" else float(value)
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        out: dict[str, Any] = {"key": self.key, "kind": self.kind, "default": self.default,
+        default = list(self.default) if isinstance(self.default, tuple) else self.default
+        out: dict[str, Any] = {"key": self.key, "kind": self.kind, "default": default,
                                "label": _text(self.text, lang), "rule": self.rule}
         if self.choices:
             out["choices"] = [{"value": c.value, "label": _text(c.text, lang)} for c in self.choices]
@@ -194,6 +207,8 @@ def _where(limit: Limit, seats: int, values: Mapping[str, Any]) -> str:
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
     return str(value)
 
 
@@ -265,7 +280,9 @@ def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: 
     except KeyError:
         raise fail(where, "no such field in the rule set") from None
     choices: tuple[Choice, ...] = ()
-    if kind == "choice":
+    if kind == "roles":
+        choices = _role_choices(spec.get("values"), rules, fail, f"{where}.values")
+    elif kind == "choice":
         choices = _choices(spec.get("values"), base.get("values"), fail, f"{where}.values")
     elif "values" in spec:
         raise fail(f"{where}.values", f"only a choice has values, this is {kind}")
@@ -282,12 +299,27 @@ def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: 
         setting.check(default)
     except ValueError as exc:
         raise fail(where, f"the rule set's own value {_show(default)} {exc}") from None
-    for value in [c.value for c in choices] or [default]:
+    for value in [c.value for c in choices] if kind == "choice" else [default]:
         try:
             rules.with_settings({key: value})
         except ValueError as exc:
             raise fail(where, str(exc)) from None
     return setting
+
+
+def _role_choices(given: Any, rules: RuleSet, fail: Fail, where: str) -> tuple[Choice, ...]:
+    """The roles a `roles` setting may name: the listed ones, or the setup's special
+    roles; labelled with the rule set's card names from the phrase books."""
+    from narrator.phrases.book import PhraseBook
+
+    if given is None:
+        groups = rules.setup.groups.values() if rules.setup else ()
+        given = [r for group in groups for r in group]
+    if not isinstance(given, list) or not given or any(r not in rules.roles for r in given):
+        raise fail(where, f"expected a list of this rule set's roles, got {given!r}")
+    books = {lang: PhraseBook.load(lang).for_rules(rules.name) for lang in LANGUAGES}
+    return tuple(Choice(r, {lang: book.role_name(r) for lang, book in books.items()})
+                 for r in given)
 
 
 def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice, ...]:

@@ -51,7 +51,11 @@ class PhoneDeal:
                 self._on_done()
 
 
-def deal_page(t: Text, deal: PhoneDeal | None) -> str:
+def deal_page(t: Text, deal: PhoneDeal | None, starting: bool = False) -> str:
+    if deal is None and starting:
+        # The game was asked for and the box is dealing it: the page asks again shortly.
+        return (f'<section class="box deal" data-wait="1"><h1>{esc(t("deal_title"))}</h1>'
+                f'<p>{esc(t("deal_starting"))}</p></section>')
     if deal is None or deal.closed:
         return (f'<section class="box deal"><h1>{esc(t("deal_title"))}</h1>'
                 f'<p>{esc(t("deal_closed"))}</p><a class="button" href="/game">{esc(t("nav_game"))}</a>'
@@ -71,7 +75,8 @@ def _routes(server: WebServer, app: web.Application) -> None:
         if not server.signed_in(request):
             raise web.HTTPSeeOther("/login?next=/deal")
         t = server.text()
-        return server.html(t("deal_title"), deal_page(t, server.deal), "deal", request)
+        starting = server.evening is not None and server.evening.starting
+        return server.html(t("deal_title"), deal_page(t, server.deal, starting), "deal", request)
 
     async def peek(request: web.Request) -> web.StreamResponse:
         if not server.signed_in(request):

@@ -42,8 +42,8 @@ from narrator.web.text import Text, text
 from narrator.web.view import GameInfo, Timer, public_state, role_pattern
 
 if TYPE_CHECKING:
+    from narrator.evening import Evening
     from narrator.web.deal import PhoneDeal
-    from narrator.web.setup import Evening
 
 log = logging.getLogger("narrator.web")
 
@@ -110,6 +110,7 @@ class WebServer:
             self.undos.stack = _journal_actions(session)
         box.listeners.append(self._heard)
         box.performer.on_change.append(self.hub.poke)
+        self.deal = _phone_deal(box)
         self.hub.poke()
 
     def _heard(self, action: Action | None, _effects: list[Any]) -> None:
@@ -458,6 +459,22 @@ def view_of(box: Box) -> dict[str, Any]:
         formats = [fmt for fmt, path in (("html", files.html), ("json", files.json),
                                          ("polemica", files.polemica)) if path is not None]
     return public_state(info_of(box), st, timer, box.performer.last_said, formats)
+
+
+def _phone_deal(box: Box) -> PhoneDeal | None:
+    """The phone to pass round, for a new game the box dealt itself (deal: phone) that has
+    not begun: never for a resumed game (its deal was seen before the power went)."""
+    from narrator.web.deal import PhoneDeal
+
+    session = box.session
+    if not isinstance(session, GameSession) or getattr(session.header, "deal", "cards") != "phone":
+        return None
+    roles = session.header.roles
+    if roles is None or session.journal.lines > 1:
+        return None
+    # The box says nothing until the phone has gone round: then "a new game begins".
+    box.performer.hold()
+    return PhoneDeal(roles, box.performer.release)
 
 
 def _journal_actions(session: GameSession) -> list[Action]:

@@ -56,6 +56,7 @@ class DemoOptions:
     rules_spec: str = ""  # how to load the rules again on a resume (default: the name)
     settings: Mapping[str, Any] = field(default_factory=dict)  # the rule-set settings given
     foul_rate: float = 0.02  # how often the simulated host gives a foul at a moment
+    names: tuple[str, ...] = ()  # the players' names by seat (checked by the caller)
 
 
 @dataclass
@@ -188,7 +189,8 @@ def _session(options: DemoOptions) -> tuple[Session, list[Effect], bool]:
         log.warning("resuming the unfinished game %s", session.header.game_id)
         return session, opening, True
     header = GameHeader(rules=options.rules_spec or options.rules.name, seats=options.seats,
-                        seed=options.seed, lang=options.lang, settings=dict(options.settings))
+                        seed=options.seed, lang=options.lang, settings=dict(options.settings),
+                        names=options.names)
     session, opening = GameSession.start(options.state_dir, header)
     return session, opening, False
 

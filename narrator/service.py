@@ -3,8 +3,10 @@
 Start-up renders the speech cache for the rule set (a no-op once rendered), loads the
 recognizer, makes the pads live, then says "ready", lights the status LED and tells
 systemd READY=1. An unfinished game in the state folder is resumed and the table is told
-where it stands; otherwise a new game starts. After a game ends, the host's Enter (or
-"next") starts the next one.
+where it stands; otherwise a new game starts with the set-up given (narrator.evening: the
+config's rule set and table, names from `--names` or remembered on this box). After a
+game ends, the host's Enter (or "next") starts the next one with the same names; the
+page, keypad and voice start, continue or abandon games through `service.evening`.
 
 Faults never lose the game: a device that throws is logged and started again, a missing
 microphone turns voice commands off, a lost sound device only silences the box until it
@@ -14,10 +16,13 @@ is back (the speaker handles that), and every action is in the journal before it
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
+from types import MappingProxyType
 from typing import Protocol
 
 from narrator.clock import Clock, MonotonicClock
@@ -27,10 +32,11 @@ from narrator.devices.panel import SeatPanel
 from narrator.engine.actions import Action, EndSpeech, Entry
 from narrator.engine.effects import Effect, Say
 from narrator.errors import DeviceError
+from narrator.evening import Evening, EveningError, GameSetup
+from narrator.evening.memory import recall
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.phrases.variants import likely_texts
-from narrator.records.journal import GameHeader
 from narrator.records.session import GameSession
 from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
@@ -58,11 +64,14 @@ class Ports:
     panel: SeatPanel | None = None
     keypads: list[Keypad] = field(default_factory=list)
     voice: VoiceInput | None = None
+    # A speaker for another language than the box's (a set-up may choose one); None: the
+    # one speaker speaks every language it is given.
+    speakers: Callable[[str], Speaker] | None = None
 
 
 class Service:
     def __init__(self, settings: Settings, ports: Ports, clock: Clock | None = None,
-                 notifier: Notifier | None = None) -> None:
+                 notifier: Notifier | None = None, setup: GameSetup | None = None) -> None:
         self.settings = settings
         self.ports = ports
         self.clock = clock or MonotonicClock()
@@ -72,17 +81,20 @@ class Service:
         self.on_box: list[Callable[[Box], None]] = []  # hears of each game's box (tests, demo)
         self.games = 0
         self.announce: list[Effect] = []  # said once after "ready" (the page's address)
-        self._next_game = asyncio.Event()
+        # The evening: what game is played next; start / next / abandon for every caller.
+        self.evening = Evening(settings.state_dir, (setup or initial_setup(settings)).check())
+        self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
 
     # inputs from every device arrive here
     def submit(self, action: Action) -> None:
         box = self.box
-        if box is not None and not box.game.over:
+        if box is not None and self.evening.in_play:
             box.submit(action)
-        elif isinstance(action, Entry | EndSpeech):
-            self._next_game.set()  # the host asks for the next game
+        elif isinstance(action, Entry | EndSpeech) and not self.evening.starting:
+            with contextlib.suppress(EveningError):
+                self.evening.next()  # the host asks for the next game
 
     def _voice_decision(self, decision: object) -> None:
         """A destructive voice command waits for "yes": the box repeats it first."""
@@ -102,13 +114,14 @@ class Service:
 
     async def start_up(self) -> None:
         """Everything that must be ready before the first word: speech, pads, voice."""
-        game = self.settings.game
+        setup = self.evening.setup
         from narrator.rules.loader import load
 
-        rules = load(game.rules)
-        texts = list(likely_texts(self.book, rules, game.seats))
+        rules = load(setup.rules)
+        self.book = PhraseBook.load(setup.lang)
+        texts = list(likely_texts(self.book, rules, setup.seats))
         texts += [self.book.render(cue, {p: 1 for p in params}) for cue, params in BOX_CUES.items()]
-        rendered = await asyncio.to_thread(self.ports.speaker.prepare, texts)
+        rendered = await asyncio.to_thread(self._speaker(setup.lang).prepare, texts)
         log.info("speech cache ready (%d new of %d texts)", rendered, len(texts))
         if self.ports.panel is not None:
             self.ports.panel.start(self.submit)
@@ -123,14 +136,14 @@ class Service:
             while games is None or self.games < games:
                 box = self._new_box(first)
                 first = False
-                outcome = await box.wait_over()
+                outcome = await self.evening.until_end(box)
                 await box.stop()
                 self.games += 1
-                log.info("game %d over: %s", self.games, outcome.winner if outcome else None)
+                log.info("game %d over: %s", self.games,
+                         outcome.winner if outcome else "abandoned")
                 if games is not None and self.games >= games:
                     break
-                self._next_game.clear()
-                await self._next_game.wait()
+                await self.evening.wanted()
         finally:
             watchdog.cancel()
             for task in devices:
@@ -138,10 +151,12 @@ class Service:
             self.notifier.stopping()
 
     def _new_box(self, first: bool) -> Box:
+        found = GameSession.resume(self.settings.state_dir) if first else None
+        setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
+        self.book = PhraseBook.load(setup.lang)
         timers = WindowTimers(self.clock, on_expire=lambda w: box.window_expired(w))
-        performer = Performer(self.ports.speaker, self.book, timers, self.ports.panel, self._mute,
-                              on_pause=[k.set_paused for k in self.ports.keypads])
-        found = GameSession.resume(self.settings.state_dir)
+        performer = Performer(self._speaker(setup.lang), self.book, timers, self.ports.panel,
+                              self._mute, on_pause=[k.set_paused for k in self.ports.keypads])
         greeting: list[Effect] = []
         if first:
             greeting.append(Say("ready", {}))
@@ -153,14 +168,12 @@ class Service:
             log.info("resuming game %s", session.header.game_id)
             greeting.append(where_we_are(session.game.state))
         else:
-            game = self.settings.game
-            header = GameHeader(rules=game.rules, seats=game.seats or _min_seats(game.rules),
-                                lang=game.lang, settings=dict(game.settings),
-                                seed=int(self.clock.now() * 1000) & 0xFFFF_FFFF)
+            header = setup.header(_seed(setup, self.clock))
             session, opening = GameSession.start(self.settings.state_dir, header)
             greeting.append(Say("new_game", {}))
         box = Box(session, performer, self.clock)
         self.box = box
+        self.evening.began(box, setup)
         for hook in self.on_box:
             hook(box)
         box.start(greeting + opening)
@@ -187,10 +200,31 @@ class Service:
             await self.clock.sleep(interval)
 
 
-def _min_seats(rules_spec: str) -> int:
-    from narrator.rules.loader import load
+    def _speaker(self, lang: str) -> Speaker:
+        if lang not in self._speakers:
+            make = self.ports.speakers
+            self._speakers[lang] = make(lang) if make is not None else self.ports.speaker
+        return self._speakers[lang]
 
-    return load(rules_spec).min_seats
+
+def initial_setup(settings: Settings, names: tuple[str, ...] = ()) -> GameSetup:
+    """The first game's set-up: the config's rule set, table, language and settings; the
+    names given, else the ones remembered on this box when they fit the table."""
+    game = settings.game
+    seats = game.seats or (len(names) if names else settings.seats)
+    if not names:
+        last = recall(settings.state_dir)
+        if last is not None and len(last.names) == seats:
+            names = last.names
+    return GameSetup(rules=game.rules, seats=seats, lang=game.lang, names=names,
+                     settings=MappingProxyType(dict(game.settings)))
+
+
+def _seed(setup: GameSetup, clock: Clock) -> int:
+    if setup.deal == "phone":
+        # The box deals the roles from this seed: nobody at the table may guess it.
+        return secrets.randbits(32)
+    return int(clock.now() * 1000) & 0xFFFF_FFFF
 
 
 def build_ports(settings: Settings, clock: Clock) -> Ports:
@@ -200,6 +234,9 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
 
     voice_settings = settings.voice
     speaker = Pyttsx3Speaker(voice_settings, clock)
+
+    def speakers(lang: str) -> Speaker:
+        return Pyttsx3Speaker(replace(voice_settings, language=lang, voice=None), clock)
     from narrator.devices.gpio import GpioSeatPanel
     from narrator.devices.pinmap import load_pin_map
 
@@ -227,7 +264,7 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
             log.error("keypad: matrix, but the pin map has no keypad pins")
         else:
             keypads.append(MatrixKeypad(spec, pin_factory=panel.factory, clock=clock))
-    return Ports(speaker, panel, keypads, _voice_input(settings, clock))
+    return Ports(speaker, panel, keypads, _voice_input(settings, clock), speakers)
 
 
 def _voice_input(settings: Settings, clock: Clock) -> VoiceInput | None:

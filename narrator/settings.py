@@ -10,6 +10,7 @@ path and the problem; unknown keys are errors too, so a typo never goes unnotice
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -18,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from narrator.errors import ConfigError, InputFileError
+from narrator.errors import ConfigError, InputFileError, PinMapError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.voice.settings import VoiceSettings
 from narrator.yamlfile import parse_yaml, read_text
@@ -213,6 +214,8 @@ class _Reader:
         for k in data:
             if k not in top:
                 raise self.fail(str(k), f"unknown key (known: {', '.join(top)})")
+        pins = self.pins(data.get("pins", "pins-10"))
+        self.table_fits(data.get("game"), pins)
         game = self.game(data)
         state_dir = self.folder(data.get("state_dir"), "state_dir") or _default_dir(
             "STATE_DIRECTORY", "XDG_STATE_HOME", ".local/state")
@@ -221,7 +224,6 @@ class _Reader:
         level = data.get("log_level", "info")
         if level not in LOG_LEVELS:
             raise self.fail("log_level", f"expected one of {', '.join(LOG_LEVELS)}, got {level!r}")
-        pins = self.pins(data.get("pins", "pins-10"))
         return Settings(
             game=game, voice=self.voice(data, game.lang, cache_dir),
             recognizer=self.recognizer(data, game.lang, state_dir), keypad=self.keypad(data),
@@ -328,6 +330,42 @@ class _Reader:
             raise self.fail("pins", f"{what}: {text}")
         return text
 
+    def table_fits(self, game: Any, pins: str) -> None:
+        """The table the game needs fits the pin map: a 12-player game on the 10-seat map is
+        refused now, in one line naming the map and both seat counts, not half-way through
+        the game. Runs before the rule-set checks, so that line also says when the rule set
+        refuses that table; anything else wrong in `game` is left to `game()` to name."""
+        from narrator.devices.pinmap import MAX_SEATS, load_pin_map
+        from narrator.rules.loader import load
+
+        section = game if isinstance(game, dict) else {}
+        rules = None
+        with contextlib.suppress(InputFileError, TypeError):
+            rules = load(section.get("rules", "sport"))
+        asked = section.get("seats")
+        explicit = isinstance(asked, int) and not isinstance(asked, bool)
+        if isinstance(asked, int) and explicit:
+            seats = asked
+        elif asked is None and rules is not None:
+            seats = rules.min_seats
+        else:
+            return
+        pin_map = load_pin_map(pins)  # a wrong map is its own error, naming its file
+        try:
+            pin_map.check_seats(seats)
+        except PinMapError:
+            more = (f" (pins-16 wires {MAX_SEATS})"
+                    if seats <= MAX_SEATS and pin_map.seats < MAX_SEATS else "")
+            if not explicit:
+                assert rules is not None
+                raise self.fail("game.rules", f"{rules.name} needs at least {seats} players, but "
+                                f"pin map {pins} wires {pin_map.seats} seats{more}") from None
+            refused = ""
+            if rules is not None and seats not in rules.deck:
+                refused = f"; and {rules.name} is played by {_players(rules.min_seats, rules.max_seats)}"
+            raise self.fail("game.seats", f"{seats} players, but pin map {pins} wires "
+                            f"{pin_map.seats} seats{more}{refused}") from None
+
     def keypad(self, data: Mapping[str, Any]) -> KeypadSettings:
         value = data.get("keypad", "evdev")
         if value is None:
@@ -340,6 +378,10 @@ class _Reader:
             raise self.fail("keypad", f"expected one of {', '.join(KEYPADS)} or a device path "
                             f"(/dev/input/...), got {value!r}")
         return KeypadSettings(value, None)
+
+
+def _players(low: int, high: int) -> str:
+    return f"{low} players" if low == high else f"{low}-{high} players"
 
 
 def _default_dir(systemd_var: str, xdg_var: str, home_sub: str) -> Path:

@@ -24,7 +24,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("narrator.cli.bench", "the project's benchmarks"),
     "demo": ("narrator.cli.demo", "a whole game with simulated players and mock pins"),
     "run": ("narrator.cli.run", "the daemon, as systemd starts it"),
-    "check-hardware": ("narrator.cli.check_hardware", "light every LED, ask every seat to tap"),
+    "check-hardware": ("narrator.cli.check_hardware", "check every LED, pad, button, key, speaker and mic"),
     "replay": ("narrator.cli.replay", "replay a recorded game (Polemica JSON) through the engine"),
     "say": ("narrator.cli.say", "speak a text or a cue, or write it to a WAV"),
     "listen": ("narrator.cli.listen", "recognise voice commands from a file or the microphone"),

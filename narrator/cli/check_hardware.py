@@ -1,54 +1,149 @@
-"""`narrator check-hardware [--pins FILE]`: lights every LED, asks every seat to tap."""
+"""`narrator check-hardware`: walk round the table, LED by LED and pad by pad, then the box
+LEDs, the host buttons, the keypad, and the speaker and microphone; a short report.
+
+Exit 0 when everything answered, 1 when something is missing or wrong, 2 for a wrong pin
+map or settings file. Without a GPIO chip (or with GPIOZERO_PIN_FACTORY=mock) it runs on
+mock pins, unattended: a simulated table and builder answer, and `--wiring FILE` says how
+that table is really wired (a pin map where two seats may share a pin: a crossed wire).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import os
-import sys
+from typing import Any
+
+PARTS_HELP = "seats, box, buttons, keypad, sound"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--pins", metavar="FILE",
-                        help="pin map (default: the packaged 10-seat map hardware/pins-10.yaml)")
+    parser.add_argument("--config", metavar="FILE", help="settings file (default: as narrator run)")
+    parser.add_argument("--pins", metavar="MAP",
+                        help="pin map: pins-10, pins-16 or a file (default: the settings')")
+    parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none "
+                                         "(default: the settings')")
+    parser.add_argument("--only", metavar="PARTS",
+                        help=f"check only these, comma-separated: {PARTS_HELP}")
     parser.add_argument("--wait", type=float, default=20.0, metavar="S",
-                        help="seconds to wait for each seat's tap (default 20)")
-    parser.add_argument("--dwell", type=float, default=0.6, metavar="S",
-                        help="seconds each LED stays lit (default 0.6)")
+                        help="seconds to wait for each answer (default 20)")
+    parser.add_argument("--sound", choices=("auto", "device", "fake"), default="auto",
+                        help="the tone through the sound devices, or a simulated room "
+                             "(auto: the devices on real pins, the simulated room on mock pins)")
+    parser.add_argument("--wiring", metavar="FILE",
+                        help="mock pins only: how the simulated table is really wired")
 
 
 def run(args: argparse.Namespace) -> int:
-    from narrator.clock import FakeClock, MonotonicClock
-    from narrator.devices.check import check, run_unattended
-    from narrator.devices.gpio import GpioSeatPanel, gpio_available, is_mock, make_pin_factory
+    from narrator.devices.check import PARTS
+    from narrator.devices.gpio import gpio_available, is_mock, make_pin_factory
     from narrator.devices.pinmap import load_pin_map
+    from narrator.errors import ConfigError
+    from narrator.settings import load_settings
 
-    pin_map = load_pin_map(args.pins)
+    parts = PARTS if args.only is None else tuple(p.strip() for p in args.only.split(","))
+    unknown = [p for p in parts if p not in PARTS]
+    if unknown:
+        raise ConfigError("--only", unknown[0], f"unknown part (known: {PARTS_HELP})")
+    settings = load_settings(args.config, {"pins": args.pins, "keypad": args.keypad})
+    pin_map = load_pin_map(settings.pins)
     factory_name = os.environ.get("GPIOZERO_PIN_FACTORY")
     if factory_name is None and not gpio_available():
-        print("no GPIO chip here: using mock pins, unattended", file=sys.stderr)
         factory_name = "mock"
     factory = make_pin_factory(factory_name)
     mock = is_mock(factory)
+    if args.wiring and not mock:
+        raise ConfigError("--wiring", args.wiring, "only for mock pins: a real table is "
+                                                   "wired the way it is")
 
     def say(text: str) -> None:
         print(text, flush=True)
 
-    async def main() -> bool:
-        clock = FakeClock() if mock else MonotonicClock()
-        panel = GpioSeatPanel(pin_map, pin_factory=factory, clock=clock)
-        try:
-            where = "mock pins, unattended" if mock else type(factory).__name__
-            say(f"Pin map {pin_map.name} ({pin_map.path}): {pin_map.seats} seats, {where}.")
-            if isinstance(clock, FakeClock):
-                report = await run_unattended(panel, clock, args.dwell, args.wait, say)
-            else:
-                report = await check(panel, pin_map, clock, wait=args.wait, dwell=args.dwell,
-                                     say=say)
-        finally:
-            panel.close()
-        for line in report.lines():
-            say(line)
-        return report.ok
+    where = ("mock pins: a simulated table and builder answer; no real hardware is checked"
+             if mock else f"{type(factory).__name__}")
+    say(f"Pin map {pin_map.name} ({settings.pins}): {pin_map.seats} seats; {where}.")
+    report = asyncio.run(_walk(args, settings, pin_map, factory, mock, parts, say))
+    if "sound" in parts:
+        report.sound = _sound(args.sound, mock, settings, say)
+    for line in report.lines():
+        say(line)
+    return 0 if report.ok else 1
 
-    return 0 if asyncio.run(main()) else 1
+
+async def _walk(args: argparse.Namespace, settings: Any, pin_map: Any, factory: Any, mock: bool,
+                parts: tuple[str, ...], say: Any) -> Any:
+    from narrator.clock import FakeClock, MonotonicClock
+    from narrator.devices.check import TableCheck, run_unattended
+    from narrator.devices.check_report import Report
+    from narrator.devices.gpio import GpioSeatPanel
+    from narrator.devices.mock_table import MockTable, load_wiring
+    from narrator.errors import DeviceError
+
+    if not any(p in parts for p in ("seats", "box", "buttons", "keypad")):
+        return Report()
+    clock: FakeClock | MonotonicClock = FakeClock() if mock else MonotonicClock()
+    wired = load_wiring(args.wiring) if args.wiring else None
+    try:
+        panel = GpioSeatPanel(pin_map, pin_factory=factory, clock=clock)
+    except DeviceError as exc:
+        raise DeviceError(f"{exc} (is the narrator service running? "
+                          "sudo systemctl stop narrator)") from None
+    keypads, usb, matrix = _keypads(settings, pin_map, factory, clock, mock)
+    try:
+        builder = (MockTable(panel, clock, wired, usb=usb, matrix=matrix) if mock else None)
+        walk = TableCheck(panel, pin_map, clock, wait=args.wait, say=say, builder=builder)
+        if isinstance(clock, FakeClock):
+            return await run_unattended(walk, clock, parts, keypads)
+        return await walk.run(parts, keypads)
+    finally:
+        panel.close()
+        for k in keypads:
+            if k.keypad is not None:
+                k.keypad.close()
+
+
+def _keypads(settings: Any, pin_map: Any, factory: Any, clock: Any,
+             mock: bool) -> tuple[list[Any], Any, Any]:
+    """The keypads to check: the one the settings name, and the map's matrix keypad."""
+    from narrator.devices.check import KeypadUnderTest, matrix_keypad, usb_keypad
+    from narrator.devices.keypads import EvdevKeypad, FakeEvdevDevice
+    from narrator.devices.matrix import FakeKeyMatrix, MatrixKeypad
+    from narrator.errors import DeviceError
+
+    out: list[KeypadUnderTest] = []
+    usb = matrix = None
+    kind = settings.keypad.kind
+    if kind == "evdev":
+        if mock:
+            usb = FakeEvdevDevice()
+            out.append(usb_keypad(EvdevKeypad(usb)))
+        else:
+            out.append(usb_keypad(EvdevKeypad(settings.keypad.device)))
+    elif kind in ("none", "terminal"):
+        out.append(KeypadUnderTest(f"keypad ({kind})", None, {},
+                                   skipped="none in the settings" if kind == "none"
+                                   else "a terminal: nothing to check"))
+    spec = pin_map.keypad
+    if kind == "matrix" and spec is None:
+        out.append(matrix_keypad(None, (), error="keypad: matrix in the settings, but the pin "
+                                                 "map has no keypad pins"))
+    if spec is not None:
+        if mock:
+            matrix = FakeKeyMatrix(factory, spec)
+        try:
+            out.append(matrix_keypad(MatrixKeypad(spec, pin_factory=factory, clock=clock),
+                                     spec.keys))
+        except DeviceError as exc:
+            out.append(matrix_keypad(None, spec.keys, error=str(exc)))
+    return out, usb, matrix
+
+
+def _sound(mode: str, mock: bool, settings: Any, say: Any) -> Any:
+    from narrator.devices.check import check_sound
+    from narrator.devices.sound_loop import FakeRoom, SoundDeviceLoop
+
+    fake = mode == "fake" or (mode == "auto" and mock)
+    loop = (FakeRoom() if fake
+            else SoundDeviceLoop(settings.voice.device, settings.recognizer.device))
+    say("Sound: a tone for one second; keep the room quiet...")
+    return check_sound(loop)

@@ -1,26 +1,44 @@
-"""`narrator check-hardware`: light every LED in turn, ask every seat to tap, report.
+"""`narrator check-hardware`: a builder walks round the table and the box checks itself.
 
-Each seat is asked in turn with its own LED lit, so a tap confirms the pad and that the
-player saw the light; a tap from another seat while one is asked is reported as out of
-turn (crossed wires). LEDs are also read back from their pins. Only seat numbers are
-printed: the check shows nothing about any game.
-
-With mock pins the check drives the pads itself (`MockHands`) on a virtual clock, so the
-whole report is produced unattended.
+1. Hands off: for a moment nobody touches anything; a pad that is active now is stuck.
+2. Seats, one at a time: the seat's LED lights and is named; the builder touches that
+   seat's pad, or holds it (1 s) when the LED stays dark. A touch from another seat's
+   input is a crossed wire and is reported by the seat that was asked.
+3. Box LEDs: each answer LED and the status LED lights in turn; a touch on any pad says
+   "seen", a hold "not seen" (dark, or the wrong colour).
+4. Host buttons, each asked in turn.
+5. Keypads: every key pressed once, in any order.
+6. Sound (sound_check.py): a tone played and recorded at once.
+Each answer is awaited for `wait` seconds on the clock. With mock pins a MockTable
+(mock_table.py) plays the builder, so the whole walk runs unattended on a virtual clock.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import contextlib
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from narrator.clock import Clock, FakeClock
-from narrator.devices.gpio import GpioSeatPanel
+from narrator.devices.check_report import (
+    Answer,
+    BoxLedResult,
+    ButtonResult,
+    KeypadResult,
+    Report,
+    SeatResult,
+    SoundResult,
+)
+from narrator.devices.keymap import MATRIX_KEYS
+from narrator.devices.keypads import Keypad
 from narrator.devices.lights import DARK, LIT
-from narrator.devices.mcp23017 import FakeMcp23017
+from narrator.devices.pads import HOLD_S
 from narrator.devices.panel import BoardPanel, seat_led
-from narrator.devices.pinmap import ExpanderPads, GpioLeds, GpioPads, PinMap
+from narrator.devices.pinmap import GpioLeds, GpioPads, PinMap
+from narrator.devices.sound_check import analyse, tone_signal
+from narrator.devices.sound_loop import SoundLoop
 from narrator.engine.actions import (
     Action,
     AddTime,
@@ -31,188 +49,269 @@ from narrator.engine.actions import (
     Tap,
     Undo,
 )
+from narrator.errors import DeviceError
 
+PARTS = ("seats", "box", "buttons", "keypad", "sound")
 HOST_ACTIONS: dict[str, tuple[type[Action], ...]] = {
     "next": (EndSpeech,), "pause": (Pause, Resume), "undo": (Undo,), "add_time": (AddTime,),
 }
-PRESS_S = 0.15
+QUIET_S = HOLD_S + 0.5     # hands off: long enough for a stuck pad to count as held
+SETTLE_S = 0.2             # after an answer, before the next step
+# The keys a USB numeric keypad must deliver (the names of keymap.py) and their labels.
+USB_KEYS: dict[str, str] = {**{d: d for d in "0123456789"}, "enter": "Enter", "/": "/",
+                            "*": "*", "-": "-", "+": "+", ".": "."}
+
+
+class Builder(Protocol):
+    """The person walking round the table (a MockTable on mock pins)."""
+
+    async def at_seat(self, seat: int) -> None: ...
+
+    async def at_box_led(self, output: str) -> None: ...
+
+    async def press_button(self, name: str) -> None: ...
+
+    async def press_keys(self, keypad: KeypadUnderTest) -> None: ...
 
 
 @dataclass
-class InputResult:
-    name: str             # "seat 3 pad" or "host button next"
-    where: str            # the pin
-    answered: bool = False
-    out_of_turn: list[str] = field(default_factory=list)
+class KeypadUnderTest:
+    label: str
+    keypad: Keypad | None
+    keys: dict[str, str]            # key name (keymap.py) -> the label printed on it
+    skipped: str | None = None
+    error: str | None = None
 
 
-@dataclass
-class LedResult:
-    name: str
-    where: str
-    answered: bool = False
+def usb_keypad(keypad: Keypad | None, *, error: str | None = None) -> KeypadUnderTest:
+    return KeypadUnderTest("USB keypad", keypad, dict(USB_KEYS), error=error)
 
 
-@dataclass
-class Report:
-    leds: list[LedResult] = field(default_factory=list)
-    inputs: list[InputResult] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return all(r.answered for r in self.leds) and all(
-            r.answered and not r.out_of_turn for r in self.inputs)
-
-    def lines(self) -> list[str]:
-        out = ["LEDs (lit in turn, read back from the pin):"]
-        out += [f"  {r.name:<20} {r.where:<16} {'ok' if r.answered else 'NO ANSWER'}"
-                for r in self.leds]
-        out.append("Inputs (each asked in turn):")
-        for r in self.inputs:
-            state = "ok" if r.answered else "NO ANSWER"
-            extra = f"  (meanwhile: {', '.join(r.out_of_turn)})" if r.out_of_turn else ""
-            out.append(f"  {r.name:<20} {r.where:<16} {state}{extra}")
-        leds_ok = sum(r.answered for r in self.leds)
-        inputs_ok = sum(r.answered and not r.out_of_turn for r in self.inputs)
-        out.append(f"{leds_ok} of {len(self.leds)} LEDs and {inputs_ok} of {len(self.inputs)} "
-                   f"inputs answered" + ("" if self.ok else ": see above"))
-        return out
+def matrix_keypad(keypad: Keypad | None, labels: Sequence[str], *,
+                  error: str | None = None) -> KeypadUnderTest:
+    return KeypadUnderTest("4x4 keypad", keypad, {MATRIX_KEYS[k]: k for k in labels}, error=error)
 
 
-def led_places(pm: PinMap) -> list[tuple[str, str, str]]:
-    """(output name, label, where) for every LED of the map."""
-    places = []
-    for seat in range(1, pm.seats + 1):
-        where = (f"GPIO{pm.leds.pins[seat - 1]}" if isinstance(pm.leds, GpioLeds)
-                 else f"WS2812 pixel {seat}")
-        places.append((seat_led(seat), f"seat {seat} LED", where))
-    places += [("yes", "answer green", f"GPIO{pm.answer_yes}"),
-               ("no", "answer red", f"GPIO{pm.answer_no}")]
-    if pm.status is not None:
-        places.append(("status", "status LED", f"GPIO{pm.status}"))
-    return places
+def led_where(pm: PinMap, seat: int) -> str:
+    return (f"GPIO{pm.leds.pins[seat - 1]}" if isinstance(pm.leds, GpioLeds)
+            else f"WS2812 pixel {seat}")
 
 
-def pad_place(pm: PinMap, seat: int) -> str:
+def pad_where(pm: PinMap, seat: int) -> str:
     if isinstance(pm.pads, GpioPads):
         return f"GPIO{pm.pads.pins[seat - 1]}"
     bank, bit = ("A", seat - 1) if seat <= 8 else ("B", seat - 9)
     return f"MCP23017 GP{bank}{bit}"
 
 
-class MockHands:
-    """Presses pads and host buttons on mock pins (or the emulated expander)."""
-
-    def __init__(self, panel: GpioSeatPanel) -> None:
+class TableCheck:
+    def __init__(self, panel: BoardPanel, pin_map: PinMap, clock: Clock, *, wait: float,
+                 say: Callable[[str], None], builder: Builder | None = None) -> None:
         self.panel = panel
-        self.factory = panel.factory
+        self.pin_map = pin_map
+        self.clock = clock
+        self.wait = wait
+        self.say = say
+        self.builder = builder
+        self.report = Report()
+        self._queue: asyncio.Queue[Action] = asyncio.Queue()
+        self._stuck: set[int] = set()
 
-    def _seat(self, seat: int, down: bool) -> None:
-        pm = self.panel.pin_map
-        if isinstance(pm.pads, ExpanderPads):
-            assert self.panel.expander is not None
-            bus = self.panel.expander.bus
-            assert isinstance(bus, FakeMcp23017)
-            bus.set_input(seat - 1, down == pm.pads.active_high)
-            return
-        pin = self.factory.pin(pm.pads.pins[seat - 1])
-        if down == pm.pads.active_high:
-            pin.drive_high()
-        else:
-            pin.drive_low()
+    # --- plumbing ---------------------------------------------------------------------
 
-    def _button(self, name: str, down: bool) -> None:
-        pin = self.factory.pin(dict(self.panel.pin_map.host_buttons)[name])
-        if down:
-            pin.drive_low()
-        else:
-            pin.drive_high()
+    def _sink(self, action: Action) -> None:
+        self._queue.put_nowait(action)
 
-    async def press(self, clock: Clock, seat: int | None = None, button: str | None = None) -> None:
-        act: Callable[[bool], None] = (
-            (lambda d: self._seat(seat, d)) if seat is not None
-            else (lambda d: self._button(str(button), d)))
-        act(True)
-        await clock.sleep(PRESS_S)
-        act(False)
+    async def _next(self, seconds: float) -> Action | None:
+        """The next pad or button action within `seconds` on the clock, else None."""
+        if not self._queue.empty():
+            return self._queue.get_nowait()
+        getter = asyncio.ensure_future(self._queue.get())
+        timer = asyncio.ensure_future(self.clock.sleep(seconds))
+        await asyncio.wait({getter, timer}, return_when=asyncio.FIRST_COMPLETED)
+        timer.cancel()
+        if getter.done():
+            return getter.result()
+        getter.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await getter
+        return None
 
+    async def _seat_answer(self, seconds: float) -> tuple[Answer, int] | None:
+        """The first tap or hold of a seat that is not stuck: (how, seat)."""
+        deadline = self.clock.now() + seconds
+        while (left := deadline - self.clock.now()) > 0:
+            action = await self._next(left)
+            if action is None:
+                return None
+            if isinstance(action, Tap | Hold) and action.seat not in self._stuck:
+                return ("hold" if isinstance(action, Hold) else "tap"), action.seat
+        return None
 
-async def _wait(clock: Clock, event: asyncio.Event, seconds: float) -> bool:
-    """Wait for the event, or `seconds` on the clock."""
-    if event.is_set():
-        return True
-    waiter = asyncio.ensure_future(event.wait())
-    timer = asyncio.ensure_future(clock.sleep(seconds))
-    await asyncio.wait({waiter, timer}, return_when=asyncio.FIRST_COMPLETED)
-    for t in (waiter, timer):
-        t.cancel()
-    return event.is_set()
+    def _drain(self) -> list[Action]:
+        out = []
+        while not self._queue.empty():
+            out.append(self._queue.get_nowait())
+        return out
 
+    @staticmethod
+    def _spawn(act: Coroutine[Any, Any, None] | None) -> asyncio.Future[None] | None:
+        return asyncio.ensure_future(act) if act is not None else None
 
-async def check(panel: BoardPanel, pin_map: PinMap, clock: Clock, *, wait: float, dwell: float,
-                say: Callable[[str], None], hands: MockHands | None = None) -> Report:
-    report = Report()
-    got: list[Action] = []
-    arrived = asyncio.Event()
+    @staticmethod
+    async def _finish(task: asyncio.Future[None] | None) -> None:
+        if task is not None:
+            await task
 
-    def sink(action: Action) -> None:
-        got.append(action)
-        arrived.set()
+    def _light(self, output: str, on: bool) -> None:
+        lights = self.panel.lights
+        assert lights is not None
+        lights.show({output: LIT if on else DARK})
 
-    panel.start(sink)
-    lights = panel.lights
-    assert lights is not None
-    say("Every LED lights in turn.")
-    for name, label, where in led_places(pin_map):
-        lights.show({name: LIT})
-        await clock.sleep(dwell)
-        report.leds.append(LedResult(label, where, panel.outputs.level(name) > 0))
-        lights.show({name: DARK})
-    asks = [_Ask(f"seat {seat} pad", pad_place(pin_map, seat), seat=seat)
-            for seat in range(1, pin_map.seats + 1)]
-    asks += [_Ask(f"host button {button}", f"GPIO{pin}", button=button)
-             for button, pin in pin_map.host_buttons]
-    for ask in asks:
-        result = InputResult(ask.label, ask.where)
-        if ask.seat is not None:
-            lights.show({seat_led(ask.seat): LIT})
-        say(f"{ask.label}: tap it now.")
-        got.clear()
-        arrived.clear()
-        pressing = (asyncio.ensure_future(hands.press(clock, ask.seat, ask.button))
-                    if hands is not None else None)
-        deadline = clock.now() + wait
-        while not result.answered and clock.now() < deadline:
-            if not await _wait(clock, arrived, deadline - clock.now()):
-                break
-            arrived.clear()
-            for action in got:
-                if ask.matches(action):
+    # --- the walk ---------------------------------------------------------------------
+
+    async def run(self, parts: Sequence[str], keypads: Sequence[KeypadUnderTest]) -> Report:
+        self.panel.start(self._sink)
+        if any(p in parts for p in ("seats", "box", "buttons")):
+            await self.hands_off()
+        if "seats" in parts:
+            await self.seats()
+        if "box" in parts:
+            await self.box_leds()
+        if "buttons" in parts:
+            await self.buttons()
+        if "keypad" in parts:
+            for keypad in keypads:
+                await self.keypad(keypad)
+        return self.report
+
+    async def hands_off(self) -> None:
+        self.say("Hands off every pad for a moment...")
+        await self.clock.sleep(QUIET_S)
+        for action in self._drain():
+            if isinstance(action, Hold | Tap):
+                self._stuck.add(action.seat)
+
+    async def seats(self) -> None:
+        pm = self.pin_map
+        self.say(f"Seats: each LED lights in turn. Touch that seat's pad; if its LED stays "
+                 f"dark, hold the pad for {HOLD_S + 0.5:.0f} s instead.")
+        for seat in range(1, pm.seats + 1):
+            result = SeatResult(seat, pad_where(pm, seat), led_where(pm, seat),
+                                stuck=seat in self._stuck)
+            self.report.seats.append(result)
+            if result.stuck:
+                self.say(f"  seat {seat}: its pad is stuck; skipped")
+                continue
+            name = seat_led(seat)
+            self._light(name, True)
+            self.panel.outputs.flush()
+            result.led_set = self.panel.outputs.level(name) > 0
+            self.say(f"  seat {seat}: its LED ({result.led}) is lit: touch seat {seat}'s pad")
+            builder = self._spawn(self.builder.at_seat(seat) if self.builder else None)
+            got = await self._seat_answer(self.wait)
+            if got is not None:
+                result.answer, who = got
+                if who != seat:
+                    result.came_as, result.came_as_where = who, pad_where(pm, who)
+            await self._finish(builder)
+            self._light(name, False)
+            self.say(f"    {result.problem() or 'ok'}")
+            await self.clock.sleep(SETTLE_S)
+            self._drain()
+
+    async def box_leds(self) -> None:
+        pm = self.pin_map
+        outputs = [("yes", "answer LED green", f"GPIO{pm.answer_yes}"),
+                   ("no", "answer LED red", f"GPIO{pm.answer_no}")]
+        if pm.status is not None:
+            outputs.append(("status", "status LED", f"GPIO{pm.status}"))
+        self.say("Box LEDs: touch any pad when you see the LED named; hold a pad if you don't.")
+        for output, label, where in outputs:
+            result = BoxLedResult(label, where)
+            self.report.box.append(result)
+            self._light(output, True)
+            result.led_set = self.panel.outputs.level(output) > 0
+            self.say(f"  {label} ({where}) is lit")
+            builder = self._spawn(self.builder.at_box_led(output) if self.builder else None)
+            got = await self._seat_answer(self.wait)
+            if got is not None:
+                result.answer = got[0]
+            await self._finish(builder)
+            self._light(output, False)
+            self.say(f"    {result.problem() or 'ok'}")
+            await self.clock.sleep(SETTLE_S)
+            self._drain()
+
+    async def buttons(self) -> None:
+        for name, pin in self.pin_map.host_buttons:
+            result = ButtonResult(name, f"GPIO{pin}")
+            self.report.buttons.append(result)
+            self.say(f"Host button '{name}' (GPIO{pin}): press it now")
+            builder = self._spawn(self.builder.press_button(name) if self.builder else None)
+            deadline = self.clock.now() + self.wait
+            while not result.answered and (left := deadline - self.clock.now()) > 0:
+                action = await self._next(left)
+                if action is None:
+                    break
+                if isinstance(action, HOST_ACTIONS[name]):
                     result.answered = True
-                else:
-                    result.out_of_turn.append(_describe(action))
-            got.clear()
-        if pressing is not None:
-            await pressing
-        if ask.seat is not None:
-            lights.show({seat_led(ask.seat): DARK})
-        # Let the pad settle before the next one is asked.
-        await clock.sleep(PRESS_S)
-        report.inputs.append(result)
-    return report
+                elif not (isinstance(action, Tap | Hold) and action.seat in self._stuck):
+                    result.others.append(_describe(action))
+            await self._finish(builder)
+            self.say(f"    {result.problem() or 'ok'}")
+            await self.clock.sleep(SETTLE_S)
+            self._drain()
+
+    async def keypad(self, under: KeypadUnderTest) -> None:
+        result = KeypadResult(under.label, tuple(under.keys.values()), skipped=under.skipped,
+                              error=under.error)
+        self.report.keypads.append(result)
+        if under.skipped is not None or under.error is not None or under.keypad is None:
+            return
+        keypad = under.keypad
+        heard = asyncio.Event()
+
+        def on_key(key: str) -> None:
+            if key in under.keys and under.keys[key] not in result.got:
+                result.got.add(under.keys[key])
+                self.say(f"    {under.keys[key]}")
+            heard.set()
+
+        keypad.on_key = on_key
+        runner = asyncio.ensure_future(keypad.run(lambda _action: None))
+        self.say(f"{under.label}: press every key once, in any order: "
+                 f"{' '.join(under.keys.values())}")
+        builder = self._spawn(self.builder.press_keys(under) if self.builder else None)
+        # Done when every key has come, when no key came for `wait` seconds, or when the
+        # keypad failed (unplugged, or never there).
+        while result.missing and not runner.done():
+            heard.clear()
+            waiter = asyncio.ensure_future(heard.wait())
+            timer = asyncio.ensure_future(self.clock.sleep(self.wait))
+            await asyncio.wait({waiter, timer, runner}, return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+            timer.cancel()
+            if not heard.is_set():
+                break
+        await self._finish(builder)
+        failure = _failure(runner) if runner.done() else ""
+        keypad.close()
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError, DeviceError, OSError):
+            await runner
+        if failure:
+            result.error = failure
+        self.say(f"    {result.problem() or 'ok'}")
 
 
-@dataclass(frozen=True)
-class _Ask:
-    label: str
-    where: str
-    seat: int | None = None
-    button: str | None = None
-
-    def matches(self, action: Action) -> bool:
-        if self.seat is not None:
-            return isinstance(action, Tap | Hold) and action.seat == self.seat
-        return isinstance(action, HOST_ACTIONS[str(self.button)])
+def _failure(task: asyncio.Future[None]) -> str:
+    if task.cancelled():
+        return ""
+    exc = task.exception()
+    if exc is None:
+        return ""
+    return str(exc) if isinstance(exc, DeviceError) else f"{type(exc).__name__}: {exc}"
 
 
 def _describe(action: Action) -> str:
@@ -221,23 +320,39 @@ def _describe(action: Action) -> str:
     return f"host {action.kind}"
 
 
-async def run_unattended(panel: GpioSeatPanel, clock: FakeClock, dwell: float, wait: float,
-                         say: Callable[[str], None]) -> Report:
-    """The check on mock pins and a virtual clock: the command presses every pad itself."""
-    task = asyncio.ensure_future(check(panel, panel.pin_map, clock, wait=wait, dwell=dwell,
-                                       say=say, hands=MockHands(panel)))
-    # Jump from one deadline to the next, checking after each whether the check is done
-    # (LED patterns keep deadlines coming forever, so never run the clock until idle).
+def check_sound(loop: SoundLoop | None, *, skipped: str | None = None) -> SoundResult:
+    """Play the tone, record it, measure it (blocking: a real device plays for two seconds)."""
+    if loop is None:
+        return SoundResult("", skipped=skipped or "not checked")
+    result = SoundResult(loop.describe())
+    try:
+        recorded = loop.play_and_record(tone_signal(loop.rate))
+    except DeviceError as exc:
+        result.error = str(exc)
+        return result
+    result.figures = analyse(recorded, loop.rate)
+    return result
+
+
+async def run_unattended(walk: TableCheck, clock: FakeClock, parts: Sequence[str],
+                         keypads: Sequence[KeypadUnderTest]) -> Report:
+    """The walk on a virtual clock, with a MockTable as the builder."""
+    task = asyncio.ensure_future(walk.run(parts, keypads))
+    # Jump from one deadline to the next, checking after each whether the walk is done
+    # (LED patterns and keypad scans keep deadlines coming: never run the clock to idle).
     while not task.done():
         await clock.run_until_idle(limit=clock.now())
         if task.done():
             break
         nxt = clock.next_deadline()
         if nxt is None:
-            await asyncio.sleep(0)
-            if task.done():
-                break
-            task.cancel()
-            raise RuntimeError("the unattended check is waiting on nothing")
+            for _ in range(100):
+                await asyncio.sleep(0)
+                if task.done() or clock.next_deadline() is not None:
+                    break
+            else:
+                task.cancel()
+                raise RuntimeError("the unattended check is waiting on nothing")
+            continue
         clock.set(nxt)
     return task.result()

@@ -24,6 +24,9 @@ Sink = Callable[[Action], None]
 
 
 class Keypad(Protocol):
+    # Hears every key (its keymap.py name) before it is decoded; check-hardware counts keys.
+    on_key: Callable[[str], None] | None
+
     async def run(self, sink: Sink) -> None: ...
 
     def set_paused(self, paused: bool) -> None:
@@ -37,12 +40,16 @@ class _Decoding:
     def __init__(self) -> None:
         self.decoder = KeypadDecoder()
         self.closed = False
+        # Hears every key before it is decoded: `check-hardware` counts the keys with it.
+        self.on_key: Callable[[str], None] | None = None
 
     def set_paused(self, paused: bool) -> None:
         self.decoder.set_paused(paused)
 
     def _key(self, key: str | None, sink: Sink) -> None:
         if key is not None and not self.closed:
+            if self.on_key is not None:
+                self.on_key(key)
             action = self.decoder.press(key)
             if action is not None:
                 sink(action)

@@ -106,7 +106,15 @@ class PinMap:
         """Raise PinMapError unless this map has a pad and an LED for each of n seats."""
         if n > self.seats:
             raise PinMapError(self.path, "seats",
-                              f"the map wires {self.seats} seats; this game needs {n}")
+                              f"the map {self.name} wires {self.seats} seats; this game needs {n}")
+
+
+def _whose(entry: str) -> str:
+    """' (seat 3 pad)' for pads.pins[2]: a doubled pin is told by seat, as a builder counts."""
+    m = re.fullmatch(r"(pads|leds)\.pins\[(\d+)\]", entry)
+    if m is None:
+        return ""
+    return f" (seat {int(m.group(2)) + 1} {'pad' if m.group(1) == 'pads' else 'LED'})"
 
 
 def default_pin_map_path() -> Path:
@@ -130,13 +138,16 @@ def load_pin_map(path: str | Path | None = None) -> PinMap:
     return parse_pin_map(read_text(path, PinMapError), str(path))
 
 
-def parse_pin_map(text: str, source: str) -> PinMap:
-    return _Reader(source).pin_map(parse_yaml(text, source, PinMapError))
+def parse_pin_map(text: str, source: str, *, shared_pins: bool = False) -> PinMap:
+    """`shared_pins`: a pin may serve two entries. Only for describing a table wired wrong
+    (check-hardware's mock wiring), never for a map the box drives."""
+    return _Reader(source, shared_pins).pin_map(parse_yaml(text, source, PinMapError))
 
 
 class _Reader:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, shared_pins: bool = False) -> None:
         self.source = source
+        self.shared_pins = shared_pins
         self.uses: dict[int, str] = {}
         self.buses: dict[int, str] = {}
 
@@ -188,8 +199,9 @@ class _Reader:
                                    "on the 40-pin header)")
         if number in self.buses:
             raise self.fail(where, f"GPIO {number} is {self.buses[number]}, taken by the bus")
-        if number in self.uses:
-            raise self.fail(where, f"GPIO {number} is already used by {self.uses[number]}")
+        if number in self.uses and not self.shared_pins:
+            used = self.uses[number]
+            raise self.fail(where, f"GPIO {number} is already used by {used}{_whose(used)}")
         self.uses[number] = where
         return number
 

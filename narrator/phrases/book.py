@@ -9,9 +9,16 @@ Cue texts are templates. Parameters are public values only and are spoken as wor
     {seconds:f:секунда/секунды/секунд}  and the noun's gender when it is not masculine
                                   ("одна секунда", "две секунды");
     {seats}                       a list: "three, seven and eight" / "три, семь и восемь";
-    {seats:player number/players number}  a list after a singular or plural lead-in.
+    {seats:player number/players number}  a list after a singular or plural lead-in;
+    {role}                        a role's name as this rule set's cards print it
+    {role:many}                   ... and its plural ("Mafiosi: two"), see `roles:` below.
 
 The parameters of a cue are the names in its template; both books must agree on them.
+
+Role names: `roles:` gives each role id its name ("singular / plural", or one name for
+both); `rule_set_roles:` gives a rule set's own names where its cards differ (the boxed
+edition's "Мирный горожанин" is sport's "Мирный житель"). A book bound to a rule set
+(`for_rules`) speaks `{role}` with that set's names.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ ParamValue = int | str | tuple[int, ...]
 # What each well-known parameter holds. Other names are allowed, spoken as given.
 PARAM_KINDS: dict[str, type] = {
     "seat": int, "seats": tuple, "count": int, "votes": int, "seconds": int, "day": int,
+    "minutes": int, "role": str,
 }
 _NOUN_FORMS = {"en": 2, "ru": 3}
 
@@ -65,9 +73,19 @@ class _Template:
         return frozenset(f.name for _, f in self.parts if f is not None)
 
 
+@dataclass(frozen=True, slots=True)
+class RoleName:
+    one: str
+    many: str
+
+
+RoleNames = Mapping[str, RoleName]
+
+
 class PhraseBook:
     def __init__(self, lang: str, cues: Mapping[str, str], commands: Mapping[str, list[str]],
-                 source: str = "") -> None:
+                 source: str = "", roles: RoleNames | None = None,
+                 rule_set_roles: Mapping[str, RoleNames] | None = None, rules: str = "") -> None:
         self.lang = lang
         self.source = source or f"{lang}.yaml"
         templates: dict[str, _Template] = {}
@@ -75,6 +93,30 @@ class PhraseBook:
             templates[cue] = _compile(text, lang, self.source, f"cues.{cue}")
         self._templates = MappingProxyType(templates)
         self.commands: dict[str, list[str]] = {k: list(v) for k, v in commands.items()}
+        self.roles: RoleNames = MappingProxyType(dict(roles or {}))
+        self.rule_set_roles: Mapping[str, RoleNames] = MappingProxyType(
+            {k: MappingProxyType(dict(v)) for k, v in (rule_set_roles or {}).items()})
+        # The rule set whose card names `{role}` speaks ("" : the common names).
+        self.rules = rules
+
+    def for_rules(self, rules: str) -> PhraseBook:
+        """The same book speaking `{role}` with this rule set's card names."""
+        book = PhraseBook.__new__(PhraseBook)
+        book.lang, book.source, book.commands = self.lang, self.source, self.commands
+        book._templates, book.roles, book.rule_set_roles = (
+            self._templates, self.roles, self.rule_set_roles)
+        book.rules = rules
+        return book
+
+    def role_name(self, role: str, rules: str | None = None, many: bool = False) -> str:
+        """A role's human name in this language, as the rule set's cards print it."""
+        rules = self.rules if rules is None else rules
+        name = self.rule_set_roles.get(rules, {}).get(role) or self.roles.get(role)
+        if name is None:
+            where = f" for {rules}" if rules else ""
+            raise PhraseError(f"no name for role {role!r}{where} in the {self.lang} phrase book "
+                              f"({self.source})")
+        return name.many if many else name.one
 
     @classmethod
     def load(cls, lang: str, path: str | Path | None = None) -> PhraseBook:
@@ -109,7 +151,14 @@ class PhraseBook:
             if not isinstance(items, list) or not all(isinstance(p, str) and p for p in items):
                 raise PhraseBookError(source, f"commands.{name}", "expected a list of phrases")
             out[str(name)] = items
-        return cls(lang, {str(k): v for k, v in cues.items()}, out, source)
+        roles = _role_names(data.get("roles", {}) or {}, source, "roles")
+        by_set = data.get("rule_set_roles", {}) or {}
+        if not isinstance(by_set, dict):
+            raise PhraseBookError(source, "rule_set_roles",
+                                  "expected a mapping of rule set to role names")
+        set_roles = {str(name): _role_names(names, source, f"rule_set_roles.{name}")
+                     for name, names in by_set.items()}
+        return cls(lang, {str(k): v for k, v in cues.items()}, out, source, roles, set_roles)
 
     def cue_ids(self) -> frozenset[str]:
         return frozenset(self._templates)
@@ -166,6 +215,8 @@ class PhraseBook:
                 return numbers.cardinal(value, lang, f.gender)
         except ValueError as exc:
             raise PhraseError(f"cue {cue!r}: {f.name}: {exc}") from None
+        if f.name == "role":
+            return self.role_name(str(value), many=f.spec == "many")
         if f.spec:
             raise PhraseError(f"cue {cue!r}: {f.name}={value!r} cannot take the form {f.spec!r}")
         return str(value)
@@ -197,10 +248,29 @@ def _compile(text: str, lang: str, source: str, where: str) -> _Template:
     return _Template(text, tuple(parts))
 
 
+def _role_names(data: Any, source: str, where: str) -> dict[str, RoleName]:
+    if not isinstance(data, dict):
+        raise PhraseBookError(source, where, "expected a mapping of role id to its name")
+    out: dict[str, RoleName] = {}
+    for role, text in data.items():
+        if not isinstance(text, str) or not text.strip():
+            raise PhraseBookError(source, f"{where}.{role}",
+                                  f"expected a name (or 'singular / plural'), got {text!r}")
+        one, _, many = (part.strip() for part in text.partition("/"))
+        if not one or (_ and not many):
+            raise PhraseBookError(source, f"{where}.{role}", f"bad name {text!r}")
+        out[str(role)] = RoleName(one, many or one)
+    return out
+
+
 def _field(name: str, spec: str, lang: str, source: str, where: str) -> _Field:
     kind = PARAM_KINDS.get(name)
     if not spec:
         return _Field(name, "")
+    if name == "role":
+        if spec != "many":
+            raise PhraseBookError(source, where, f"{{role:{spec}}}: a role takes only :many")
+        return _Field(name, spec)
     if spec == "ord":
         if kind not in (int, None):
             raise PhraseBookError(source, where, f"{{{name}:ord}}: only a number has an ordinal")

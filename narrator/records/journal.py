@@ -77,6 +77,11 @@ class GameHeader:
     game_id: str = ""  # set by Journal.create from the wall clock when empty
     started: str = ""  # wall-clock time the game started (ISO 8601, local)
     history: int = 200  # undo depth
+    # The evening's set-up (narrator.evening.setup): players' names by seat, tournament
+    # fields (tournament, table, round, game) and how the roles were dealt.
+    names: tuple[str, ...] = ()
+    event: Mapping[str, Any] = field(default_factory=dict)
+    deal: str = "cards"
 
     def rule_set(self) -> RuleSet:
         from narrator.rules.loader import load
@@ -93,6 +98,7 @@ class GameHeader:
             "settings": dict(self.settings),
             "roles": list(self.roles) if self.roles is not None else None,
             "game_id": self.game_id, "started": self.started, "history": self.history,
+            "names": list(self.names), "event": dict(self.event), "deal": self.deal,
         }
 
     @classmethod
@@ -106,7 +112,9 @@ class GameHeader:
             "rules": str, "seats": int, "seed": int, "lang": str, "settings": dict,
             "roles": (list, type(None)), "game_id": str, "started": str, "history": int,
         }
-        unknown = set(data) - set(types)
+        # Journals written before the evening's set-up existed have no names, event, deal.
+        optional: dict[str, type] = {"names": list, "event": dict, "deal": str}
+        unknown = set(data) - set(types) - set(optional)
         if unknown:
             raise bad(f"unknown header keys {sorted(unknown)}")
         for key, kind in types.items():
@@ -114,13 +122,21 @@ class GameHeader:
                 raise bad(f"the header has no {key!r}")
             if not isinstance(data[key], kind) or isinstance(data[key], bool):
                 raise bad(f"header {key!r} has the wrong type: {data[key]!r}")
+        for key, kind in optional.items():
+            if key in data and not isinstance(data[key], kind):
+                raise bad(f"header {key!r} has the wrong type: {data[key]!r}")
         roles = data["roles"]
         if roles is not None and not all(isinstance(r, str) for r in roles):
             raise bad("header 'roles' must be a list of role names")
+        names = data.get("names", [])
+        if not all(isinstance(n, str) for n in names):
+            raise bad("header 'names' must be a list of names")
         return cls(
             rules=data["rules"], seats=data["seats"], seed=data["seed"], lang=data["lang"],
             settings=dict(data["settings"]), roles=tuple(roles) if roles is not None else None,
             game_id=data["game_id"], started=data["started"], history=data["history"],
+            names=tuple(names), event=dict(data.get("event", {})),
+            deal=data.get("deal", "cards"),
         )
 
 
@@ -244,7 +260,10 @@ class Journal:
         """Close the journal of an ended (or abandoned, outcome None) game and move it to
         games/; the next start begins a new game. Returns the archived file."""
         now = self._wall()
-        self._write({"end": _outcome_json(outcome), "wall": now})
+        end: dict[str, Any] = {"end": _outcome_json(outcome), "wall": now}
+        if outcome is None:
+            end["abandoned"] = True  # said in so many words: the archive lists it so
+        self._write(end)
         self.close()
         return _archive(self.state_dir, self.path, now, game_id=self.header.game_id)
 

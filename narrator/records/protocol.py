@@ -38,7 +38,7 @@ class ProtocolBuilder:
                      "started": started, "finished": ""},
             "seats": [{"seat": s, "role": "", "fouls": 0, "out": None} for s in range(1, seats + 1)],
             "nights": [], "days": [], "fouls": [], "eliminations": [], "best_move": None,
-            "winner": None, "reason": None, "over": False,
+            "winner": None, "reason": None, "over": False, "abandoned": False,
             # Where the game stands, for stamping fouls with the moment they were given.
             "_now": {"phase": "night", "number": 0, "moment": None, "rounds": 0, "last_time": 0.0},
         }
@@ -52,6 +52,10 @@ class ProtocolBuilder:
     def undo(self) -> None:
         if self._history:
             self.d = self._history.pop()
+
+    def abandon(self) -> None:
+        """The game was abandoned: the protocol is kept as it stands, marked so."""
+        self.d["abandoned"] = True
 
     # feeding
     def feed(self, effects: Iterable[Effect], wall: float | None = None) -> None:

@@ -110,9 +110,9 @@ class GameSession:
         changes) if the rules refuse it, OSError (nothing changes) if the journal can't
         be written."""
         game = self.game
-        if game.over:
+        if game.over or self.files is not None:
             # Its journal is archived and its protocol written: not even an undo now.
-            raise RuleError("the game is over")
+            raise RuleError("the game is over" if game.over else "the game was abandoned")
         state, history = game.state, list(game.history)
         effects = game.apply(action)
         wall = round(self._wall(), 4)
@@ -132,6 +132,7 @@ class GameSession:
 
     def abandon(self) -> ProtocolFiles:
         """End an unfinished game ("new game"): its protocol is written as it stands."""
+        self.protocol.abandon()
         return self._finish()
 
     def _finish(self) -> ProtocolFiles:

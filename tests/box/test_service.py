@@ -167,9 +167,9 @@ def test_between_games_enter_asks_for_the_next_and_other_keys_do_not(tmp_path: P
     clock = FakeClock()
     service, _panel, _speaker = make_service(tmp_path, clock, FakeKeypad())
     service.submit(Foul(3))
-    assert not service._next_game.is_set()
+    assert not service.evening.starting
     service.submit(Entry(0))
-    assert service._next_game.is_set()
+    assert service.evening.starting
 
 
 def test_a_failing_rule_hook_drops_the_action_and_the_game_goes_on(

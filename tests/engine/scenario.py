@@ -7,6 +7,7 @@ roles: [civilian, mafia, ...]             # by seat, seat 1 first (omit to learn
 seed: 0
 script:
   - until: [speech, 3]       # let windows run out until the current task starts like this
+  - {until: [speech], phase: day-2}       # ... in this phase of the game
   - {kind: nominate, target: 4}           # any action in its JSON form
   - close                    # let the open window run out (one WindowClosed)
   - {error: {kind: vote, voter: 9}}       # this action must be refused (RuleError)
@@ -16,7 +17,11 @@ expect:
   eliminations: [[4, vote, day, 1], ...]  # [seat, how, phase, number] in order
   winner: red                             # or black, maniac, draw, null (still playing)
   reason: ...                             # optional
+tables:                      # optional: set-ups checked before any game starts
+  - {seats: 12, settings: {...}, deck: {civilian: 8, angel: 1, mafia: 3}}
+  - {seats: 6, refused: "at least 8 players"}   # refused: part of the one-line message
 ```
+A file may hold only `tables:` (no game is played then).
 `expect` inside the script checks the state at that point; `cues` there lists cue ids that
 must have been said since the previous script line.
 """
@@ -33,6 +38,7 @@ from narrator.engine.effects import Effect, Say, ShowAnswer
 from narrator.engine.game import Game
 from narrator.errors import RuleError
 from narrator.rules.loader import load_bundled
+from narrator.rules.settings import SettingError, configure
 
 MAX_STEPS = 20_000
 
@@ -41,9 +47,13 @@ class ScenarioFailure(AssertionError):
     pass
 
 
-def run_scenario(path: Path) -> Game:
+def run_scenario(path: Path) -> Game | None:
     spec: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
-    rules = load_bundled(spec["rules"]).with_settings(spec.get("settings", {}))
+    for n, table in enumerate(spec.get("tables", [])):
+        _check_table(spec["rules"], table, f"{path.name} tables[{n}]")
+    if "script" not in spec and "roles" not in spec:
+        return None
+    rules = configure(load_bundled(spec["rules"]), spec.get("settings", {}))
     roles = spec.get("roles")
     game = Game(rules, seats=spec.get("seats"), seed=spec.get("seed", 0), roles=roles)
     said: list[Effect] = list(game.opening)
@@ -60,8 +70,9 @@ def run_scenario(path: Path) -> Game:
                     raise ScenarioFailure(f"{where}: the game does not end")
         elif isinstance(line, dict) and "until" in line:
             want = list(line["until"])
+            phase = line.get("phase")
             steps = 0
-            while not _matches(game, want):
+            while not _matches(game, want) or (phase and game.state.phase_label() != phase):
                 if game.over:
                     raise ScenarioFailure(f"{where}: game ended before {want}")
                 said += _close(game, where)
@@ -103,6 +114,22 @@ def run_scenario(path: Path) -> Game:
         if reason != expect["reason"]:
             raise ScenarioFailure(f"{path.name}: reason {reason} != expected {expect['reason']}")
     return game
+
+
+def _check_table(name: str, table: dict[str, Any], where: str) -> None:
+    try:
+        rules = configure(load_bundled(name), table.get("settings", {}), table["seats"])
+    except SettingError as exc:
+        if "refused" not in table:
+            raise ScenarioFailure(f"{where}: refused: {exc}") from None
+        if table["refused"] not in str(exc) or "\n" in str(exc):
+            raise ScenarioFailure(f"{where}: refused with {str(exc)!r}, not {table['refused']!r}") from None
+        return
+    if "refused" in table:
+        raise ScenarioFailure(f"{where}: accepted, but must be refused ({table['refused']})")
+    deck = rules.deck_for(table["seats"])
+    if "deck" in table and deck != table["deck"]:
+        raise ScenarioFailure(f"{where}: deck {deck} != {table['deck']}")
 
 
 def _close(game: Game, where: str) -> list[Effect]:

@@ -29,6 +29,8 @@ def sample(param: str) -> ParamValue:
     if param not in PARAM_KINDS:
         return "spoken words"  # a parameter the box gives as words already (an address)
     kind = PARAM_KINDS[param]
+    if kind is str:
+        return "civilian"  # the one role every rule set has
     return (3, 7, 8) if kind is tuple else 2
 
 
@@ -127,3 +129,40 @@ def test_lists_from_json_are_spoken_like_tuples() -> None:
     book = PhraseBook.load("en")
     as_list: dict[str, ParamValue] = {"seats": [3, 7]}  # type: ignore[dict-item]
     assert book.render("tie", as_list) == book.render("tie", {"seats": (3, 7)})
+
+
+@pytest.mark.parametrize("name", sorted(rule_set_cues()))
+def test_every_role_of_every_rule_set_has_a_name_in_both_books(name: str) -> None:
+    roles = loader.load_bundled(name).roles
+    for lang in LANGUAGES:
+        book = PhraseBook.load(lang).for_rules(name)
+        for role in roles:
+            one, many = book.role_name(role), book.role_name(role, many=True)
+            assert one.strip() and many.strip(), (lang, name, role)
+            assert "_" not in one + many, f"{lang} {name}: raw id for {role}"
+
+
+@pytest.mark.parametrize(("lang", "role", "name"), [
+    # The boxed edition's cards, as its booklet prints them.
+    ("ru", "turncoat", "Перевёртыш"),
+    ("ru", "self_taught_doctor", "Врач-самоучка"),
+    ("ru", "spy", "Шпионка"),
+    ("ru", "sergeant", "Сержантка"),
+    ("ru", "ghost_talker", "Говорящая с призраками"),
+    ("ru", "boss", "Босс мафии"),
+    ("ru", "mafia", "Мафиози"),
+    ("ru", "civilian", "Мирный горожанин"),
+    ("en", "self_taught_doctor", "Self-taught doctor"),
+])
+def test_boxed_role_names(lang: str, role: str, name: str) -> None:
+    assert PhraseBook.load(lang).role_name(role, "boxed") == name
+
+
+def test_role_names_follow_the_rule_set() -> None:
+    ru = PhraseBook.load("ru")
+    assert ru.role_name("civilian") == "Мирный житель"
+    assert ru.for_rules("boxed").role_name("civilian") == "Мирный горожанин"
+    assert ru.for_rules("boxed").render("deck_roles", {"role": "civilian", "count": 3}) == (
+        "Мирные горожане: три.")
+    assert ru.for_rules("boxed").render("role_revealed", {"seat": 4, "role": "turncoat"}) == (
+        "Карта игрока номер четыре: Перевёртыш.")

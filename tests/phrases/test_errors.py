@@ -44,6 +44,12 @@ def test_unknown_language() -> None:
     ("en", "cues: {}\ncommands:\n  pause: 3\n", r"commands\.pause: expected a list"),
     ("en", "language: ru\ncues: {}\n", r"language: this book is 'ru', not 'en'"),
     ("en", "cues: {a: [\n", r"bad\.yaml: line \d+: not valid YAML"),
+    ("en", "cues: {}\nroles: [a]\n", r"roles: expected a mapping of role id"),
+    ("en", "cues: {}\nroles: {spy: 3}\n", r"roles\.spy: expected a name"),
+    ("en", "cues: {}\nroles: {spy: 'Spy /'}\n", r"roles\.spy: bad name"),
+    ("en", "cues: {}\nrule_set_roles: [a]\n", r"rule_set_roles: expected a mapping"),
+    ("en", "cues: {}\nrule_set_roles: {boxed: {spy: ''}}\n", r"rule_set_roles\.boxed\.spy"),
+    ("en", "cues:\n  x: '{role:few}'\n", r"cues\.x: \{role:few\}: a role takes only :many"),
 ])
 def test_bad_files(tmp_path: Path, lang: str, text: str, message: str) -> None:
     path = tmp_path / "bad.yaml"
@@ -56,3 +62,8 @@ def test_bad_files(tmp_path: Path, lang: str, text: str, message: str) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(PhraseBookError, match="cannot read"):
         PhraseBook.load("en", tmp_path / "nope.yaml")
+
+
+def test_unknown_role_name() -> None:
+    with pytest.raises(PhraseError, match="no name for role 'wizard' for boxed in the en"):
+        PhraseBook.load("en").for_rules("boxed").render("deck_role", {"role": "wizard"})

@@ -1,0 +1,121 @@
+"""The evening's three operations, shared by the keypad, the voice and the organiser's page.
+
+- `start(setup)`: the next game is played with this set-up (checked first: a refused
+  set-up raises SetupError with every reason and changes nothing);
+- `next()`: the next game with the same names and seats (the game number goes up by one
+  after a finished game; an abandoned game is played again under its own number);
+- `abandon()`: the game in play ends now: its journal is archived marked abandoned and
+  its protocol is written as it stands. Asking "are you sure?" is the caller's job.
+
+`start` and `next` are refused (EveningError) while a game is in play; `abandon` when
+none is. The service's loop plays the games: it waits in `wanted()` for the set-up to
+play next and in `until_end(box)` for the game to be over or abandoned. Everything here
+runs on the daemon's asyncio loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from narrator.daemon import Box
+from narrator.engine.effects import Outcome
+from narrator.errors import NarratorError
+from narrator.evening.memory import remember
+from narrator.evening.setup import GameSetup
+from narrator.records.session import GameSession, ProtocolFiles
+
+log = logging.getLogger(__name__)
+
+
+class EveningError(NarratorError, RuntimeError):
+    """An evening operation that can't be done now (a game in play, no game to abandon)."""
+
+
+class Evening:
+    def __init__(self, state_dir: str | Path, setup: GameSetup) -> None:
+        self.state_dir = Path(state_dir)
+        self.setup = setup  # the set-up of the game in play, else of the next game
+        self.box: Box | None = None  # the game in play or just ended
+        self.finished = False  # the last game ended with a result (not abandoned)
+        self.abandoned: ProtocolFiles | None = None  # the abandoned game's protocol
+        # Hear of each operation: "start", "abandon" (the page refreshes, the log tells).
+        self.listeners: list[Callable[[str], None]] = []
+        self._wanted = asyncio.Event()
+        self._ended = asyncio.Event()
+
+    # the state the callers see
+    @property
+    def in_play(self) -> bool:
+        box = self.box
+        return box is not None and not box.game.over and not self._ended.is_set()
+
+    @property
+    def starting(self) -> bool:
+        """A start or next was asked and the game has not begun yet."""
+        return self._wanted.is_set()
+
+    # the three operations
+    def start(self, setup: GameSetup) -> GameSetup:
+        """Play the next game with `setup`; returns it as checked (names trimmed)."""
+        checked = setup.check()
+        if self.in_play:
+            raise EveningError("a game is in play: abandon it first")
+        self.setup = checked
+        self._wanted.set()
+        self._tell("start")
+        return checked
+
+    def next(self) -> GameSetup:
+        """The next game with the same names and seats."""
+        return self.start(self.setup.following() if self.finished else self.setup)
+
+    def abandon(self) -> ProtocolFiles | None:
+        """End the game in play without a result; returns its protocol files (None for a
+        game kept nowhere)."""
+        box = self.box
+        if box is None or not self.in_play:
+            raise EveningError("no game is in play")
+        session = box.session
+        files = session.abandon() if isinstance(session, GameSession) else None
+        self.abandoned = files
+        self._ended.set()
+        log.info("the game was abandoned")
+        self._tell("abandon")
+        return files
+
+    # what the service's loop waits for
+    def began(self, box: Box, setup: GameSetup) -> None:
+        """A game has begun with this box and set-up (a new one, or one resumed)."""
+        self.box = box
+        self.setup = setup
+        self.abandoned = None
+        self._ended.clear()
+        self._wanted.clear()
+        remember(self.state_dir, setup)
+
+    async def until_end(self, box: Box) -> Outcome | None:
+        """Wait for the game to be over (its outcome) or abandoned (None)."""
+        over = asyncio.ensure_future(box.wait_over())
+        ended = asyncio.ensure_future(self._ended.wait())
+        try:
+            await asyncio.wait({over, ended}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (over, ended):
+                task.cancel()
+        self.finished = not self._ended.is_set() and box.game.over
+        return box.outcome if self.finished else None
+
+    async def wanted(self) -> GameSetup:
+        """Wait until a start or next is asked; the set-up to play."""
+        await self._wanted.wait()
+        return self.setup
+
+    def _tell(self, what: str) -> None:
+        for hear in self.listeners:
+            try:
+                hear(what)
+            except Exception:  # a watcher's fault must not stop the evening
+                log.exception("a watcher of the evening failed")

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         from narrator.web.server import serve
 
         service = Service(settings, build_ports(settings, clock), clock, setup=setup)
-        page = await serve(service, settings, clock, service.announce)
+        page = await serve(service, settings, clock, service.announce, service.evening)
         try:
             await service.run()
         finally:

@@ -491,8 +491,8 @@ def _journal_actions(session: GameSession) -> list[Action]:
     return undos.stack
 
 
-async def serve(host: Host, settings: Settings, clock: Clock,
-                announce: list[Any] | None = None) -> WebServer | None:
+async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any] | None = None,
+                evening: Evening | None = None) -> WebServer | None:
     """Start the page where the settings say; log its address and PIN, and put the words
     that say them in `announce` (the service says them once after "ready"). A port that
     can't be had is logged and the box runs without the page."""
@@ -505,7 +505,7 @@ async def serve(host: Host, settings: Settings, clock: Clock,
         log.info("the organiser's page is off")
         return None
     pin = load_or_make_pin(web_settings.pin, settings.state_dir)
-    server = WebServer(host, PinGate(pin, clock.now), clock)
+    server = WebServer(host, PinGate(pin, clock.now), clock, evening)
     try:
         await server.start(web_settings.host, web_settings.port)
     except OSError as exc:

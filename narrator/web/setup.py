@@ -179,7 +179,8 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
         f'autocomplete="off" placeholder="{esc(t("seat_n", seat=seat))}">{err(f"name{seat}")}</label>'
         for seat, name in enumerate(form.names, 1))
     fields = "".join(f'<label>{esc(t("field_" + k))}<input name="{k}" value="{esc(form.fields.get(k, ""))}" '
-                     f'maxlength="{MAX_NAME}"></label>' for k in FIELDS)
+                     f'maxlength="{80 if k == "tournament" else 4}"'
+                     f'{"" if k == "tournament" else " inputmode=numeric"}>{err(k)}</label>' for k in FIELDS)
     deals = "".join(f'<option value="{d}"{" selected" if d == form.deal else ""}>'
                     f'{esc(t("deal_" + d))}</option>' for d in DEALS)
     settings = "".join(_setting(spec, form.settings, err) for spec in describe(rules, form.lang))

@@ -59,7 +59,7 @@ def test_the_address_and_pin_are_logged_and_said_once_after_ready(
         clock = FakeClock()
         speaker = FakeSpeaker(clock)
         service = Service(settings, Ports(speaker), clock)
-        page = await serve(service, settings, clock, service.announce)
+        page = await serve(service, settings, clock, service.announce, service.evening)
         assert page is not None
         task = asyncio.get_running_loop().create_task(service.run(games=1))
         while len(speaker.said) < 5:

@@ -13,10 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from narrator.engine.abilities import ABILITIES
-from narrator.engine.days import PROCEDURES
+from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import CHOICES, DayRules, FoulRules, Role, RuleSet, Step
-from narrator.engine.wins import WINS
 from narrator.errors import RuleSetError
 from narrator.rules.settings import Declarations, common, read_limits, read_settings, register
 from narrator.yamlfile import parse_yaml, read_text
@@ -29,6 +27,9 @@ _TOP_KEYS = {
     "settings", "limits",
 }
 _INPUTS = ("callout", "keypad", "none")
+ABILITIES = REGISTRY.abilities
+PROCEDURES = REGISTRY.procedures
+WINS = REGISTRY.wins
 
 
 def bundled_names() -> list[str]:

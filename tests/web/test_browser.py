@@ -172,7 +172,8 @@ def test_an_evening_set_up_played_and_corrected_from_the_page(evening: EveningBo
         evening.until(lambda: box.game.over)
         outcome = box.game.state.outcome
         assert outcome is not None
-        wait_for(driver, lambda d: text("en").winner(outcome[1]) in body_text(d))
+        winner = outcome.winner
+        wait_for(driver, lambda d: text("en").winner(winner) in body_text(d))
         shown = body_text(driver)
         assert "Sheriff" in shown and "Don" in shown and "left the table" in shown.lower()
         assert driver.find_elements(By.CSS_SELECTOR, '#controls button[data-kind="next_game"]')
@@ -194,7 +195,7 @@ def test_an_evening_set_up_played_and_corrected_from_the_page(evening: EveningBo
         driver.get(evening.url + "/archive")
         wait_for(driver, lambda d: "Archive" in body_text(d))
         first_line = driver.find_element(By.CSS_SELECTOR, ".archive li").text
-        assert "Ann" in first_line and text("en").winner(outcome[1]) in first_line
+        assert "Ann" in first_line and text("en").winner(winner) in first_line
         shoot(driver, tmp_path, "8-archive")
 
 

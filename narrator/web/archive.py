@@ -19,7 +19,7 @@ from narrator.records.journal import games_dir
 from narrator.records.session import protocols_dir
 from narrator.web import pages
 from narrator.web.pages import esc
-from narrator.web.server import WebServer, extra_routes
+from narrator.web.server import WebServer
 from narrator.web.text import Text
 
 log = logging.getLogger("narrator.web")
@@ -111,8 +111,7 @@ def _event_line(t: Text, event: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-@extra_routes
-def _routes(server: WebServer, app: web.Application) -> None:
+def routes(server: WebServer, app: web.Application) -> None:
     async def archive(request: web.Request) -> web.StreamResponse:
         t = server.text()
         games = played_games(server.host.settings.state_dir)

@@ -12,43 +12,12 @@ Only a signed-in page (the organiser's phone) deals.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from aiohttp import web
 
 from narrator.web.pages import esc
-from narrator.web.server import WebServer, extra_routes
+from narrator.web.phone_deal import PhoneDeal
+from narrator.web.server import WebServer
 from narrator.web.text import Text
-
-
-class PhoneDeal:
-    def __init__(self, roles: Sequence[str], on_done: Callable[[], None] | None = None) -> None:
-        self._roles = list(roles)
-        self.seat = 1  # whose turn it is; len + 1 once everyone has seen theirs
-        self._on_done = on_done
-
-    @property
-    def seats(self) -> int:
-        return len(self._roles)
-
-    @property
-    def closed(self) -> bool:
-        return self.seat > self.seats
-
-    def peek(self) -> str:
-        """The role of the seat whose turn it is (nothing once the deal is closed)."""
-        if self.closed:
-            raise LookupError("the deal is over")
-        return self._roles[self.seat - 1]
-
-    def pass_on(self) -> None:
-        if self.closed:
-            return
-        self.seat += 1
-        if self.closed:
-            self._roles = []  # nothing left to ask for
-            if self._on_done is not None:
-                self._on_done()
 
 
 def deal_page(t: Text, deal: PhoneDeal | None, starting: bool = False) -> str:
@@ -69,8 +38,7 @@ def deal_page(t: Text, deal: PhoneDeal | None, starting: bool = False) -> str:
             f'<button type="button" class="pass">{esc(t("deal_pass"))}</button></section>')
 
 
-@extra_routes
-def _routes(server: WebServer, app: web.Application) -> None:
+def routes(server: WebServer, app: web.Application) -> None:
     async def page(request: web.Request) -> web.StreamResponse:
         if not server.signed_in(request):
             raise web.HTTPSeeOther("/login?next=/deal")

@@ -20,7 +20,7 @@ from narrator.errors import NarratorError
 from narrator.evening import Evening, GameSetup, Problem
 from narrator.phrases.numbers import LANGUAGES
 from narrator.web.pages import esc
-from narrator.web.server import WebServer, extra_routes
+from narrator.web.server import WebServer
 from narrator.web.text import Text, text
 
 MAX_NAME = 40
@@ -237,8 +237,7 @@ def initial_form(evening: Evening | None, rules: str, lang: str, seats: int) -> 
     return SetupForm(rules=rules, seats=seats, lang=lang, names=[""] * seats)
 
 
-@extra_routes
-def _routes(server: WebServer, app: web.Application) -> None:
+def routes(server: WebServer, app: web.Application) -> None:
     def render(request: web.Request, form: SetupForm, errors: Mapping[str, str],
                status: int = 200) -> web.Response:
         t = text(form.lang)

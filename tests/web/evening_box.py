@@ -19,7 +19,8 @@ from narrator.sim.driver import PadPlayers
 from narrator.sim.players import Table as Players
 from narrator.sim.selfplay import deal
 from narrator.voice.fake import FakeSpeaker
-from narrator.web.server import WebServer, serve
+from narrator.web.server import WebServer
+from narrator.web.site import serve
 from tests.web.browser import LoopThread
 
 PIN = "1357"

@@ -16,7 +16,7 @@ from narrator.errors import ConfigError
 from narrator.service import Ports, Service
 from narrator.settings import load_settings
 from narrator.voice.fake import FakeSpeaker
-from narrator.web.server import serve
+from narrator.web.site import serve
 
 
 def parse(*argv: str) -> settings_module.Settings:

@@ -43,7 +43,7 @@ def changed(name: str, path: str, value: Any) -> str:
     ("boxed", "day/verdict", ["king"], "day.verdict[0]", "unknown role 'king'"),
     ("boxed", "day/coin", "dice", "day.coin", "'dice' is not one of all_or_none, one"),
     ("boxed", "dawn/news", "gossip", "dawn.news", "'gossip' is not one of booklet, deaths"),
-    ("boxed", "cues/night_fell", "x", "cues.night_fell", "not a cue of the engine"),
+    ("boxed", "cues/night_fell", "x", "cues.night_fell", "not one of the engine's cues"),
     ("boxed", "night/2/args/self", "sometimes", "night[2].args", "self must be one of"),
     ("boxed", "night/2/args/saves", -1, "night[2].args", "saves must be a number of deaths"),
     ("boxed", "night/5/args/show", 0, "night[5].args", "show must be the seconds"),

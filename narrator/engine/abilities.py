@@ -90,37 +90,13 @@ def _kill_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None
     uncounted = args.get("uncounted", [])
     if not isinstance(uncounted, list) or any(r not in roles for r in uncounted):
         return f"uncounted must be a list of roles, got {uncounted!r}"
-    if args.get("majority", "of_members") not in ("of_members", "of_votes"):
+    if args.get("majority", "of_votes") not in ("of_members", "of_votes"):
         return f"majority must be of_members or of_votes, got {args['majority']!r}"
-    unknown = set(args) - {"mode", "leader", "how", "uncounted", "majority", "news"} - STEP_ARGS
+    if not isinstance(args.get("changes", False), bool):
+        return f"changes must be true or false, got {args['changes']!r}"
+    unknown = set(args) - {"mode", "leader", "how", "uncounted", "majority", "changes",
+                           "news"} - STEP_ARGS
     return f"unknown args {sorted(unknown)}" if unknown else news_arg(args)
-
-
-def majority_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
-    """The player more than half of the step's voters chose, each voter's last choice
-    counting ("Можно поменять своё решение"), or 0. Voters are the living, awake holders
-    whose vote counts (not the `uncounted` roles: the boxed sleepwalker); with
-    `majority: of_votes` only the votes given are weighed."""
-    uncounted = step.args.get("uncounted", ())
-    st = ctx.state
-    voters = [s for s in living_actors(ctx, step) if st.roles[s] not in uncounted]
-    if not voters:
-        return 0
-    collective = [c.target for c in choices if c.actor == 0]
-    if collective:
-        return collective[-1]
-    last: dict[int, int] = {}
-    for c in choices:
-        if c.actor in voters:
-            last[c.actor] = c.target
-    weighed = len(last) if step.args.get("majority") == "of_votes" else len(voters)
-    counts: dict[int, int] = {}
-    for target in last.values():
-        counts[target] = counts.get(target, 0) + 1
-    for target, n in counts.items():
-        if target and 2 * n > weighed:
-            return target
-    return 0
 
 
 def kill_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
@@ -138,6 +114,35 @@ def kill_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
     return single_target(ctx, step, choices)
 
 
+def majority_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
+    """The seat more than half of the votes chose, or 0 (a tie, or no majority: nobody).
+
+    Voters are the step's living, unblocked holders whose vote counts (not the `uncounted`
+    roles: the boxed sleepwalker). A voter's two taps void that vote (000's blind mafia,
+    a simultaneous shot), unless `changes: true` (boxed: «Можно поменять своё решение»:
+    the last choice counts). The majority is of the votes cast, or with `majority:
+    of_members` of all the voters (the boxed mafia: a vote not given is not a yes)."""
+    uncounted = step.args.get("uncounted", ())
+    st = ctx.state
+    voters = [s for s in living_actors(ctx, step) if st.roles[s] not in uncounted]
+    collective = [c.target for c in choices if c.actor == 0]
+    if collective and voters:
+        return collective[-1]
+    by_actor: dict[int, list[int]] = {}
+    for c in choices:
+        if c.actor in voters:
+            by_actor.setdefault(c.actor, []).append(c.target)
+    if step.args.get("changes", False):
+        cast = [picks[-1] for picks in by_actor.values()]
+    else:
+        cast = [picks[0] for picks in by_actor.values() if len(picks) == 1]
+    weighed = len(voters) if step.args.get("majority") == "of_members" else len(cast)
+    for target in set(cast):
+        if target and 2 * cast.count(target) > weighed:
+            return target
+    return 0
+
+
 def _kill_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     target = kill_target(ctx, step, choices)
     if not target or not ctx.state.alive[target]:
@@ -146,6 +151,7 @@ def _kill_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> 
         dawn.stopped.add(target)
         ctx.record("stopped", secret=True, step=step.id, seat=target, night=ctx.state.number)
         return
+    dawn.killed_by.setdefault(target, step.id)
     dawn.attack(target, str(step.args.get("how", "shot")), str(step.args.get("news", "")),
                 step_order(ctx, step))
 

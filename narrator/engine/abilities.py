@@ -144,6 +144,7 @@ def majority_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
 
 
 def _kill_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
+    dawn.kill_called = True
     target = kill_target(ctx, step, choices)
     if not target or not ctx.state.alive[target]:
         return

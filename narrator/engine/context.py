@@ -212,6 +212,7 @@ class Dawn:
 
     kills: dict[int, str] = field(default_factory=dict)  # seat -> how of the first attack
     killed_by: dict[int, str] = field(default_factory=dict)  # seat -> the first killing step's id
+    kill_called: bool = False  # a kill step was called tonight ("nobody was hurt" if in vain)
     saved: set[int] = field(default_factory=set)  # saved from every attack tonight
     # Public news of the night, said after its victims leave: (cue, seat). A seat that
     # left tonight is passed over (a silenced player who was also shot...).

@@ -72,7 +72,10 @@ def table_with(rules: RuleSet, role: str) -> tuple[RuleSet, int]:
     row of the setup table with the role among the special roles in play."""
     setup = rules.setup
     if setup is None:
-        return rules, max(n for n, counts in rules.deck.items() if role in counts)
+        if not any(role in counts for counts in rules.deck.values()):
+            # A role only a setting deals (classic's second angel): one card of it.
+            rules = rules.with_fields({f"deck.{role}": 1})
+        return rules, max(n for n in rules.deck if role in rules.deck_for(n))
     seats = 16  # the largest table a pin map serves
     picks = list(setup.picks(seats))
     group = next((g for g in setup.groups.values() if role in g), None)

@@ -18,6 +18,8 @@ from narrator.engine.days import PROCEDURES
 from narrator.engine.ruleset import CHOICES, DayRules, FoulRules, Role, RuleSet, Step
 from narrator.engine.wins import WINS
 from narrator.errors import RuleSetError
+from narrator.rules.scoring import read_scoring
+from narrator.rules.scoring import register as register_scoring
 from narrator.rules.settings import Declarations, common, read_limits, read_settings, register
 from narrator.yamlfile import parse_yaml, read_text
 
@@ -26,7 +28,7 @@ T = TypeVar("T")
 _TOP_KEYS = {
     "name", "title", "roles", "deck", "night_zero", "night", "day", "fouls", "win",
     "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "default_role",
-    "settings", "limits",
+    "settings", "limits", "scoring",
 }
 _INPUTS = ("callout", "keypad", "none")
 
@@ -134,6 +136,7 @@ class _Reader:
         offered = data["settings"] if "settings" in data else dict.fromkeys(common())
         settings = read_settings(offered, rules, self.fail)
         register(self.source, Declarations(settings, read_limits(data.get("limits"), settings, self.fail)))
+        register_scoring(self.source, read_scoring(data.get("scoring"), self.fail))
         return rules
 
     def choice(self, value: str, allowed: tuple[str, ...], where: str) -> None:

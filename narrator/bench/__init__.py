@@ -10,6 +10,8 @@ from __future__ import annotations
 # Each area adds its own line here when its module exists.
 BENCHES: dict[str, str] = {
     "engine": "narrator.bench.engine",
+    "selfplay": "narrator.bench.selfplay",
+    "demos": "narrator.bench.demos",
     "box": "narrator.bench.box",
     "seats": "narrator.bench.seats",
     "voice": "narrator.bench.voice",

@@ -41,6 +41,7 @@ class PolemicaGame:
     stage: dict[str, Any]
     result: str | None  # "red", "black" or None for an unfinished game
     settings: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # why a setting was chosen for this record
 
     @property
     def finished(self) -> bool:
@@ -174,10 +175,54 @@ class _Reader:
         if isinstance(config.get("lift3From9"), bool):
             settings["day.lift_three_of_nine"] = config["lift3From9"]
         fouls.sort(key=lambda f: f.time)
+        notes: list[str] = []
+        practice = _cancelled_vote_practice(fouls, removals, nominations, votes, lift, stage)
+        if practice:
+            settings["fouls.cancel_vote"] = "nearest"
+            notes.append(f"fouls.cancel_vote: nearest (tournament practice): {practice}")
         return PolemicaGame(
             path=self.path, game_id=data.get("id") if isinstance(data.get("id"), int) else None,
             roles=roles, shots=shots, checks=checks, nominations=nominations, votes=votes,
             lift_votes=lift, fouls=fouls, best_moves=best, disqualified=disq, removals=removals,
             stage=stage,
             result=RESULTS.get(result) if isinstance(result, int) else None, settings=settings,
+            notes=notes,
         )
+
+
+# Stages before the day's vote: a removal there concerns that day's vote; any later
+# stage (the vote itself, the last words after it, the night) concerns the next day's.
+_BEFORE_THE_VOTE = ("speech", "reSpeech", "shooted")
+
+
+def _cancelled_vote_practice(fouls: list[Foul], removals: list[tuple[int, dict[str, Any]]],
+                             nominations: dict[int, list[tuple[int, int]]],
+                             votes: dict[tuple[int, int], dict[int, int]],
+                             lift: dict[int, dict[int, int]], end: dict[str, Any]) -> str:
+    """Why the record needs "any removal cancels the nearest vote", or "".
+
+    001 cancels a day's vote only for a nominee's removal. A record in which a day after
+    the removal of someone not nominated that day has nominations but no vote shows the
+    tournament practice instead (game 272910: seat 5's fourth foul after day 2's vote, no
+    vote on day 3)."""
+    removed: list[tuple[int, dict[str, Any]]] = list(removals)
+    by_seat: dict[int, list[Foul]] = {}
+    for foul in fouls:
+        by_seat.setdefault(foul.seat, []).append(foul)
+    for seat, given in by_seat.items():
+        if len(given) >= 4 and seat not in {r[0] for r in removals}:
+            removed.append((seat, given[3].stage))
+    last_day: int = end["day"] if isinstance(end.get("day"), int) else 0
+    for seat, stage in removed:
+        day = stage.get("day")
+        if not isinstance(day, int):
+            continue
+        if stage.get("type") not in _BEFORE_THE_VOTE:
+            day += 1
+        nominees = [t for _by, t in nominations.get(day, [])]
+        voted = any(d == day for d, _round in votes) or day in lift
+        needs_vote = len(nominees) >= (2 if day == 1 else 1)
+        if needs_vote and not voted and seat not in nominees and day < last_day:
+            return (f"seat {seat} was removed ({stage.get('type')}, day {stage.get('day')}) and "
+                    f"day {day} has nominations but no vote")
+    return ""

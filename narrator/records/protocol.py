@@ -123,7 +123,8 @@ class ProtocolBuilder:
             if p["number"] == number:
                 return p
         if phase == "day":
-            p = {"number": number, "nominations": [], "votes": [], "lift_votes": []}
+            p = {"number": number, "nominations": [], "votes": [], "lift_votes": [],
+                 "accusations": []}
         else:
             p = {"number": number, "choices": [], "checks": []}
         periods.append(p)
@@ -182,10 +183,25 @@ class ProtocolBuilder:
                 if nom["by"] == data["by"] and nom["target"] == data["target"] and not nom["withdrawn"]:
                     nom["withdrawn"] = True
                     break
+        elif event == "accusation":
+            # Princeton rules: who accused whom, who seconded, and the vote that followed.
+            self._period("day", data["day"])["accusations"].append(
+                {"by": data["by"] or None, "target": data["target"], "seconded_by": None,
+                 "voters": None})
+        elif event == "second":
+            for acc in reversed(self._period("day", data["day"])["accusations"]):
+                if acc["target"] == data["target"] and acc["seconded_by"] is None:
+                    acc["seconded_by"] = data["by"]
+                    break
         elif event == "vote":
             now["rounds"] = data["round"]
-            self._period("day", data["day"])["votes"].append(
+            day = self._period("day", data["day"])
+            day["votes"].append(
                 {"round": data["round"], "candidate": data["candidate"], "voters": list(data["voters"])})
+            for acc in reversed(day["accusations"]):
+                if acc["target"] == data["candidate"] and acc["seconded_by"] and acc["voters"] is None:
+                    acc["voters"] = list(data["voters"])
+                    break
         elif event == "lift_vote":
             now["rounds"] = max(1, now["rounds"])
             living = [s["seat"] for s in d["seats"] if s["out"] is None]

@@ -36,6 +36,9 @@ class ReplayResult:
     timeline: Timeline
     disagreement: str | None = None
     notes: list[str] = field(default_factory=list)
+    # The rule-set settings the replay played this record by (what its config and its
+    # events show; the rest are the rule set's defaults, named here where they matter).
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def winner(self) -> str | None:
@@ -47,7 +50,7 @@ class ReplayResult:
 
     def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "eliminations": self.eliminations(),
-                "timeline": self.timeline.to_json()}
+                "timeline": self.timeline.to_json(), "settings": dict(self.settings)}
 
 
 class Disagreement(Exception):
@@ -70,7 +73,9 @@ class Replayer:
         self.lift = {k: dict(v) for k, v in game.lift_votes.items()}
         self.shots = {k: list(v) for k, v in game.shots.items()}
         self.checks = dict(game.checks)
-        self.notes: list[str] = []
+        self.notes: list[str] = list(game.notes)
+        # Named in --json: what the record's config and events chose, and the vote rule.
+        self.settings = {**game.settings, "fouls.cancel_vote": self.rules.fouls.cancel_vote}
         self.state, opening = self.engine.new_game(seats=len(game.roles), roles=game.roles)
         self.timeline.feed(opening)
 
@@ -79,8 +84,8 @@ class Replayer:
             self._loop()
             self._final_checks()
         except Disagreement as exc:
-            return ReplayResult(self.state, self.timeline, str(exc), self.notes)
-        return ReplayResult(self.state, self.timeline, None, self.notes)
+            return ReplayResult(self.state, self.timeline, str(exc), self.notes, self.settings)
+        return ReplayResult(self.state, self.timeline, None, self.notes, self.settings)
 
     # the loop
     def _apply(self, action: Action, where: str) -> None:

@@ -54,7 +54,11 @@ def test_replay_agrees_with_the_record(path: Path) -> None:
 def test_replay_json_contract(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"winner", "eliminations", "timeline"}
+    assert set(out) == {"winner", "eliminations", "timeline", "settings"}
+    # The vote rule the record needed: 272910 skips day 3's vote after a removal that
+    # was no nominee's (tournament practice); the others show nothing against 001.
+    assert out["settings"]["fouls.cancel_vote"] == ("nearest" if path.stem == "272910" else
+                                                    load_bundled("sport").fouls.cancel_vote)
     assert out["winner"] == EXPECTED[path.stem][0]
     for e in out["eliminations"]:
         assert set(e) == {"seat", "phase", "number", "how"}
@@ -199,3 +203,15 @@ def test_a_hosts_removal_and_a_night_foul_replay_from_an_export(tmp_path: Path) 
     assert [(e["seat"], e["how"]) for e in again.eliminations()] == [
         (s, h) for s, h, _p, _n in game.state.eliminations]
     assert any(e["how"] == "removed" for e in again.eliminations())
+
+
+def test_a_record_picks_the_vote_rule_it_shows(tmp_path: Path) -> None:
+    """272910 has no vote on day 3 after seat 5's removal (not a nominee): tournament
+    practice. The same record with a day-3 vote shows nothing against 001's rule."""
+    assert read_record(DATA / "272910.json").settings["fouls.cancel_vote"] == "nearest"
+    data = json.loads((DATA / "272910.json").read_text())
+    data["votes"] += [{"day": 3, "num": 1, "voter": v, "candidate": 7} for v in (1, 2, 3)]
+    path = tmp_path / "voted.json"
+    path.write_text(json.dumps(data))
+    game = read_record(path)
+    assert "fouls.cancel_vote" not in game.settings and not game.notes

@@ -163,8 +163,7 @@ class Box:
 
     @property
     def outcome(self) -> Outcome | None:
-        st = self.game.state
-        return Outcome(st.outcome[0] or "", st.outcome[1]) if st.outcome else None
+        return self.game.state.outcome
 
     async def stop(self) -> None:
         for task in self._tasks:

@@ -70,9 +70,9 @@ class DemoResult:
     def protocol(self) -> dict[str, Any]:
         st = self.box.game.state
         return {
-            "winner": st.outcome[1] if st.outcome else None,
-            "eliminations": [{"seat": s, "phase": p, "number": n, "how": h}
-                             for s, h, p, n in st.eliminations],
+            "winner": st.outcome.winner if st.outcome else None,
+            "eliminations": [{"seat": e.seat, "phase": e.phase, "number": e.number, "how": e.how}
+                             for e in st.eliminations],
             "timeline": [s.to_json() for s in self.box.performer.spoken],
         }
 

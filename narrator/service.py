@@ -273,7 +273,7 @@ def _voice_input(settings: Settings, clock: Clock) -> VoiceInput | None:
     model for the language) is a ConfigError: exit 2 at start-up."""
     from narrator.voice.listener import VoiceListener
     from narrator.voice.mic import Microphone
-    from narrator.voice.recognizer import make_recognizer
+    from narrator.voice.recognizers import make_recognizer
 
     rs = settings.recognizer
     if not _has_microphone(rs.device):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from narrator.engine.effects import Say
 from narrator.engine.state import State
+from narrator.engine.tasks import LiftVote, SpeechTask, VoteOn
 
 BOX_CUES: dict[str, tuple[str, ...]] = {
     "ready": (),  # start-up done: cache rendered, recognizer loaded, pads live
@@ -29,8 +30,8 @@ def where_we_are(state: State) -> Say:
     task = state.current
     if state.phase == "night":
         return Say("status_night", {"day": state.number})
-    if task is not None and task[0] in ("speech", "silent_turn", "tie_speech", "last_word"):
-        return Say("status_speaker", {"day": state.number, "seat": task[1]})
-    if task is not None and task[0] in ("ballot", "lift_ballot"):
+    if isinstance(task, SpeechTask):
+        return Say("status_speaker", {"day": state.number, "seat": task.seat})
+    if isinstance(task, VoteOn | LiftVote):
         return Say("status_voting", {"day": state.number})
     return Say("status_day", {"day": state.number})

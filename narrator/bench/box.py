@@ -64,7 +64,7 @@ def _demo_peak_rss_mb() -> float:
 
 _WITH_RECOGNIZER = """
 import asyncio, resource
-from narrator.voice.recognizer import make_recognizer
+from narrator.voice.recognizers import make_recognizer
 from narrator.demo import DemoOptions, play_demo
 from narrator.rules.loader import load_bundled
 recognizer = make_recognizer("pocketsphinx", "en")

@@ -24,6 +24,7 @@ from narrator.devices.pinmap import GpioPads, load_pin_map
 from narrator.engine.actions import Action, Nominate, Tap, WindowClosed
 from narrator.engine.effects import SeatLights
 from narrator.engine.game import Game
+from narrator.engine.tasks import Speech, Task, VoteOn
 from narrator.rules.loader import load_bundled
 from narrator.windows import WindowTimers
 
@@ -54,19 +55,19 @@ def ballot_game() -> Game:
     """A sport game at day 1's first ballot: a tap there is a vote and lights the voter."""
     game = Game(load_bundled("sport"), seed=0, roles=ROLES)
 
-    def until(kind: str, seat: int | None = None) -> None:
+    def until(wanted: Task) -> None:
         for _ in range(10_000):
             cur = game.state.current
-            if cur is not None and cur[0] == kind and (seat is None or cur[1] == seat):
+            if cur == wanted or (isinstance(wanted, VoteOn) and isinstance(cur, VoteOn)):
                 return
             game.apply(WindowClosed(game.state.window))
-        raise RuntimeError(f"the game never reached {kind}")
+        raise RuntimeError(f"the game never reached {wanted}")
 
-    until("speech", 1)
+    until(Speech(1))
     game.apply(Nominate(5))
-    until("speech", 2)
+    until(Speech(2))
     game.apply(Nominate(6))
-    until("ballot")
+    until(VoteOn(0))  # any ballot
     return game
 
 

@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     minutes = result.box.clock.now() / 60 if options.fast else None
     if st.outcome:
         length = f" after {minutes:.0f} minutes of play" if minutes is not None else ""
-        print(f"winner: {st.outcome[1]} ({st.outcome[0]}){length}")
+        print(f"winner: {st.outcome.winner} ({st.outcome.reason}){length}")
     if result.wav is not None:
         print(f"the game's audio: {result.wav}")
     if result.files is not None:

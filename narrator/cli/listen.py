@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from narrator.voice.recognizer import chunked, make_recognizer, read_audio, recognize
+    from narrator.voice.recognizer import chunked, read_audio, recognize
+    from narrator.voice.recognizers import make_recognizer
 
     engine = args.engine or ("vosk" if args.model else "pocketsphinx")
     if args.lang != "en" and engine == "pocketsphinx":

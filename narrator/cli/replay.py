@@ -49,7 +49,7 @@ def describe(result: ReplayResult, name: str) -> str:
     for e in result.eliminations():
         lines.append(f"  {e['phase']} {e['number']}: seat {e['seat']} {words.get(e['how'], e['how'])}")
     if st.outcome:
-        lines.append(f"winner: {st.outcome[1]} ({st.outcome[0]})")
+        lines.append(f"winner: {st.outcome.winner} ({st.outcome.reason})")
     else:
         lines.append(f"unfinished: the record stops at {st.phase} {st.number}")
     for note in result.notes:

@@ -1,4 +1,17 @@
-"""The rules engine: pure game logic. Actions in, effects out; no I/O, clock or threads."""
+"""The rules engine: pure game logic. Actions in, effects out; no I/O, clock or threads.
+
+It imports only the standard library and narrator.errors (tests/engine/test_imports.py).
+- `state.State`: the whole game as named fields and small frozen values (`Ballot`,
+  `Elimination`, `Nomination`, `Pick`, `Visit`, `Window`); JSON in and out.
+- `tasks`: the agenda's moments as frozen values (`Speech(3)`, `CallOut("mafia_shot", 3)`).
+- `context`: `Ctx`, the helpers every hook uses, and the hooks' shapes: `TaskSpec`,
+  `Ability`, `Intervention`, win checks, elimination hooks, and the `Registry` of them.
+- `registry.REGISTRY`: every hook by name, merged from the rule modules' own tables
+  (night, inquiry, days, voting, discussion, abilities, protection, visits, turncoat,
+  verdict, wins, maniac).
+- `core.Engine` runs actions; `game.Game` adds undo; `legal.legal_actions` lists what the
+  engine accepts now.
+"""
 
 from narrator.engine.actions import Action, action_from_json
 from narrator.engine.core import Engine

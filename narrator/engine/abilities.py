@@ -1,75 +1,29 @@
 """Night abilities: the small hooks a night step names in its rule-set data.
 
-An ability sees the step's choices when the step ends (`at_step_end`, e.g. a check shows
-its answer at once) and again at dawn (`at_dawn`, in step order, e.g. kills and heals
-fold into tonight's result). Choices are `[actor, target]` pairs, actor 0 for a
-collective keypad entry, target 0 for "nobody".
+This module holds the common ones (meet, kill, check) and the helpers the others use;
+`Ability` itself is in narrator.engine.context. Each module of abilities lists its own
+in `ABILITIES`; narrator.engine.registry puts them together.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from narrator.engine.context import Ctx
+from narrator.engine.context import STEP_ARGS, Ability, Ctx, Dawn
 from narrator.engine.effects import ShowAnswer
 from narrator.engine.ruleset import Role, Step
-
-
-@dataclass(slots=True)
-class Dawn:
-    """Tonight's result as the abilities build it, step by step."""
-
-    kills: dict[int, str] = field(default_factory=dict)  # seat -> how ("shot", ...)
-    saved: set[int] = field(default_factory=set)
-    notes: dict[str, Any] = field(default_factory=dict)
-    # Public news of the night, said after its victims leave: (cue, seat). A seat that
-    # left tonight is passed over (a silenced player who was also shot...).
-    morning: list[tuple[str, int]] = field(default_factory=list)
-
-
-# Args the night runner reads itself, allowed on every step: `cues` (extra cue ids the
-# step's hooks say) and `nobody` (the call-out ends with a "nobody" call: no choice).
-STEP_ARGS = frozenset({"cues", "nobody"})
-
-
-def _no_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
-    extra = set(args) - STEP_ARGS
-    return None if not extra else f"this ability takes no args, got {sorted(extra)}"
-
-
-def _nothing_at_step_end(ctx: Ctx, step: Step, choices: list[list[int]]) -> None:
-    return None
-
-
-def _nothing_at_dawn(ctx: Ctx, step: Step, choices: list[list[int]], dawn: Dawn) -> None:
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Ability:
-    check_args: Callable[[Mapping[str, Any], Mapping[str, Role]], str | None] = _no_args
-    at_step_end: Callable[[Ctx, Step, list[list[int]]], None] = _nothing_at_step_end
-    at_dawn: Callable[[Ctx, Step, list[list[int]], Dawn], None] = _nothing_at_dawn
-    # Does a living role holder choose a target (False: a meeting, only taps are counted)?
-    chooses: bool = True
-    # When at_dawn runs: kills at 0, then what moves or follows them (a bodyguard's
-    # shield, a lover's guest); equal orders keep the night's step order.
-    dawn_order: int = 0
-
-
-ABILITIES: dict[str, Ability] = {}
+from narrator.engine.state import Pick
 
 
 def living_actors(ctx: Ctx, step: Step) -> list[int]:
     """The step's role holders who are alive and not blocked tonight (a lover's guest)."""
     st = ctx.state
-    blocked = st.extra.get("blocked", ())
+    blocked = st.blocked
     return [s for s in st.holders(step.roles) if st.alive[s] and s not in blocked]
 
 
-def single_target(ctx: Ctx, step: Step, choices: list[list[int]]) -> int:
+def single_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
     """The one target the step's living actors agreed on, or 0.
 
     Every living actor must have chosen exactly once and all on the same seat; a
@@ -78,12 +32,12 @@ def single_target(ctx: Ctx, step: Step, choices: list[list[int]]) -> int:
     actors = living_actors(ctx, step)
     if not actors:
         return 0
-    collective = [t for a, t in choices if a == 0]
+    collective = [c.target for c in choices if c.actor == 0]
     if collective:
         return collective[-1]
     by_actor: dict[int, list[int]] = {}
-    for actor, target in choices:
-        by_actor.setdefault(actor, []).append(target)
+    for c in choices:
+        by_actor.setdefault(c.actor, []).append(c.target)
     targets = set()
     for actor in actors:
         picks = by_actor.get(actor, [])
@@ -96,7 +50,7 @@ def single_target(ctx: Ctx, step: Step, choices: list[list[int]]) -> int:
 # --- meet: night zero, role holders show themselves to the box ---------------------------
 
 
-ABILITIES["meet"] = Ability(chooses=False)
+_MEET = Ability(chooses=False)
 
 
 # --- kill -----------------------------------------------------------------------------------
@@ -113,26 +67,26 @@ def _kill_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None
     return f"unknown args {sorted(unknown)}" if unknown else None
 
 
-def kill_target(ctx: Ctx, step: Step, choices: list[list[int]]) -> int:
+def kill_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
     mode = step.args.get("mode", "unanimous")
     if mode == "leader":
         # The leader (the don in club rules) has the last word when alive and choosing.
         leader_seats = [s for s in ctx.state.holders([step.args["leader"]]) if ctx.state.alive[s]]
-        picks = [t for a, t in choices if a in leader_seats or a == 0]
+        picks = [c.target for c in choices if c.actor in leader_seats or c.actor == 0]
         if picks:
             return picks[-1]
-        targets = {t for _a, t in choices}
+        targets = {c.target for c in choices}
         return targets.pop() if len(targets) == 1 else 0
     return single_target(ctx, step, choices)
 
 
-def _kill_at_dawn(ctx: Ctx, step: Step, choices: list[list[int]], dawn: Dawn) -> None:
+def _kill_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     target = kill_target(ctx, step, choices)
     if target and ctx.state.alive[target]:
         dawn.kills.setdefault(target, str(step.args.get("how", "shot")))
 
 
-ABILITIES["kill"] = Ability(check_args=_kill_args, at_dawn=_kill_at_dawn)
+_KILL = Ability(check_args=_kill_args, at_dawn=_kill_at_dawn)
 
 
 # --- check: a private yes/no answer ----------------------------------------------------------
@@ -166,7 +120,7 @@ def check_answer(ctx: Ctx, step: Step, target: int) -> bool:
     return value in step.args["match"]
 
 
-def _check_at_step_end(ctx: Ctx, step: Step, choices: list[list[int]]) -> None:
+def _check_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     target = single_target(ctx, step, choices)
     if not target:
         return
@@ -180,4 +134,6 @@ def _check_at_step_end(ctx: Ctx, step: Step, choices: list[list[int]]) -> None:
         ctx.out.append(ShowAnswer("yes" if yes else "no", step.answer))
 
 
-ABILITIES["check"] = Ability(check_args=_check_args, at_step_end=_check_at_step_end)
+_CHECK = Ability(check_args=_check_args, at_step_end=_check_at_step_end)
+
+ABILITIES: dict[str, Ability] = {"meet": _MEET, "kill": _KILL, "check": _CHECK}

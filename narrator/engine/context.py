@@ -1,15 +1,20 @@
-"""The working context of one engine step: the rules, the state, and the effects so far.
+"""The working context of one engine step, and the shapes of the hooks that receive it.
 
 Task handlers and rule hooks receive a Ctx and use its helpers to speak, open windows,
-light seats and take players out, so every effect is built in one place.
+light seats and take players out, so every effect is built in one place. The hooks
+themselves are plain values: a task's `TaskSpec`, a night step's `Ability`, an
+`Intervention`, a win check, an elimination hook. `Registry` holds all of them by name;
+narrator.engine.registry builds the one the engine uses, and the Ctx carries it, so a
+hook reaches another hook through `ctx.hooks` and no module imports the registry back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from narrator.engine.actions import Action
 from narrator.engine.effects import (
     Effect,
     Eliminated,
@@ -22,22 +27,26 @@ from narrator.engine.effects import (
     SeatLights,
     Sound,
 )
-from narrator.engine.ruleset import Role, RuleSet
-from narrator.engine.state import State, Task
+from narrator.engine.ruleset import Role, RuleSet, Step
+from narrator.engine.state import Elimination, Pick, State, Window
+from narrator.engine.tasks import Task
 from narrator.errors import RuleError
+
+T = TypeVar("T", bound=Task)
 
 
 @dataclass(slots=True)
 class Ctx:
     rules: RuleSet
     state: State
+    hooks: Registry
     out: list[Effect] = field(default_factory=list)
 
     # speech and sound
     def say(self, cue: str, **params: Param) -> None:
-        self.out.append(Say(cue, params))
-        # Tuples in params become lists in the state's JSON form; Repeat turns them back.
-        self.state.last_say = [cue, params]
+        said = Say(cue, params)
+        self.out.append(said)
+        self.state.last_say = said
 
     def sound(self, name: str) -> None:
         self.out.append(Sound(name))
@@ -50,7 +59,7 @@ class Ctx:
         st = self.state
         st.windows += 1
         st.window = st.windows
-        st.open = [purpose, seconds, seat or 0]
+        st.open = Window(purpose, seconds, seat or 0)
         self.out.append(OpenWindow(st.window, purpose, seconds, seat))
 
     def wait(self, task: Task, purpose: str, seconds: float, seat: int | None = None) -> bool:
@@ -61,7 +70,7 @@ class Ctx:
 
     def push(self, *tasks: Task) -> None:
         """Put tasks at the front of the agenda, in the given order."""
-        self.state.agenda[0:0] = list(tasks)
+        self.state.agenda[0:0] = tasks
 
     # lights
     def day_lights(self, on: tuple[int, ...] = (), blink: tuple[int, ...] = ()) -> None:
@@ -71,6 +80,16 @@ class Ctx:
 
     def dark(self) -> None:
         self.out.append(SeatLights())
+
+    # rules
+    def step(self, step_id: str) -> Step:
+        step = self.rules.step_index.get(step_id)
+        if step is None:
+            raise RuleError(f"no night step {step_id!r}")
+        return step
+
+    def ability(self, step: Step) -> Ability:
+        return self.hooks.abilities[step.ability]
 
     # players
     def role(self, seat: int) -> Role:
@@ -92,26 +111,24 @@ class Ctx:
         st.gone[seat] = how
         phase = phase or st.phase
         number = st.number if number is None else number
-        st.eliminations.append([seat, how, phase, number])
+        st.eliminations.append(Elimination(seat, how, phase, number))
         self.out.append(Eliminated(seat, how, phase, number))
-        for hook in _on_elimination:
+        for hook in self.hooks.on_elimination:
             hook(self, seat, how)
 
     def check_win(self) -> bool:
         """Run the rule set's win checks; end the game if one of them holds."""
-        from narrator.engine.wins import WINS
-
         for name in self.rules.win:
-            verdict = WINS[name](self)
-            if verdict is not None:
-                self.game_over(Outcome(*verdict))
+            outcome = self.hooks.wins[name](self)
+            if outcome is not None:
+                self.game_over(outcome)
                 return True
         return False
 
     def game_over(self, outcome: Outcome) -> None:
         st = self.state
         st.phase = "over"
-        st.outcome = [outcome.reason, outcome.winner]
+        st.outcome = outcome
         st.agenda = []
         st.current = None
         st.window = 0
@@ -123,10 +140,111 @@ class Ctx:
         self.out.append(GameOver(outcome))
 
 
-# Rule hooks that must hear of every elimination (a lover's guest dies with her...).
-_on_elimination: list[Callable[[Ctx, int, str], None]] = []
+# --- tasks --------------------------------------------------------------------------------
 
 
-def on_elimination(hook: Callable[[Ctx, int, str], None]) -> Callable[[Ctx, int, str], None]:
-    _on_elimination.append(hook)
-    return hook
+def _no_input(ctx: Ctx, task: Any, action: Action) -> None:
+    raise RuleError(f"{action.kind} is not expected now ({task.name})")
+
+
+def _nothing(ctx: Ctx, task: Any) -> None:
+    return None
+
+
+def waits_only(ctx: Ctx, task: Task) -> bool:
+    """The start of tasks that are only ever the open window's task (ctx.wait names them),
+    never queued on the agenda."""
+    raise RuleError(f"{task.name} is not an agenda task")
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSpec(Generic[T]):
+    """What a task does. `start` runs when the task reaches the front of the agenda; it
+    returns True when it opened a window and the agenda must wait. While that window is
+    open, actions aimed at the moment (taps, votes, nominations...) go to `act`; when the
+    window closes, `closed` runs."""
+
+    start: Callable[[Ctx, T], bool]
+    act: Callable[[Ctx, T, Action], None] = _no_input
+    closed: Callable[[Ctx, T], None] = _nothing
+    # Which action kinds `act` may accept: the legal-action query asks this before generating.
+    accepts: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Intervention:
+    """An action a rule hook takes whatever task holds the window (a judge's verdict in
+    the middle of a vote): `act` checks it fully before changing anything; `legal` lists
+    the concrete actions of this kind the engine would accept now."""
+
+    act: Callable[[Ctx, Action], None]
+    legal: Callable[[RuleSet, State], list[Action]]
+
+
+# --- night abilities ------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Dawn:
+    """Tonight's result as the abilities build it, step by step."""
+
+    kills: dict[int, str] = field(default_factory=dict)  # seat -> how ("shot", ...)
+    saved: set[int] = field(default_factory=set)
+    # Public news of the night, said after its victims leave: (cue, seat). A seat that
+    # left tonight is passed over (a silenced player who was also shot...).
+    morning: list[tuple[str, int]] = field(default_factory=list)
+
+
+# Args the night runner reads itself, allowed on every step: `cues` (extra cue ids the
+# step's hooks say) and `nobody` (the call-out ends with a "nobody" call: no choice).
+STEP_ARGS = frozenset({"cues", "nobody"})
+
+ArgsCheck = Callable[[Mapping[str, Any], Mapping[str, Role]], str | None]
+
+
+def _no_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
+    extra = set(args) - STEP_ARGS
+    return None if not extra else f"this ability takes no args, got {sorted(extra)}"
+
+
+def _nothing_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
+    return None
+
+
+def _nothing_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """What a night step does with its choices. It sees them when the step ends
+    (`at_step_end`, e.g. a check shows its answer at once) and again at dawn (`at_dawn`,
+    e.g. kills and heals fold into tonight's result). A choice is a Pick: actor 0 for a
+    collective keypad entry, target 0 for "nobody"."""
+
+    check_args: ArgsCheck = _no_args
+    at_step_end: Callable[[Ctx, Step, Sequence[Pick]], None] = _nothing_at_step_end
+    at_dawn: Callable[[Ctx, Step, Sequence[Pick], Dawn], None] = _nothing_at_dawn
+    # Does a living role holder choose a target (False: a meeting, only taps are counted)?
+    chooses: bool = True
+    # When at_dawn runs: kills at 0, then what moves or follows them (a bodyguard's
+    # shield, a lover's guest); equal orders keep the night's step order.
+    dawn_order: int = 0
+
+
+# --- the registry's shape -------------------------------------------------------------------
+
+WinCheck = Callable[[Ctx], Outcome | None]
+OnElimination = Callable[[Ctx, int, str], None]
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Every hook the engine can run, by the name rule sets and tasks use."""
+
+    tasks: Mapping[type[Task], TaskSpec[Any]]
+    abilities: Mapping[str, Ability]  # a night step's `ability`
+    interventions: Mapping[str, Intervention]  # by action kind
+    wins: Mapping[str, WinCheck]  # a rule set's `win:` list
+    procedures: Mapping[str, Task]  # a rule set's `day.procedure`: the task that starts the day
+    on_elimination: tuple[OnElimination, ...]  # run after every elimination, in order

@@ -9,20 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-# Importing these modules registers their tasks and hooks.
-from narrator.engine import (  # noqa: F401
-    days,
-    discussion,
-    fouls,
-    inquiry,
-    maniac,
-    night,
-    protection,
-    turncoat,
-    verdict,
-    visits,
-    voting,
-)
+from narrator.engine import fouls
 from narrator.engine.actions import (
     Action,
     AddTime,
@@ -34,7 +21,7 @@ from narrator.engine.actions import (
     Resume,
     WindowClosed,
 )
-from narrator.engine.context import Ctx
+from narrator.engine.context import Ctx, Registry
 from narrator.engine.effects import (
     Effect,
     ExtendWindow,
@@ -43,9 +30,10 @@ from narrator.engine.effects import (
     ResumeTimers,
     Say,
 )
+from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
-from narrator.engine.tasks import INTERVENTIONS, TASKS
+from narrator.engine.tasks import NightStart
 from narrator.errors import RuleError
 
 # Host actions valid at any moment of a running game, whatever the current task.
@@ -53,8 +41,9 @@ _ANYTIME = ("foul", "remove", "pause", "resume", "repeat", "add_time")
 
 
 class Engine:
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, hooks: Registry = REGISTRY) -> None:
         self.rules = rules
+        self.hooks = hooks
 
     def new_game(self, seats: int | None = None, seed: int = 0,
                  roles: Sequence[str] | None = None) -> tuple[State, list[Effect]]:
@@ -66,51 +55,16 @@ class Engine:
             deck = rules.deck_for(n)
         except ValueError as exc:
             raise RuleError(str(exc)) from None
-        st = State.__new__(State)
-        st.rules = rules.name
-        st.seats = n
-        st.roles = [""] * (n + 1)
-        st.deck = deck
-        st.alive = [False] + [True] * n
-        st.gone = [""] * (n + 1)
-        st.fouls = [0] * (n + 1)
-        st.silenced = [False] * (n + 1)
-        st.phase = "night"
-        st.number = 0
-        st.agenda = [("night_start",)]
-        st.current = None
-        st.window = 0
-        st.windows = 0
-        st.open = []
-        st.taps = []
-        st.tapped = []
-        st.possible = [[]] + [sorted(deck) for _ in range(n)]
-        st.night = {}
-        st.speaker = 0
-        st.nominated = False
-        st.nominations = []
-        st.first_speaker = 0
-        st.ballot = {}
-        st.eliminations = []
-        st.idle_rounds = 0
-        st.elims_at_dawn = 0
-        st.cancel_vote_day = 0
-        st.voting_started = False
-        st.first_victim = 0
-        st.best_move = []
-        st.rng = seed & ((1 << 64) - 1)
-        st.outcome = None
-        st.last_say = []
-        st.paused = False
-        st.extra = {}
-        ctx = Ctx(rules, st)
+        st = State.start(rules.name, n, deck, seed)
+        st.agenda.append(NightStart())
+        ctx = Ctx(rules, st, self.hooks)
         if roles is not None:
             self._deal(ctx, tuple(roles))
         self._run(ctx)
         return st, ctx.out
 
     def apply(self, state: State, action: Action) -> list[Effect]:
-        ctx = Ctx(self.rules, state)
+        ctx = Ctx(self.rules, state, self.hooks)
         if state.phase == "over":
             raise RuleError("the game is over")
         kind = action.kind
@@ -120,7 +74,7 @@ class Engine:
             task = state.current
             state.current = None
             state.window = 0
-            TASKS[task[0]].closed(ctx, task)
+            self.hooks.tasks[type(task)].closed(ctx, task)
         elif kind in _ANYTIME:
             self._anytime(ctx, action)
         elif isinstance(action, Deal):
@@ -131,9 +85,10 @@ class Engine:
             if state.current is None:
                 raise RuleError(f"{kind} is not expected now")
             task = state.current
-            spec = TASKS[task[0]]
-            if kind in INTERVENTIONS and kind not in spec.accepts:
-                INTERVENTIONS[kind].act(ctx, action)
+            spec = self.hooks.tasks[type(task)]
+            intervention = self.hooks.interventions.get(kind)
+            if intervention is not None and kind not in spec.accepts:
+                intervention.act(ctx, action)
             else:
                 spec.act(ctx, task, action)
         self._run(ctx)
@@ -143,24 +98,26 @@ class Engine:
         """Effects that bring a table back to this state, after a restart or an undo,
         without changing it: the lights, and the open window again in full length (a
         host correction restarts the moment)."""
-        ctx = Ctx(self.rules, state.clone())
+        ctx = Ctx(self.rules, state.clone(), self.hooks)
         if state.phase == "over":
             return []
         if state.phase == "day":
             ctx.day_lights(on=(state.speaker,) if state.speaker else ())
         else:
             ctx.dark()
-        if state.current is not None and state.open:
-            purpose, seconds, seat = state.open
-            ctx.out.append(OpenWindow(state.window, purpose, seconds, seat or None))
+        if state.current is not None and state.open is not None:
+            opened = state.open
+            ctx.out.append(OpenWindow(state.window, opened.purpose, opened.seconds,
+                                      opened.seat or None))
         return ctx.out
 
     # internals
     def _run(self, ctx: Ctx) -> None:
         st = ctx.state
+        tasks = self.hooks.tasks
         while st.current is None and st.agenda and st.phase != "over":
             task = st.agenda.pop(0)
-            TASKS[task[0]].start(ctx, task)
+            tasks[type(task)].start(ctx, task)
 
     def _deal(self, ctx: Ctx, roles: tuple[str, ...]) -> None:
         st = ctx.state
@@ -172,7 +129,7 @@ class Engine:
         if counts != st.deck:
             raise RuleError(f"the deal {counts} does not match the deck {st.deck}")
         st.roles = ["", *roles]
-        st.possible = [[]] + [[r] for r in roles]
+        st.possible = [(), *((r,) for r in roles)]
         ctx.record("deal", secret=True, roles=list(roles))
 
     def _anytime(self, ctx: Ctx, action: Action) -> None:
@@ -195,11 +152,9 @@ class Engine:
             ctx.say("resumed")
             ctx.out.append(ResumeTimers())
         elif isinstance(action, Repeat):
-            if not st.last_say or st.phase != "day":
+            if st.last_say is None or st.phase != "day":
                 raise RuleError("nothing to repeat")
-            cue, params = st.last_say
-            ctx.out.append(Say(cue, {k: tuple(v) if isinstance(v, list) else v
-                                     for k, v in params.items()}))
+            ctx.out.append(Say(st.last_say.cue, dict(st.last_say.params)))
         elif isinstance(action, AddTime):
             if st.phase != "day" or st.current is None or st.window == 0:
                 raise RuleError("no speech to add time to")

@@ -6,6 +6,8 @@ tournament "speeches" procedure lives here, the Princeton "discussion" in its ow
 
 from __future__ import annotations
 
+from typing import Any
+
 from narrator.engine.actions import (
     Action,
     BestMove,
@@ -16,35 +18,44 @@ from narrator.engine.actions import (
     StartVoting,
     Withdraw,
 )
-from narrator.engine.context import Ctx
+from narrator.engine.context import Ctx, TaskSpec, waits_only
 from narrator.engine.effects import CloseWindow
-from narrator.engine.state import State, Task
-from narrator.engine.tasks import task, waits_only
+from narrator.engine.state import Nomination, State
+from narrator.engine.tasks import (
+    DayStart,
+    LastWord,
+    NightNext,
+    NightStart,
+    SilentTurn,
+    Speech,
+    Speeches,
+    SpeechTask,
+    Task,
+    TieSpeech,
+    Voting,
+)
 from narrator.errors import RuleError
 
-PROCEDURES: dict[str, str] = {"speeches": "speeches"}
+PROCEDURES: dict[str, Task] = {"speeches": Speeches()}
 
 
-@task("day_start")
-def _day_start(ctx: Ctx, t: Task) -> bool:
+def _day_start(ctx: Ctx, t: DayStart) -> bool:
     st = ctx.state
     st.nominations = []
     st.voting_started = False
-    st.ballot = {}
-    ctx.push((PROCEDURES[ctx.rules.day.procedure],))
+    st.ballot = None
+    ctx.push(ctx.hooks.procedures[ctx.rules.day.procedure])
     return False
 
 
-@task("night_next")
-def _night_next(ctx: Ctx, t: Task) -> bool:
+def _night_next(ctx: Ctx, t: NightNext) -> bool:
     st = ctx.state
     st.speaker = 0
-    ctx.push(("night_start",))
+    ctx.push(NightStart())
     return False
 
 
-@task("speeches")
-def _speeches(ctx: Ctx, t: Task) -> bool:
+def _speeches(ctx: Ctx, t: Speeches) -> bool:
     st = ctx.state
     living = st.living()
     if st.first_speaker == 0:
@@ -56,7 +67,7 @@ def _speeches(ctx: Ctx, t: Task) -> bool:
     st.first_speaker = first
     i = living.index(first)
     order = living[i:] + living[:i]
-    ctx.push(*[("speech", s) for s in order], ("voting",), ("night_next",))
+    ctx.push(*[Speech(s) for s in order], Voting(), NightNext())
     return False
 
 
@@ -72,15 +83,15 @@ def end_speech_now(ctx: Ctx) -> None:
     ctx.day_lights()
 
 
-def _speech_act(ctx: Ctx, t: Task, action: Action) -> None:
+def _speech_act(ctx: Ctx, t: SpeechTask, action: Action) -> None:
     st = ctx.state
-    seat = t[1]
+    seat = t.seat
     if isinstance(action, EndSpeech) or (isinstance(action, Hold) and action.seat == seat):
         end_speech_now(ctx)
         return
     if isinstance(action, Hold):
         raise RuleError(f"seat {action.seat} is not speaking")
-    if t[0] in ("speech", "silent_turn"):
+    if isinstance(t, Speech | SilentTurn):
         if isinstance(action, Nominate | Withdraw):
             nominate(ctx, seat, action)
             return
@@ -91,24 +102,24 @@ def _speech_act(ctx: Ctx, t: Task, action: Action) -> None:
         if isinstance(action, StartVoting):
             # The host skips the remaining speeches and opens the vote.
             end_speech_now(ctx)
-            st.agenda = [t for t in st.agenda if t[0] not in ("speech",)]
+            st.agenda = [a for a in st.agenda if not isinstance(a, Speech)]
             return
-    if t[0] == "last_word" and isinstance(action, Entry) and st.first_victim == seat:
+    if isinstance(t, LastWord) and isinstance(action, Entry) and st.first_victim == seat:
         # The best move typed one seat at a time on the keypad.
-        named = [*st.best_move[1:], action.number] if st.best_move else [action.number]
-        if st.best_move and len(st.best_move) > 3:
+        named = (*st.best_move, action.number)
+        if len(st.best_move) >= 3:
             raise RuleError("the best move is already made")
-        _check_best_move(st, seat, tuple(named))
-        st.best_move = [seat, *named]
+        _check_best_move(st, seat, named)
+        st.best_move = named
         if len(named) == 3:
-            ctx.record("best_move", seat=seat, seats=named)
+            ctx.record("best_move", seat=seat, seats=list(named))
         return
-    if t[0] == "last_word" and isinstance(action, BestMove) and st.first_victim == seat:
+    if isinstance(t, LastWord) and isinstance(action, BestMove) and st.first_victim == seat:
         if st.best_move:
             raise RuleError("the best move is already made")
         seats = tuple(action.seats)
         _check_best_move(st, seat, seats)
-        st.best_move = [seat, *seats]
+        st.best_move = seats
         ctx.record("best_move", seat=seat, seats=list(seats))
         return
     raise RuleError(f"{action.kind} is not expected during a speech")
@@ -127,7 +138,8 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
     if isinstance(action, Withdraw):
         if not st.nominated:
             raise RuleError("no nomination to withdraw in this speech")
-        by, target = st.nominations.pop()
+        withdrawn = st.nominations.pop()
+        by, target = withdrawn.by, withdrawn.target
         st.nominated = False
         ctx.say("nomination_withdrawn", seat=target)
         ctx.record("withdrawn", day=st.number, by=by, target=target)
@@ -138,22 +150,22 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
     if st.nominated:
         raise RuleError("one nomination per speech")
     ctx.require_alive(action.target, "nominee")
-    if action.target in st.extra.get("immune", ()):
+    if action.target in st.immune:
         raise RuleError(f"seat {action.target} cannot be nominated today")
-    if any(target == action.target for _b, target in st.nominations):
+    if any(n.target == action.target for n in st.nominations):
         raise RuleError(f"seat {action.target} is already nominated")
-    st.nominations.append([by, action.target])
+    st.nominations.append(Nomination(by, action.target))
     st.nominated = True
     ctx.say("nomination_accepted", seat=action.target)
     ctx.record("nomination", day=st.number, by=by, target=action.target)
 
 
-def _speech_closed(ctx: Ctx, t: Task) -> None:
+def _speech_closed(ctx: Ctx, t: SpeechTask) -> None:
     st = ctx.state
-    seat = t[1]
-    if t[0] == "speech" and len(t) == 2 and ctx.rules.day.warn_before_end > 0:
+    seat = t.seat
+    if isinstance(t, Speech) and not t.final and ctx.rules.day.warn_before_end > 0:
         # The last seconds: the seat's light blinks and a soft tick, no words over the speaker.
-        st.current = ("speech", seat, "end")
+        st.current = Speech(seat, final=True)
         ctx.day_lights(blink=(seat,))
         ctx.sound("tick")
         ctx.open_window("speech", ctx.rules.day.warn_before_end, seat)
@@ -164,13 +176,9 @@ def _speech_closed(ctx: Ctx, t: Task) -> None:
     ctx.day_lights()
 
 
-_SPEECH_INPUTS = ("end_speech", "hold", "nominate", "withdraw", "entry", "start_voting")
-
-
-@task("speech", act=_speech_act, closed=_speech_closed, accepts=_SPEECH_INPUTS)
-def _speech(ctx: Ctx, t: Task) -> bool:
+def _speech(ctx: Ctx, t: Speech) -> bool:
     st = ctx.state
-    seat = t[1]
+    seat = t.seat
     if not st.alive[seat]:
         return False
     day = ctx.rules.day
@@ -182,7 +190,7 @@ def _speech(ctx: Ctx, t: Task) -> bool:
         if len(st.living()) > ctx.rules.fouls.short_when_alive_at_most:
             ctx.say("speech_lost", seat=seat)
             ctx.day_lights(on=(seat,))
-            return ctx.wait(("silent_turn", seat), "speech", day.silent_turn, seat)
+            return ctx.wait(SilentTurn(seat), "speech", day.silent_turn, seat)
         seconds = day.short_speech
         ctx.say("speaker_short", seat=seat, seconds=int(seconds))
     else:
@@ -190,23 +198,17 @@ def _speech(ctx: Ctx, t: Task) -> bool:
     return _open_speech(ctx, t, seat, seconds)
 
 
-def _open_speech(ctx: Ctx, t: Task, seat: int, seconds: float) -> bool:
+def _open_speech(ctx: Ctx, t: Speech, seat: int, seconds: float) -> bool:
     warn = ctx.rules.day.warn_before_end
     ctx.day_lights(on=(seat,))
     if warn > 0 and seconds > warn:
         return ctx.wait(t, "speech", seconds - warn, seat)
-    return ctx.wait(("speech", seat, "end") if warn > 0 else t, "speech", seconds, seat)
+    return ctx.wait(Speech(seat, final=True) if warn > 0 else t, "speech", seconds, seat)
 
 
-task("silent_turn", act=_speech_act, closed=_speech_closed,
-     accepts=_SPEECH_INPUTS)(waits_only)
-
-
-@task("last_word", act=_speech_act, closed=_speech_closed,
-      accepts=("end_speech", "hold", "best_move", "entry"))
-def _last_word(ctx: Ctx, t: Task) -> bool:
+def _last_word(ctx: Ctx, t: LastWord) -> bool:
     st = ctx.state
-    seat = t[1]
+    seat = t.seat
     st.speaker = seat
     ctx.say("last_word", seat=seat)
     if st.first_victim == seat and not st.best_move:
@@ -215,10 +217,9 @@ def _last_word(ctx: Ctx, t: Task) -> bool:
     return ctx.wait(t, "last_word", ctx.rules.day.last_word, seat)
 
 
-@task("tie_speech", act=_speech_act, closed=_speech_closed, accepts=("end_speech", "hold"))
-def _tie_speech(ctx: Ctx, t: Task) -> bool:
+def _tie_speech(ctx: Ctx, t: TieSpeech) -> bool:
     st = ctx.state
-    seat = t[1]
+    seat = t.seat
     if not st.alive[seat]:
         return False
     st.speaker = seat
@@ -226,3 +227,19 @@ def _tie_speech(ctx: Ctx, t: Task) -> bool:
     ctx.say("tie_speech", seat=seat, seconds=int(seconds))
     ctx.day_lights(on=(seat,))
     return ctx.wait(t, "speech", seconds, seat)
+
+
+_SPEECH_INPUTS = frozenset({"end_speech", "hold", "nominate", "withdraw", "entry", "start_voting"})
+
+TASKS: dict[type[Task], TaskSpec[Any]] = {
+    DayStart: TaskSpec(_day_start),
+    NightNext: TaskSpec(_night_next),
+    Speeches: TaskSpec(_speeches),
+    Speech: TaskSpec(_speech, act=_speech_act, closed=_speech_closed, accepts=_SPEECH_INPUTS),
+    SilentTurn: TaskSpec(waits_only, act=_speech_act, closed=_speech_closed,
+                         accepts=_SPEECH_INPUTS),
+    LastWord: TaskSpec(_last_word, act=_speech_act, closed=_speech_closed,
+                       accepts=frozenset({"end_speech", "hold", "best_move", "entry"})),
+    TieSpeech: TaskSpec(_tie_speech, act=_speech_act, closed=_speech_closed,
+                        accepts=frozenset({"end_speech", "hold"})),
+}

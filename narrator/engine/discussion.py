@@ -13,12 +13,24 @@ the host closes it (`StartVoting`) or its time runs out.
 
 from __future__ import annotations
 
+from typing import Any
+
 from narrator.engine.actions import Action, Entry, Nominate, Second, StartVoting, Tap
-from narrator.engine.context import Ctx
-from narrator.engine.days import PROCEDURES
+from narrator.engine.context import Ctx, TaskSpec
 from narrator.engine.effects import CloseWindow
-from narrator.engine.state import Task
-from narrator.engine.tasks import task
+from narrator.engine.state import Ballot, Nomination
+from narrator.engine.tasks import (
+    AwaitSecond,
+    Conviction,
+    ConvictionCount,
+    Discussion,
+    DiscussionDay,
+    LastWord,
+    NightNext,
+    Task,
+    TieSpeech,
+    VoteOn,
+)
 from narrator.engine.voting import vote_counts
 from narrator.errors import RuleError
 
@@ -31,14 +43,13 @@ def _close_now(ctx: Ctx) -> None:
     st.window = 0
 
 
-@task("discussion_day")
-def _discussion_day(ctx: Ctx, t: Task) -> bool:
+def _discussion_day(ctx: Ctx, t: DiscussionDay) -> bool:
     ctx.say("discussion", seconds=int(ctx.rules.day.discussion))
-    ctx.push(("discussion",), ("night_next",))
+    ctx.push(Discussion(), NightNext())
     return False
 
 
-def _discussion_act(ctx: Ctx, t: Task, action: Action) -> None:
+def _discussion_act(ctx: Ctx, t: Discussion, action: Action) -> None:
     st = ctx.state
     if isinstance(action, StartVoting):
         _close_now(ctx)
@@ -55,36 +66,34 @@ def _discussion_act(ctx: Ctx, t: Task, action: Action) -> None:
         ctx.require_alive(by, "accuser")
         if by == target:
             raise RuleError("a player cannot accuse themself")
-    if target in st.extra.get("immune", ()):
+    if target in st.immune:
         raise RuleError(f"seat {target} cannot be accused today")
-    if any(accused == target for _b, accused in st.nominations):
+    if any(n.target == target for n in st.nominations):
         raise RuleError(f"seat {target} was acquitted today and cannot be accused again")
     _close_now(ctx)
     ctx.say("accusation", seat=target)
     ctx.record("accusation", day=st.number, by=by, target=target)
-    ctx.push(("second", target, by), ("discussion",))
+    ctx.push(AwaitSecond(target, by), Discussion())
 
 
-def _discussion_closed(ctx: Ctx, t: Task) -> None:
+def _discussion_closed(ctx: Ctx, t: Discussion) -> None:
     ctx.say("day_closed")
 
 
-@task("discussion", act=_discussion_act, closed=_discussion_closed,
-      accepts=("nominate", "start_voting", "entry"))
-def _discussion(ctx: Ctx, t: Task) -> bool:
+def _discussion(ctx: Ctx, t: Discussion) -> bool:
     st = ctx.state
     st.speaker = 0
     ctx.day_lights()
     return ctx.wait(t, "discussion", ctx.rules.day.discussion)
 
 
-def _second_act(ctx: Ctx, t: Task, action: Action) -> None:
+def _second_act(ctx: Ctx, t: AwaitSecond, action: Action) -> None:
     st = ctx.state
     if isinstance(action, Tap):
         action = Second(action.seat)  # a tap on one's own pad seconds the accusation
     if not isinstance(action, Second):
         raise RuleError(f"{action.kind} is not expected while an accusation waits for a second")
-    _name, target, accuser = t
+    target, accuser = t.target, t.accuser
     ctx.require_alive(action.by, "seconder")
     if not st.alive[target]:
         raise RuleError(f"seat {target} is out of the game")
@@ -93,53 +102,50 @@ def _second_act(ctx: Ctx, t: Task, action: Action) -> None:
     _close_now(ctx)
     ctx.say("accusation_seconded", seat=target)
     ctx.record("second", day=st.number, by=action.by, target=target)
-    st.nominations.append([accuser, target])
+    st.nominations.append(Nomination(accuser, target))
     # The discussion resumes after the vote unless it convicts; drop that resumption now
     # and let the verdict put it back.
-    if st.agenda and st.agenda[0] == ("discussion",):
+    if st.agenda and isinstance(st.agenda[0], Discussion):
         st.agenda.pop(0)
-    defence: list[Task] = [("tie_speech", target)] if ctx.rules.day.tie_speech > 0 else []
-    ctx.push(*defence, ("conviction", target))
+    defence: list[Task] = [TieSpeech(target)] if ctx.rules.day.tie_speech > 0 else []
+    ctx.push(*defence, Conviction(target))
 
 
-def _second_closed(ctx: Ctx, t: Task) -> None:
-    ctx.say("accusation_dropped", seat=t[1])
+def _second_closed(ctx: Ctx, t: AwaitSecond) -> None:
+    ctx.say("accusation_dropped", seat=t.target)
     ctx.day_lights()
 
 
-@task("second", act=_second_act, closed=_second_closed, accepts=("second", "tap"))
-def _second(ctx: Ctx, t: Task) -> bool:
+def _second(ctx: Ctx, t: AwaitSecond) -> bool:
     st = ctx.state
-    if not st.alive[t[1]]:
+    if not st.alive[t.target]:
         return False
-    ctx.day_lights(blink=(t[1],))
-    return ctx.wait(t, "second", ctx.rules.day.second, t[1])
+    ctx.day_lights(blink=(t.target,))
+    return ctx.wait(t, "second", ctx.rules.day.second, t.target)
 
 
-@task("conviction")
-def _conviction(ctx: Ctx, t: Task) -> bool:
+def _conviction(ctx: Ctx, t: Conviction) -> bool:
     st = ctx.state
-    target = t[1]
+    target = t.target
     if not st.alive[target]:
-        ctx.push(("discussion",))
+        ctx.push(Discussion())
         return False
     st.voting_started = True
-    st.ballot = {"kind": "elect", "round": 1, "candidates": [target], "prev": [], "votes": {},
-                 "voters": []}
-    ctx.push(("ballot", target), ("conviction_count", target))
+    st.ballot = Ballot("elect", 1, (target,))
+    ctx.push(VoteOn(target), ConvictionCount(target))
     return False
 
 
-@task("conviction_count")
-def _conviction_count(ctx: Ctx, t: Task) -> bool:
+def _conviction_count(ctx: Ctx, t: ConvictionCount) -> bool:
     st = ctx.state
-    target = t[1]
+    target = t.target
     st.voting_started = False
-    ballot, st.ballot = st.ballot, {}
+    ballot, st.ballot = st.ballot, None
     if not st.alive[target]:
-        ctx.push(("discussion",))
+        ctx.push(Discussion())
         return False
-    votes = sum(1 for v in ballot["votes"].get(str(target), []) if vote_counts(ctx, v))
+    assert ballot is not None
+    votes = sum(1 for v in ballot.votes_for(target) if vote_counts(ctx, v))
     voters = sum(1 for s in st.living() if vote_counts(ctx, s))
     if not ctx.rules.day.majority_of_living:
         voters -= 1 if vote_counts(ctx, target) else 0
@@ -149,11 +155,21 @@ def _conviction_count(ctx: Ctx, t: Task) -> bool:
         if ctx.check_win():
             return False
         if "vote" in ctx.rules.day.last_word_after:
-            ctx.push(("last_word", target))
+            ctx.push(LastWord(target))
         return False
     ctx.say("acquitted", seat=target, votes=votes)
-    ctx.push(("discussion",))
+    ctx.push(Discussion())
     return False
 
 
-PROCEDURES["discussion"] = "discussion_day"
+PROCEDURES: dict[str, Task] = {"discussion": DiscussionDay()}
+
+TASKS: dict[type[Task], TaskSpec[Any]] = {
+    DiscussionDay: TaskSpec(_discussion_day),
+    Discussion: TaskSpec(_discussion, act=_discussion_act, closed=_discussion_closed,
+                         accepts=frozenset({"nominate", "start_voting", "entry"})),
+    AwaitSecond: TaskSpec(_second, act=_second_act, closed=_second_closed,
+                          accepts=frozenset({"second", "tap"})),
+    Conviction: TaskSpec(_conviction),
+    ConvictionCount: TaskSpec(_conviction_count),
+}

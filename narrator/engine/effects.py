@@ -36,7 +36,7 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, Outcome):
-        return {"reason": value.reason, "winner": value.winner}
+        return value.to_json()
     return value
 
 
@@ -46,6 +46,9 @@ class Outcome:
 
     reason: str
     winner: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason, "winner": self.winner}
 
 
 @dataclass(slots=True)

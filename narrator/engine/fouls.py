@@ -7,6 +7,9 @@ fourth removes the player at once with no last word and cancels the nearest vote
 from __future__ import annotations
 
 from narrator.engine.context import Ctx
+from narrator.engine.days import end_speech_now
+from narrator.engine.effects import CloseWindow
+from narrator.engine.tasks import SpeechTask, VoteOn
 from narrator.errors import RuleError
 
 
@@ -31,8 +34,6 @@ def give_foul(ctx: Ctx, seat: int) -> None:
 
 def remove(ctx: Ctx, seat: int, how: str) -> None:
     """Out at once, no last word; the nearest vote is cancelled as the rule set says."""
-    from narrator.engine.days import end_speech_now
-
     st = ctx.state
     if not st.alive[seat]:
         raise RuleError(f"seat {seat} is out of the game")
@@ -47,12 +48,10 @@ def remove(ctx: Ctx, seat: int, how: str) -> None:
     ctx.eliminate(seat, how)
     if ctx.check_win():
         return
-    if speaking and st.current is not None and st.current[1] == seat:
+    if speaking and isinstance(st.current, SpeechTask) and st.current.seat == seat:
         end_speech_now(ctx)
-    if st.current is not None and st.current[0] in ("ballot",) and st.current[1] == seat:
+    if isinstance(st.current, VoteOn) and st.current.seat == seat:
         # The removed player was the candidate being voted on: that ballot is void.
-        from narrator.engine.effects import CloseWindow
-
         ctx.out.append(CloseWindow(st.window))
         st.current = None
         st.window = 0

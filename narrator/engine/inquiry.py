@@ -14,17 +14,16 @@ spoken, unless the rule set makes answers public.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from narrator.engine.abilities import ABILITIES, Ability, check_answer, living_actors, question_args
-from narrator.engine.context import Ctx
+from narrator.engine.abilities import check_answer, living_actors, question_args
+from narrator.engine.context import Ability, Ctx, TaskSpec
 from narrator.engine.effects import ShowAnswer
-from narrator.engine.night import step_by_id
 from narrator.engine.picks import flags, unknown_args
 from narrator.engine.ruleset import Role, Step
-from narrator.engine.state import Task
-from narrator.engine.tasks import task
+from narrator.engine.state import Pick
+from narrator.engine.tasks import AskAnswer, Task
 
 _TARGETS = ("any", "living", "dead")
 
@@ -51,7 +50,7 @@ def askers(ctx: Ctx, step: Step) -> list[int]:
     if not step.args.get("ranked", False):
         return living_actors(ctx, step)
     st = ctx.state
-    blocked = st.extra.get("blocked", ())
+    blocked = st.blocked
     for role in step.roles:
         seats = [s for s in st.holders((role,)) if st.alive[s]]
         if seats:
@@ -67,14 +66,14 @@ def _answerable(ctx: Ctx, step: Step, target: int) -> bool:
     return wanted == "any" or st.alive[target] is (wanted == "living")
 
 
-def questions(ctx: Ctx, step: Step, choices: list[list[int]]) -> list[tuple[list[int], int]]:
+def questions(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> list[tuple[list[int], int]]:
     """(askers, target) for every answer due tonight, in seat order."""
     actors = askers(ctx, step)
     if not actors:
         return []
     by_actor: dict[int, list[int]] = {}
-    for actor, target in choices:
-        by_actor.setdefault(actor, []).append(target)
+    for c in choices:
+        by_actor.setdefault(c.actor, []).append(c.target)
     # A keypad entry (actor 0) speaks for the role as a whole.
     collective = by_actor.get(0, [])
     if step.args.get("each", False):
@@ -95,7 +94,7 @@ def _windows(ctx: Ctx, step: Step) -> int:
     return sum(ctx.state.deck.get(role, 0) for role in step.roles)
 
 
-def _ask_at_step_end(ctx: Ctx, step: Step, choices: list[list[int]]) -> None:
+def _ask_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     st = ctx.state
     answers: list[Task] = []
     for by, target in questions(ctx, step, choices):
@@ -104,20 +103,20 @@ def _ask_at_step_end(ctx: Ctx, step: Step, choices: list[list[int]]) -> None:
         answer = "yes" if check_answer(ctx, step, target) else "no"
         ctx.record("check", secret=True, step=step.id, by=by, target=target, answer=answer,
                    night=st.number)
-        answers.append(("ask_answer", step.id, answer, target))
-    answers += [("ask_answer", step.id, "", 0)] * (_windows(ctx, step) - len(answers))
+        answers.append(AskAnswer(step.id, answer, target))
+    answers += [AskAnswer(step.id, "", 0)] * (_windows(ctx, step) - len(answers))
     ctx.push(*answers)
 
 
-ABILITIES["ask"] = Ability(check_args=_ask_args, at_step_end=_ask_at_step_end)
-
-
-@task("ask_answer")
-def _ask_answer(ctx: Ctx, t: Task) -> bool:
-    _name, step_id, answer, target = t
-    seconds = float(step_by_id(ctx, step_id).args["show"])
-    if answer and ctx.rules.answers_public:
-        ctx.say(f"answer_public_{answer}", seat=target)
-    elif answer:
-        ctx.out.append(ShowAnswer(answer, seconds))
+def _ask_answer(ctx: Ctx, t: AskAnswer) -> bool:
+    seconds = float(ctx.step(t.step).args["show"])
+    if t.answer and ctx.rules.answers_public:
+        ctx.say(f"answer_public_{t.answer}", seat=t.target)
+    elif t.answer:
+        ctx.out.append(ShowAnswer(t.answer, seconds))
     return ctx.wait(t, "answer", seconds)
+
+
+ABILITIES: dict[str, Ability] = {"ask": Ability(check_args=_ask_args, at_step_end=_ask_at_step_end)}
+
+TASKS: dict[type[Task], TaskSpec[Any]] = {AskAnswer: TaskSpec(_ask_answer)}

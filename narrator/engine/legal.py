@@ -8,7 +8,6 @@ not, since they change nothing.
 
 from __future__ import annotations
 
-from narrator.engine.abilities import ABILITIES
 from narrator.engine.actions import (
     Action,
     AddTime,
@@ -27,24 +26,27 @@ from narrator.engine.actions import (
     WindowClosed,
     Withdraw,
 )
+from narrator.engine.context import Registry
+from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
-from narrator.engine.tasks import INTERVENTIONS, TASKS
+from narrator.engine.tasks import AwaitSecond, CallOut, LastWord, NightInput
 
 
-def legal_actions(rules: RuleSet, st: State, host: bool = True) -> list[Action]:
+def legal_actions(rules: RuleSet, st: State, host: bool = True,
+                  hooks: Registry = REGISTRY) -> list[Action]:
     if st.phase == "over" or st.current is None:
         return []
     out: list[Action] = [WindowClosed(st.window)]
     task = st.current
-    accepts = TASKS[task[0]].accepts
+    accepts = hooks.tasks[type(task)].accepts
     living = st.living()
-    if task[0] in ("call", "input"):
-        step = rules.step_index[task[1]]
+    if isinstance(task, CallOut | NightInput):
+        step = rules.step_index[task.step]
         actors = [s for s in living if st.roles[s] in step.roles]
-        if not ABILITIES[step.ability].chooses:
+        if not hooks.abilities[step.ability].chooses:
             out.extend(Tap(a) for a in actors)  # a meeting: holders show themselves
-        elif task[0] == "call":
+        elif isinstance(task, CallOut):
             out.extend(Tap(a) for a in actors)
         else:
             out.extend(Choose(a, t) for a in actors for t in range(1, st.seats + 1))
@@ -52,25 +54,25 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True) -> list[Action]:
         if st.nominated:
             out.append(Withdraw())
         else:
-            taken = {t for _b, t in st.nominations}
-            immune = set(st.extra.get("immune", []))
-            out.extend(Nominate(s) for s in living if s not in taken and s not in immune)
+            taken = {n.target for n in st.nominations}
+            out.extend(Nominate(s) for s in living if s not in taken and s not in st.immune)
     if "end_speech" in accepts:
         out.append(EndSpeech())
         if host:
             out.append(AddTime(30))
-    if "best_move" in accepts and st.first_victim == task[1] and not st.best_move:
-        others = [s for s in range(1, st.seats + 1) if s != task[1]]
+    if (isinstance(task, LastWord) and "best_move" in accepts and st.first_victim == task.seat
+            and not st.best_move):
+        others = [s for s in range(1, st.seats + 1) if s != task.seat]
         out.append(BestMove(tuple(others[:3])))
     if "vote" in accepts:
-        voted = set(st.ballot.get("voters", []))
+        voted = set(st.ballot.voters()) if st.ballot else set()
         out.extend(Vote(v) for v in living if v not in voted)
-    if "second" in accepts:
-        # Anyone but the accused and the accuser (task: "second", accused, accuser).
-        out.extend(Second(s) for s in living if s not in task[1:3])
+    if isinstance(task, AwaitSecond) and "second" in accepts:
+        # Anyone but the accused and the accuser.
+        out.extend(Second(s) for s in living if s not in (task.target, task.accuser))
     if "start_voting" in accepts and host:
         out.append(StartVoting())
-    for kind, intervention in INTERVENTIONS.items():
+    for kind, intervention in hooks.interventions.items():
         if kind not in accepts:
             out.extend(intervention.legal(rules, st))
     if host:
@@ -78,4 +80,3 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True) -> list[Action]:
         out.extend(Remove(s) for s in living)
         out.append(Resume() if st.paused else Pause())
     return out
-

@@ -9,29 +9,34 @@ dead player's) are taken silently, exactly like taps that count.
 
 from __future__ import annotations
 
-from narrator.engine.abilities import ABILITIES, Dawn
+from typing import Any
+
 from narrator.engine.actions import Action, Choose, Entry, Tap
-from narrator.engine.context import Ctx
-from narrator.engine.effects import Phase
+from narrator.engine.context import Ctx, Dawn, TaskSpec, waits_only
+from narrator.engine.effects import Outcome, Phase
 from narrator.engine.ruleset import Step
-from narrator.engine.state import Task
-from narrator.engine.tasks import task, waits_only
+from narrator.engine.state import Pick
+from narrator.engine.tasks import (
+    AnswerWindow,
+    CallOut,
+    Daybreak,
+    DayStart,
+    LastWord,
+    NightInput,
+    NightStart,
+    NightStep,
+    Sleep,
+    StepEnd,
+    Task,
+)
 from narrator.errors import RuleError
-
-
-def step_by_id(ctx: Ctx, step_id: str) -> Step:
-    step = ctx.rules.step_index.get(step_id)
-    if step is None:
-        raise RuleError(f"no night step {step_id!r}")
-    return step
 
 
 def in_deck(ctx: Ctx, step: Step) -> bool:
     return any(role in ctx.state.deck for role in step.roles)
 
 
-@task("night_start")
-def _night_start(ctx: Ctx, t: Task) -> bool:
+def _night_start(ctx: Ctx, t: NightStart) -> bool:
     st = ctx.state
     st.phase = "night"
     st.speaker = 0
@@ -40,27 +45,26 @@ def _night_start(ctx: Ctx, t: Task) -> bool:
     ctx.dark()
     ctx.sound("gong")
     ctx.say("night_zero" if st.number == 0 else "night_falls")
-    steps = [("step", s.id) for s in ctx.rules.steps() if s.called_on(st.number) and in_deck(ctx, s)]
-    ctx.push(*steps, ("dawn",))
+    steps = [NightStep(s.id) for s in ctx.rules.steps() if s.called_on(st.number) and in_deck(ctx, s)]
+    ctx.push(*steps, Daybreak())
     return False
 
 
-@task("step")
-def _step(ctx: Ctx, t: Task) -> bool:
-    step = step_by_id(ctx, t[1])
+def _step(ctx: Ctx, t: NightStep) -> bool:
+    step = ctx.step(t.step)
     st = ctx.state
     st.taps = []
     st.tapped = []
     if step.wake:
         ctx.say(step.wake)
-    if step.input == "callout" and ABILITIES[step.ability].chooses:
-        calls = [("call", step.id, seat) for seat in range(1, st.seats + 1)]
+    if step.input == "callout" and ctx.ability(step).chooses:
+        calls: list[Task] = [CallOut(step.id, seat) for seat in range(1, st.seats + 1)]
         if step.args.get("nobody"):
             # A last call, "nobody": a tap there chooses no one (Princeton mafia may spare).
-            calls.append(("call", step.id, 0))
-        ctx.push(*calls, ("step_end", step.id))
+            calls.append(CallOut(step.id, 0))
+        ctx.push(*calls, StepEnd(step.id))
         return False
-    return ctx.wait(("input", step.id), "night", step.window)
+    return ctx.wait(NightInput(step.id), "night", step.window)
 
 
 def _take_choice(ctx: Ctx, step: Step, action: Action, called: int) -> None:
@@ -71,24 +75,25 @@ def _take_choice(ctx: Ctx, step: Step, action: Action, called: int) -> None:
     if isinstance(action, Tap):
         if not 1 <= action.seat <= st.seats:
             raise RuleError(f"seat {action.seat} is not at this table")
-        if not ABILITIES[step.ability].chooses:
+        if not ctx.ability(step).chooses:
             if action.seat not in st.tapped:
                 st.tapped.append(action.seat)
             return
         # A second tap at the same number is the same choice (a box restarted from its
         # journal calls the number again); a tap at another number is another.
         acts = called >= 0 and st.alive[action.seat] and st.roles[action.seat] in step.roles
-        if acts and [action.seat, called] not in st.taps:
-            st.taps.append([action.seat, called])
+        pick = Pick(action.seat, called)
+        if acts and pick not in st.taps:
+            st.taps.append(pick)
         return
     if isinstance(action, Entry):
         if not 0 <= action.number <= st.seats:
             raise RuleError(f"{action.number} is not a seat at this table")
-        if ABILITIES[step.ability].chooses:
-            st.taps.append([0, action.number])
+        if ctx.ability(step).chooses:
+            st.taps.append(Pick(0, action.number))
         return
     if isinstance(action, Choose):
-        if not ABILITIES[step.ability].chooses:
+        if not ctx.ability(step).chooses:
             raise RuleError(f"{step.id} takes no choice")
         actor = action.actor or 0
         if actor:
@@ -100,68 +105,59 @@ def _take_choice(ctx: Ctx, step: Step, action: Action, called: int) -> None:
             raise RuleError(f"target {target} is not at this table")
         if not any(st.alive[s] for s in st.holders(step.roles)):
             raise RuleError(f"nobody alive acts in {step.id}")
-        st.taps.append([actor, target])
+        st.taps.append(Pick(actor, target))
         return
     raise RuleError(f"{action.kind} is not expected at night")
 
 
-def _call_act(ctx: Ctx, t: Task, action: Action) -> None:
-    _take_choice(ctx, step_by_id(ctx, t[1]), action, t[2])
+def _call_act(ctx: Ctx, t: CallOut, action: Action) -> None:
+    _take_choice(ctx, ctx.step(t.step), action, t.seat)
 
 
-def _input_act(ctx: Ctx, t: Task, action: Action) -> None:
-    _take_choice(ctx, step_by_id(ctx, t[1]), action, -1)
+def _input_act(ctx: Ctx, t: NightInput, action: Action) -> None:
+    _take_choice(ctx, ctx.step(t.step), action, -1)
 
 
-def _input_closed(ctx: Ctx, t: Task) -> None:
-    ctx.push(("step_end", t[1]))
+def _input_closed(ctx: Ctx, t: NightInput) -> None:
+    ctx.push(StepEnd(t.step))
 
 
-@task("call", act=_call_act, accepts=("tap", "entry", "choose"))
-def _call(ctx: Ctx, t: Task) -> bool:
-    if t[2]:
-        ctx.say("callout", seat=t[2])
+def _call(ctx: Ctx, t: CallOut) -> bool:
+    if t.seat:
+        ctx.say("callout", seat=t.seat)
     else:
         ctx.say("nobody")
     return ctx.wait(t, "callout", ctx.rules.callout_beat)
 
 
-task("input", act=_input_act, closed=_input_closed, accepts=("tap", "entry", "choose"))(waits_only)
-
-
-@task("step_end")
-def _step_end(ctx: Ctx, t: Task) -> bool:
+def _step_end(ctx: Ctx, t: StepEnd) -> bool:
     st = ctx.state
-    step = step_by_id(ctx, t[1])
-    ability = ABILITIES[step.ability]
+    step = ctx.step(t.step)
+    ability = ctx.ability(step)
     if not ability.chooses:
         return _meeting_end(ctx, step)
     # A player removed during the call-out (a fourth foul) no longer has a say, nor does
     # one blocked tonight (a lover's guest): their taps were taken like any, and dropped.
-    blocked = st.extra.get("blocked", ())
-    st.taps = [c for c in st.taps if c[0] == 0 or (st.alive[c[0]] and c[0] not in blocked)]
-    st.night[step.id] = st.taps
+    blocked = st.blocked
+    choices = tuple(c for c in st.taps if c.actor == 0 or (st.alive[c.actor] and c.actor not in blocked))
+    st.night[step.id] = choices
     ctx.record("night_choice", secret=True, night=st.number, step=step.id,
-               choices=[list(c) for c in st.taps])
-    choices, st.taps = st.taps, []
+               choices=[c.to_json() for c in choices])
+    st.taps = []
     # The answer window is held in full whether or not an answer is shown (the table
     # hears the same night), and the role is sent to sleep only after it.
-    ctx.push(*([("answer", step.id)] if step.answer > 0 else []), ("sleep", step.id))
+    ctx.push(*([AnswerWindow(step.id)] if step.answer > 0 else []), Sleep(step.id))
     # Tasks the ability pushes (answer windows of its own) come before the sleep cue.
     ability.at_step_end(ctx, step, choices)
     return False
 
 
-@task("answer")
-def _answer(ctx: Ctx, t: Task) -> bool:
-    return ctx.wait(t, "answer", step_by_id(ctx, t[1]).answer)
+def _answer(ctx: Ctx, t: AnswerWindow) -> bool:
+    return ctx.wait(t, "answer", ctx.step(t.step).answer)
 
 
-
-
-@task("sleep")
-def _sleep(ctx: Ctx, t: Task) -> bool:
-    step = step_by_id(ctx, t[1])
+def _sleep(ctx: Ctx, t: Sleep) -> bool:
+    step = ctx.step(t.step)
     if step.sleep:
         ctx.say(step.sleep)
     return False
@@ -173,7 +169,7 @@ def _meeting_end(ctx: Ctx, step: Step) -> bool:
     tapped = sorted(st.tapped)
     st.tapped = []
     if all(st.roles[1:]):
-        ctx.push(("sleep", step.id))
+        ctx.push(Sleep(step.id))
         return False
     expected = sum(st.deck.get(r, 0) for r in step.roles)
     fits = len(tapped) == expected and all(
@@ -182,14 +178,14 @@ def _meeting_end(ctx: Ctx, step: Step) -> bool:
     if not fits:
         # The same words and windows whoever got it wrong: the call is simply repeated.
         ctx.say("meet_again")
-        ctx.push(("step", step.id))
+        ctx.push(NightStep(step.id))
         return False
     for seat in range(1, st.seats + 1):
         if seat in tapped:
-            st.possible[seat] = [r for r in st.possible[seat] if r in step.roles]
+            st.possible[seat] = tuple(r for r in st.possible[seat] if r in step.roles)
         else:
-            st.possible[seat] = [r for r in st.possible[seat] if r not in step.roles]
-    ctx.push(("sleep", step.id))
+            st.possible[seat] = tuple(r for r in st.possible[seat] if r not in step.roles)
+    ctx.push(Sleep(step.id))
     return False
 
 
@@ -212,21 +208,20 @@ def settle_roles(ctx: Ctx) -> None:
             role = ctx.rules.default_role if ctx.rules.default_role in choices else choices[0]
             left[role] -= 1
         st.roles[seat] = role
-        st.possible[seat] = [role]
+        st.possible[seat] = (role,)
     ctx.record("deal", secret=True, roles=st.roles[1:], learned=True)
 
 
-@task("dawn")
-def _dawn(ctx: Ctx, t: Task) -> bool:
+def _dawn(ctx: Ctx, t: Daybreak) -> bool:
     st = ctx.state
     if st.number == 0:
         settle_roles(ctx)
     dawn = Dawn()
-    for step in sorted(ctx.rules.night, key=lambda s: ABILITIES[s.ability].dawn_order):
+    for step in sorted(ctx.rules.night, key=lambda s: ctx.ability(s).dawn_order):
         if step.id in st.night:
-            ABILITIES[step.ability].at_dawn(ctx, step, st.night[step.id], dawn)
+            ctx.ability(step).at_dawn(ctx, step, st.night[step.id], dawn)
     st.night = {}
-    st.extra.pop("blocked", None)  # a block lasts one night
+    st.blocked = []  # a block lasts one night
     night = st.number
     st.phase = "day"
     st.voting_started = False  # a removal during the morning cancels this day's vote
@@ -253,8 +248,8 @@ def _dawn(ctx: Ctx, t: Task) -> bool:
     ctx.day_lights()
     if first_blood and len(victims) == 1 and ctx.rules.best_move:
         st.first_victim = victims[0]
-    words = [("last_word", s) for s in victims if dawn.kills[s] in ctx.rules.day.last_word_after]
-    ctx.push(*words, ("day_start",))
+    words = [LastWord(s) for s in victims if dawn.kills[s] in ctx.rules.day.last_word_after]
+    ctx.push(*words, DayStart())
     return False
 
 
@@ -271,8 +266,19 @@ def _idle_draw(ctx: Ctx) -> bool:
         st.idle_rounds = 0
     st.elims_at_dawn = len(st.eliminations)
     if limit and st.idle_rounds >= limit:
-        from narrator.engine.effects import Outcome
-
         ctx.game_over(Outcome("idle_rounds", "draw"))
         return True
     return False
+
+
+TASKS: dict[type[Task], TaskSpec[Any]] = {
+    NightStart: TaskSpec(_night_start),
+    NightStep: TaskSpec(_step),
+    CallOut: TaskSpec(_call, act=_call_act, accepts=frozenset({"tap", "entry", "choose"})),
+    NightInput: TaskSpec(waits_only, act=_input_act, closed=_input_closed,
+                         accepts=frozenset({"tap", "entry", "choose"})),
+    StepEnd: TaskSpec(_step_end),
+    AnswerWindow: TaskSpec(_answer),
+    Sleep: TaskSpec(_sleep),
+    Daybreak: TaskSpec(_dawn),
+}

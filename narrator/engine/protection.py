@@ -7,13 +7,14 @@ nothing, so the night sounds the same whatever was chosen.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from narrator.engine.abilities import ABILITIES, Ability, Dawn, living_actors, single_target
-from narrator.engine.context import Ctx
+from narrator.engine.abilities import living_actors, single_target
+from narrator.engine.context import Ability, Ctx, Dawn
 from narrator.engine.picks import flags, remember, unknown_args
 from narrator.engine.ruleset import Role, Step
+from narrator.engine.state import Pick
 
 _SELF = ("always", "once", "never")
 
@@ -27,7 +28,7 @@ def _heal_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None
     return None
 
 
-def _heal_at_dawn(ctx: Ctx, step: Step, choices: list[list[int]], dawn: Dawn) -> None:
+def _heal_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     st = ctx.state
     healers = living_actors(ctx, step)
     target = single_target(ctx, step, choices)
@@ -39,22 +40,21 @@ def _heal_at_dawn(ctx: Ctx, step: Step, choices: list[list[int]], dawn: Dawn) ->
         if mode == "never":
             return
         if mode == "once":
-            used: list[str] = st.extra.setdefault("self_healed", [])
-            if step.id in used:
+            if step.id in st.self_healed:
                 return
-            used.append(step.id)
+            st.self_healed.append(step.id)
     dawn.saved.add(target)
     ctx.record("healed", secret=True, step=step.id, seat=target, night=st.number)
 
 
-ABILITIES["heal"] = Ability(check_args=_heal_args, at_dawn=_heal_at_dawn)
+_HEAL = Ability(check_args=_heal_args, at_dawn=_heal_at_dawn)
 
 
 def _protect_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
     return unknown_args(args, ("no_repeat",)) or flags(args, ("no_repeat",))
 
 
-def _protect_at_dawn(ctx: Ctx, step: Step, choices: list[list[int]], dawn: Dawn) -> None:
+def _protect_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     """The bodyguard stands in front of the chosen player: an attack on them hits the
     bodyguard instead (whom only a heal can then save)."""
     guards = living_actors(ctx, step)
@@ -69,5 +69,8 @@ def _protect_at_dawn(ctx: Ctx, step: Step, choices: list[list[int]], dawn: Dawn)
                    night=ctx.state.number)
 
 
-# After the kills are known and before anything that follows a victim (a lover's guest).
-ABILITIES["protect"] = Ability(check_args=_protect_args, at_dawn=_protect_at_dawn, dawn_order=10)
+ABILITIES: dict[str, Ability] = {
+    "heal": _HEAL,
+    # After the kills are known and before anything that follows a victim (a lover's guest).
+    "protect": Ability(check_args=_protect_args, at_dawn=_protect_at_dawn, dawn_order=10),
+}

@@ -1,8 +1,8 @@
 """The rule-set model the engine plays by: frozen data, built by narrator.rules.loader.
 
-Rules are data plus small named hooks: a night step names its `ability` (a hook in
-narrator.engine.abilities), the day names its `procedure`, and the rule set names its
-`win` checks (narrator.engine.wins). Nothing in the engine asks which rule set it is.
+Rules are data plus small named hooks: a night step names its `ability`, the day names
+its `procedure`, and the rule set names its `win` checks; narrator.engine.registry lists
+every hook by those names. Nothing in the engine asks which rule set it is.
 """
 
 from __future__ import annotations

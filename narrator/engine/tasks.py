@@ -1,71 +1,278 @@
-"""The registry of agenda tasks.
+"""The agenda's tasks: the moments of a game, as small named values.
 
-A task is a tuple `(name, *args)` of plain values. Its handler's `start` runs when the
-task reaches the front of the agenda; it returns True when it opened a window and the
-agenda must wait. While that window is open, actions aimed at the moment (taps, votes,
-nominations...) go to the handler's `act`; when the window closes, `closed` runs.
+A task is a frozen value (`CallOut("mafia_shot", 3)`: seat 3's number in the mafia's
+call-out). The agenda is a list of them; the one whose window is open is the state's
+`current`. What a task does is its `TaskSpec` (narrator.engine.context), found by the
+task's type in the registry (narrator.engine.registry).
+
+A task's text form is a list: its name, then its fields in order, a tuple field spread
+at the end: `["call", "mafia_shot", 3]`, `["revote", 3, 7]`. State JSON and scenario files
+write tasks that way; `task_from_json` reads them back.
+
+A new task: a dataclass here (with its `name`), a line in TASK_TYPES, and its spec in the
+module that runs it, listed in that module's `TASKS`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
-from narrator.engine.actions import Action
-from narrator.engine.context import Ctx
-from narrator.engine.ruleset import RuleSet
-from narrator.engine.state import State, Task
 from narrator.errors import RuleError
 
-Start = Callable[[Ctx, Task], bool]
-Act = Callable[[Ctx, Task, Action], None]
-Closed = Callable[[Ctx, Task], None]
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    name: ClassVar[str] = ""
+
+    def to_json(self) -> list[Any]:
+        out: list[Any] = [self.name]
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                out.extend(value)
+            else:
+                out.append(value)
+        return out
 
 
-def _no_input(ctx: Ctx, task: Task, action: Action) -> None:
-    raise RuleError(f"{action.kind} is not expected now ({task[0]})")
-
-
-def _nothing(ctx: Ctx, task: Task) -> None:
-    return None
+# --- the night (narrator.engine.night, narrator.engine.inquiry) -----------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class TaskSpec:
-    start: Start
-    act: Act = _no_input
-    closed: Closed = _nothing
-    # Which actions `act` may accept: the legal-action query asks this before generating.
-    accepts: tuple[str, ...] = ()
+class NightStart(Task):
+    """Night falls: the night's steps are put on the agenda."""
 
-
-TASKS: dict[str, TaskSpec] = {}
-
-
-def waits_only(ctx: Ctx, t: Task) -> bool:
-    """The start of tasks that are only ever the open window's task (ctx.wait names them),
-    never queued on the agenda."""
-    raise RuleError(f"{t[0]} is not an agenda task")
+    name: ClassVar[str] = "night_start"
 
 
 @dataclass(frozen=True, slots=True)
-class Intervention:
-    """An action a rule hook takes whatever task holds the window (a judge's verdict in
-    the middle of a vote): `act` checks it fully before changing anything; `legal` lists
-    the concrete actions of this kind the engine would accept now."""
+class NightStep(Task):
+    """A night step begins: its wake cue, then its call-out or its input window."""
 
-    act: Callable[[Ctx, Action], None]
-    legal: Callable[[RuleSet, State], list[Action]]
+    name: ClassVar[str] = "step"
+    step: str
 
 
-# By action kind. Used only when the open task does not accept that kind itself.
-INTERVENTIONS: dict[str, Intervention] = {}
+@dataclass(frozen=True, slots=True)
+class CallOut(Task):
+    """One number of a step's call-out (seat 0: the last call, "nobody")."""
+
+    name: ClassVar[str] = "call"
+    step: str
+    seat: int
 
 
-def task(name: str, *, act: Act = _no_input, closed: Closed = _nothing,
-         accepts: tuple[str, ...] = ()) -> Callable[[Start], Start]:
-    def register(start: Start) -> Start:
-        TASKS[name] = TaskSpec(start, act, closed, accepts)
-        return start
+@dataclass(frozen=True, slots=True)
+class NightInput(Task):
+    """A step's one window for keypad entries or a meeting's taps."""
 
-    return register
+    name: ClassVar[str] = "input"
+    step: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepEnd(Task):
+    """The step's choices are settled and its ability hears them."""
+
+    name: ClassVar[str] = "step_end"
+    step: str
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerWindow(Task):
+    """The step's fixed window in which a check answer is shown (or not)."""
+
+    name: ClassVar[str] = "answer"
+    step: str
+
+
+@dataclass(frozen=True, slots=True)
+class AskAnswer(Task):
+    """One answer window of an `ask` step: `answer` "yes"/"no" about `target`, or ""
+    and 0 for a window held empty so the night sounds the same."""
+
+    name: ClassVar[str] = "ask_answer"
+    step: str
+    answer: str
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sleep(Task):
+    """The step's sleep cue."""
+
+    name: ClassVar[str] = "sleep"
+    step: str
+
+
+@dataclass(frozen=True, slots=True)
+class Daybreak(Task):
+    """Dawn: tonight's choices settle, the victims are named, the day begins."""
+
+    name: ClassVar[str] = "dawn"
+
+
+# --- the day (narrator.engine.days, voting, discussion) -------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DayStart(Task):
+    name: ClassVar[str] = "day_start"
+
+
+@dataclass(frozen=True, slots=True)
+class NightNext(Task):
+    name: ClassVar[str] = "night_next"
+
+
+@dataclass(frozen=True, slots=True)
+class Speeches(Task):
+    """The tournament day: speeches in seat order from the day's first speaker."""
+
+    name: ClassVar[str] = "speeches"
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechTask(Task):
+    """What every speaking moment has: the seat whose light is on."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Speech(SpeechTask):
+    """A day speech; `final`: its last seconds (the light blinks)."""
+
+    name: ClassVar[str] = "speech"
+    final: bool = False
+
+    def to_json(self) -> list[Any]:
+        return ["speech", self.seat, "end"] if self.final else ["speech", self.seat]
+
+
+@dataclass(frozen=True, slots=True)
+class SilentTurn(SpeechTask):
+    """A speech lost to a third foul or a silence: time to nominate only."""
+
+    name: ClassVar[str] = "silent_turn"
+
+
+@dataclass(frozen=True, slots=True)
+class LastWord(SpeechTask):
+    name: ClassVar[str] = "last_word"
+
+
+@dataclass(frozen=True, slots=True)
+class TieSpeech(SpeechTask):
+    """A tied player's short speech (Princeton: the accused's defence)."""
+
+    name: ClassVar[str] = "tie_speech"
+
+
+@dataclass(frozen=True, slots=True)
+class Voting(Task):
+    """The speeches are over: today's nominees go to the vote (or not)."""
+
+    name: ClassVar[str] = "voting"
+
+
+@dataclass(frozen=True, slots=True)
+class VoteOn(Task):
+    """The ballot on one candidate: pads are live for `day.ballot` seconds."""
+
+    name: ClassVar[str] = "ballot"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoteOnLast(Task):
+    """The last candidate: every vote not cast goes there, without a window."""
+
+    name: ClassVar[str] = "ballot_last"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tally(Task):
+    name: ClassVar[str] = "tally"
+
+
+@dataclass(frozen=True, slots=True)
+class Revote(Task):
+    name: ClassVar[str] = "revote"
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LiftVote(Task):
+    """The vote on lifting all of `seats` (or the day-1 leader alone) out of the game."""
+
+    name: ClassVar[str] = "lift_ballot"
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DiscussionDay(Task):
+    """The Princeton day: the discussion is announced."""
+
+    name: ClassVar[str] = "discussion_day"
+
+
+@dataclass(frozen=True, slots=True)
+class Discussion(Task):
+    name: ClassVar[str] = "discussion"
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitSecond(Task):
+    """An accusation waits for someone other than `accuser` and `target` to second it."""
+
+    name: ClassVar[str] = "second"
+    target: int
+    accuser: int
+
+
+@dataclass(frozen=True, slots=True)
+class Conviction(Task):
+    name: ClassVar[str] = "conviction"
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConvictionCount(Task):
+    name: ClassVar[str] = "conviction_count"
+    target: int
+
+
+TASK_TYPES: dict[str, type[Task]] = {
+    cls.name: cls
+    for cls in (
+        NightStart, NightStep, CallOut, NightInput, StepEnd, AnswerWindow, AskAnswer, Sleep,
+        Daybreak, DayStart, NightNext, Speeches, Speech, SilentTurn, LastWord, TieSpeech,
+        Voting, VoteOn, VoteOnLast, Tally, Revote, LiftVote, DiscussionDay, Discussion,
+        AwaitSecond, Conviction, ConvictionCount,
+    )
+}
+
+
+# Tasks whose one field is a tuple, spread in the text form.
+_SPREAD: frozenset[type[Task]] = frozenset({Revote, LiftVote})
+
+
+def task_from_json(data: Any) -> Task:
+    """A task from its text form; anything else raises RuleError."""
+    if not isinstance(data, list | tuple) or not data or data[0] not in TASK_TYPES:
+        raise RuleError(f"not a task: {data!r}")
+    cls = TASK_TYPES[data[0]]
+    args = list(data[1:])
+    if cls is Speech:
+        if args[1:] not in ([], ["end"]):
+            raise RuleError(f"not a task: {data!r}")
+        return Speech(args[0], final=bool(args[1:]))
+    if cls in _SPREAD:
+        args = [tuple(args)]
+    try:
+        return cls(*args)
+    except TypeError as exc:
+        raise RuleError(f"not a task: {data!r} ({exc})") from None

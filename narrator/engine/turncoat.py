@@ -9,14 +9,16 @@ every night, whatever happened.
 
 from __future__ import annotations
 
-from narrator.engine.abilities import ABILITIES, Ability
-from narrator.engine.context import Ctx, on_elimination
+from collections.abc import Sequence
+
+from narrator.engine.context import Ability, Ctx
 from narrator.engine.effects import ShowAnswer
 from narrator.engine.ruleset import Step
+from narrator.engine.state import Pick
 
 
-@on_elimination
-def _turn(ctx: Ctx, seat: int, how: str) -> None:
+def turn(ctx: Ctx, seat: int, how: str) -> None:
+    """After every elimination (the registry's `on_elimination`): does anyone turn?"""
     st = ctx.state
     roles = ctx.rules.roles
     if not any(roles[r].turns_into for r in st.deck) or not all(st.roles[1:]):
@@ -29,18 +31,20 @@ def _turn(ctx: Ctx, seat: int, how: str) -> None:
         if any(ctx.role(o).team == team for o in st.living() if o != s):
             continue
         st.roles[s] = into
-        st.extra.setdefault("turned", []).append(s)
+        st.turned.append(s)
         ctx.record("turned", secret=True, seat=s, role=into, phase=st.phase_label())
 
 
-def _turned_at_step_end(ctx: Ctx, step: Step, choices: list[list[int]]) -> None:
+def _turned_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     st = ctx.state
-    turned: list[int] = st.extra.get("turned", [])
+    turned = st.turned
     seats = [s for s in (*st.holders(step.roles), *turned) if st.alive[s]]
     if seats:
         answer = "yes" if any(s in turned for s in seats) else "no"
         ctx.out.append(ShowAnswer(answer, step.answer))
 
 
-# Nobody chooses anything, but it is not a meeting either: the step only shows the answer.
-ABILITIES["turned"] = Ability(at_step_end=_turned_at_step_end)
+ABILITIES: dict[str, Ability] = {
+    # Nobody chooses anything, but it is not a meeting either: the step only shows the answer.
+    "turned": Ability(at_step_end=_turned_at_step_end),
+}

@@ -10,28 +10,35 @@ themself by ruling, so the verdict is public; a claim by anyone else is refused.
 from __future__ import annotations
 
 from narrator.engine.actions import Action, Decide
-from narrator.engine.context import Ctx
+from narrator.engine.context import Ctx, Intervention
 from narrator.engine.effects import CloseWindow
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
-from narrator.engine.tasks import INTERVENTIONS, Intervention
+from narrator.engine.tasks import (
+    ConvictionCount,
+    LiftVote,
+    Revote,
+    Tally,
+    TieSpeech,
+    VoteOn,
+    VoteOnLast,
+)
 from narrator.engine.voting import leave
 from narrator.errors import RuleError
 
-_VOTES = ("ballot", "lift_ballot")
+_VOTES = (VoteOn, LiftVote)
 # Everything still queued for today's vote, dropped once the verdict replaces it.
-_VOTE_TASKS = frozenset({"ballot", "ballot_last", "tally", "revote", "tie_speech", "lift_ballot",
-                         "conviction_count"})
+_VOTE_TASKS = (VoteOn, VoteOnLast, Tally, Revote, TieSpeech, LiftVote, ConvictionCount)
 
 
 def _judges(rules: RuleSet, st: State) -> list[int]:
-    if not rules.day.verdict or st.extra.get("verdict_used"):
+    if not rules.day.verdict or st.verdict_used:
         return []
     return [s for s in st.living() if st.roles[s] in rules.day.verdict]
 
 
 def _vote_open(st: State) -> bool:
-    return st.phase == "day" and st.current is not None and st.current[0] in _VOTES
+    return st.phase == "day" and isinstance(st.current, _VOTES)
 
 
 def _act(ctx: Ctx, action: Action) -> None:
@@ -45,16 +52,16 @@ def _act(ctx: Ctx, action: Action) -> None:
     ctx.require_alive(action.seat, "judge")
     if st.roles[action.seat] not in ctx.rules.day.verdict:
         raise RuleError(f"seat {action.seat} cannot replace the vote")
-    if st.extra.get("verdict_used"):
+    if st.verdict_used:
         raise RuleError("the verdict has already been given in this game")
-    assert st.current is not None
     task = st.current
-    seats = [task[1]] if task[0] == "ballot" else [s for s in task[1:] if st.alive[s]]
-    st.extra["verdict_used"] = True
+    seats = [task.seat] if isinstance(task, VoteOn) else [
+        s for s in task.seats if st.alive[s]] if isinstance(task, LiftVote) else []
+    st.verdict_used = True
     ctx.out.append(CloseWindow(st.window))
     st.current = None
     st.window = 0
-    while st.agenda and st.agenda[0][0] in _VOTE_TASKS:
+    while st.agenda and isinstance(st.agenda[0], _VOTE_TASKS):
         st.agenda.pop(0)
     ctx.record("verdict", day=st.number, seat=action.seat, yes=action.yes, seats=seats)
     ctx.day_lights()
@@ -63,7 +70,7 @@ def _act(ctx: Ctx, action: Action) -> None:
         leave(ctx, seats, "vote")
     else:
         ctx.say("verdict_spares")
-        st.ballot = {}
+        st.ballot = None
 
 
 def _legal(rules: RuleSet, st: State) -> list[Action]:
@@ -72,4 +79,4 @@ def _legal(rules: RuleSet, st: State) -> list[Action]:
     return [Decide(s, yes) for s in _judges(rules, st) for yes in (True, False)]
 
 
-INTERVENTIONS["decide"] = Intervention(act=_act, legal=_legal)
+INTERVENTIONS: dict[str, Intervention] = {"decide": Intervention(act=_act, legal=_legal)}

@@ -8,13 +8,14 @@ the morning, since the table has to know; who made the visit is never said.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from narrator.engine.abilities import ABILITIES, Ability, Dawn, living_actors, single_target
-from narrator.engine.context import Ctx
+from narrator.engine.abilities import living_actors, single_target
+from narrator.engine.context import Ability, Ctx, Dawn
 from narrator.engine.picks import flags, remember, unknown_args
 from narrator.engine.ruleset import Role, Step
+from narrator.engine.state import Pick, Visit
 
 _GUEST_FLAGS = ("blocks", "immune", "dies_with", "no_repeat")
 
@@ -23,7 +24,7 @@ def _guest_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | Non
     return unknown_args(args, _GUEST_FLAGS) or flags(args, _GUEST_FLAGS)
 
 
-def _guest_at_step_end(ctx: Ctx, step: Step, choices: list[list[int]]) -> None:
+def _guest_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     # Settled when the step ends, not at dawn: the block must stop the steps after it.
     st = ctx.state
     hosts = living_actors(ctx, step)
@@ -32,43 +33,40 @@ def _guest_at_step_end(ctx: Ctx, step: Step, choices: list[list[int]]) -> None:
     if (not target or target in hosts or not st.alive[target]
             or (repeated and step.args.get("no_repeat", False))):
         return
-    st.extra.setdefault("visits", {})[step.id] = [hosts[0], target]
+    st.visits[step.id] = Visit(hosts[0], target)
     if step.args.get("blocks", False):
-        st.extra.setdefault("blocked", []).append(target)
+        st.blocked.append(target)
     ctx.record("visit", secret=True, step=step.id, host=hosts[0], guest=target,
                night=st.number)
 
 
-def _guest_at_dawn(ctx: Ctx, step: Step, choices: list[list[int]], dawn: Dawn) -> None:
+def _guest_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     st = ctx.state
-    visits: dict[str, list[int]] = st.extra.get("visits", {})
-    visit = visits.pop(step.id, None)
-    if not visits:
-        st.extra.pop("visits", None)
+    visit = st.visits.pop(step.id, None)
     if step.args.get("immune", False):
         # Yesterday's immunity ends with this dawn whatever happened tonight.
-        st.extra.pop("immune", None)
+        st.immune = []
     if visit is None:
         return
-    host, guest = visit
+    host, guest = visit.host, visit.guest
     if step.args.get("dies_with", False) and host in dawn.kills and host not in dawn.saved:
         # The same "how" as hers: the protocol must not tell a guest from a victim.
         dawn.kills.setdefault(guest, dawn.kills[host])
     if step.args.get("immune", False):
-        st.extra["immune"] = [guest]
+        st.immune = [guest]
         dawn.morning.append(("immune", guest))
 
 
 # After kills, shields and heals: whether the lover dies tonight must be known.
-ABILITIES["guest"] = Ability(check_args=_guest_args, at_step_end=_guest_at_step_end,
-                             at_dawn=_guest_at_dawn, dawn_order=30)
+_GUEST = Ability(check_args=_guest_args, at_step_end=_guest_at_step_end,
+                 at_dawn=_guest_at_dawn, dawn_order=30)
 
 
 def _silence_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
     return unknown_args(args, ())
 
 
-def _silence_at_dawn(ctx: Ctx, step: Step, choices: list[list[int]], dawn: Dawn) -> None:
+def _silence_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     st = ctx.state
     target = single_target(ctx, step, choices)
     if not target or target in living_actors(ctx, step) or not st.alive[target]:
@@ -79,4 +77,7 @@ def _silence_at_dawn(ctx: Ctx, step: Step, choices: list[list[int]], dawn: Dawn)
     ctx.record("silence", secret=True, step=step.id, seat=target, night=st.number)
 
 
-ABILITIES["silence"] = Ability(check_args=_silence_args, at_dawn=_silence_at_dawn)
+ABILITIES: dict[str, Ability] = {
+    "guest": _GUEST,
+    "silence": Ability(check_args=_silence_args, at_dawn=_silence_at_dawn),
+}

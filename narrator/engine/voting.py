@@ -7,21 +7,41 @@ lifting all of them (a majority of the living lifts, an even split keeps).
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from narrator.engine.actions import Action, Tap, Vote
-from narrator.engine.context import Ctx
+from narrator.engine.context import Ctx, TaskSpec
 from narrator.engine.rng import randbelow
-from narrator.engine.state import Task
-from narrator.engine.tasks import task
+from narrator.engine.state import LIFT, Ballot
+from narrator.engine.tasks import (
+    LastWord,
+    LiftVote,
+    Revote,
+    Tally,
+    Task,
+    TieSpeech,
+    VoteOn,
+    VoteOnLast,
+    Voting,
+)
 from narrator.errors import RuleError
 
 
 def candidates(ctx: Ctx) -> list[int]:
     st = ctx.state
-    return [target for _by, target in st.nominations if st.alive[target]]
+    return [n.target for n in st.nominations if st.alive[n.target]]
 
 
-@task("voting")
-def _voting(ctx: Ctx, t: Task) -> bool:
+def ballot(ctx: Ctx) -> Ballot:
+    """The ballot of the vote in progress (a vote task runs only while there is one)."""
+    current = ctx.state.ballot
+    if current is None:
+        raise RuleError("no vote is open")
+    return current
+
+
+def _voting(ctx: Ctx, t: Voting) -> bool:
     st = ctx.state
     day = ctx.rules.day
     st.voting_started = True
@@ -55,15 +75,15 @@ def _voting(ctx: Ctx, t: Task) -> bool:
 
 def start_ballots(ctx: Ctx, names: list[int], rnd: int, prev: list[int]) -> None:
     st = ctx.state
-    st.ballot = {"kind": "elect", "round": rnd, "candidates": list(names), "prev": list(prev),
-                 "votes": {}, "voters": []}
-    tasks: list[Task] = [("ballot", c) for c in names[:-1]]
-    tasks.append(("ballot_last", names[-1]) if ctx.rules.day.votes_default_to_last
-                 else ("ballot", names[-1]))
-    ctx.push(*tasks, ("tally",))
+    st.ballot = Ballot("elect", rnd, tuple(names), tuple(prev))
+    tasks: list[Task] = [VoteOn(c) for c in names[:-1]]
+    tasks.append(VoteOnLast(names[-1]) if ctx.rules.day.votes_default_to_last
+                 else VoteOn(names[-1]))
+    ctx.push(*tasks, Tally())
 
 
-def _take_vote(ctx: Ctx, t: Task, action: Action) -> None:
+def take_vote(ctx: Ctx, candidate: int, action: Action) -> None:
+    """A vote for `candidate` (LIFT in a lift vote), by a tap or a Vote."""
     st = ctx.state
     if isinstance(action, Tap):
         voter = action.seat
@@ -72,45 +92,45 @@ def _take_vote(ctx: Ctx, t: Task, action: Action) -> None:
     else:
         raise RuleError(f"{action.kind} is not expected during a vote")
     ctx.require_alive(voter, "voter")
-    ballot = st.ballot
-    if voter in ballot["voters"]:
+    current = ballot(ctx)
+    if current.has_voted(voter):
         raise RuleError(f"seat {voter} has already voted")
-    key = str(t[1])
-    ballot["voters"].append(voter)
-    ballot["votes"].setdefault(key, []).append(voter)
-    ctx.day_lights(on=tuple(sorted(ballot["votes"][key])))
+    st.ballot = current = current.with_votes(candidate, (voter,))
+    ctx.day_lights(on=tuple(sorted(current.votes_for(candidate))))
 
 
-def _ballot_closed(ctx: Ctx, t: Task) -> None:
+def _vote_on_act(ctx: Ctx, t: VoteOn, action: Action) -> None:
+    take_vote(ctx, t.seat, action)
+
+
+def _ballot_closed(ctx: Ctx, t: VoteOn | VoteOnLast) -> None:
     st = ctx.state
-    key = str(t[1])
+    current = ballot(ctx)
     # A voter removed while the ballot was open (a fourth foul) has no vote any more.
-    voters = sorted(v for v in st.ballot["votes"].get(key, []) if st.alive[v])
-    if st.ballot["kind"] == "elect":
-        ctx.say("vote_count", seat=t[1], votes=len(voters))
-        ctx.record("vote", day=st.number, round=st.ballot["round"], candidate=t[1], voters=voters)
+    voters = sorted(v for v in current.votes_for(t.seat) if st.alive[v])
+    if current.kind == "elect":
+        ctx.say("vote_count", seat=t.seat, votes=len(voters))
+        ctx.record("vote", day=st.number, round=current.round, candidate=t.seat, voters=voters)
     ctx.day_lights()
 
 
-@task("ballot", act=_take_vote, closed=_ballot_closed, accepts=("vote", "tap"))
-def _ballot(ctx: Ctx, t: Task) -> bool:
+def _vote_on(ctx: Ctx, t: VoteOn) -> bool:
     st = ctx.state
-    if not st.alive[t[1]]:
+    if not st.alive[t.seat]:
         return False
-    ctx.say("vote_for", seat=t[1])
+    ctx.say("vote_for", seat=t.seat)
     ctx.day_lights()
-    return ctx.wait(t, "ballot", ctx.rules.day.ballot, t[1])
+    return ctx.wait(t, "ballot", ctx.rules.day.ballot, t.seat)
 
 
-@task("ballot_last")
-def _ballot_last(ctx: Ctx, t: Task) -> bool:
+def _vote_on_last(ctx: Ctx, t: VoteOnLast) -> bool:
     st = ctx.state
-    if not st.alive[t[1]]:
+    if not st.alive[t.seat]:
         return False
-    rest = [s for s in st.living() if s not in st.ballot["voters"]]
-    st.ballot["voters"].extend(rest)
-    st.ballot["votes"].setdefault(str(t[1]), []).extend(rest)
-    ctx.say("vote_for", seat=t[1])
+    current = ballot(ctx)
+    rest = [s for s in st.living() if not current.has_voted(s)]
+    st.ballot = current.with_votes(t.seat, rest)
+    ctx.say("vote_for", seat=t.seat)
     _ballot_closed(ctx, t)
     return False
 
@@ -123,18 +143,18 @@ def vote_counts(ctx: Ctx, voter: int) -> bool:
 
 def _tally_votes(ctx: Ctx) -> dict[int, int]:
     st = ctx.state
+    current = ballot(ctx)
     counts: dict[int, int] = {}
-    for c in st.ballot["candidates"]:
+    for c in current.candidates:
         if st.alive[c]:
-            voters = st.ballot["votes"].get(str(c), [])
-            counts[c] = sum(1 for v in voters if vote_counts(ctx, v))
+            counts[c] = sum(1 for v in current.votes_for(c) if vote_counts(ctx, v))
     return counts
 
 
-@task("tally")
-def _tally(ctx: Ctx, t: Task) -> bool:
+def _tally(ctx: Ctx, t: Tally) -> bool:
     st = ctx.state
     day = ctx.rules.day
+    current = ballot(ctx)
     counts = _tally_votes(ctx)
     if not counts:
         return False
@@ -142,34 +162,33 @@ def _tally(ctx: Ctx, t: Task) -> bool:
     if top == 0:
         # Nobody voted for anyone (possible where votes do not default to the last).
         return False
-    leaders = [c for c in st.ballot["candidates"] if counts.get(c) == top]
+    leaders = [c for c in current.candidates if counts.get(c) == top]
     if len(leaders) == 1:
         seat = leaders[0]
         if st.number == 1 and day.first_day_vote == "lift_only":
             # The first day's leader only leaves if the table lifts them after a speech.
-            ctx.push(("tie_speech", seat), ("lift_ballot", seat))
-            st.ballot = {**st.ballot, "kind": "lift", "prev": [seat], "votes": {}, "voters": []}
+            ctx.push(TieSpeech(seat), LiftVote((seat,)))
+            st.ballot = replace(current, kind="lift", prev=(seat,), votes=())
             return False
         leave(ctx, [seat], "vote")
         return False
-    if sorted(leaders) == sorted(st.ballot["prev"]):
+    if sorted(leaders) == sorted(current.prev):
         return _lift_all(ctx, leaders)
     ctx.say("tie", seats=tuple(leaders))
-    ctx.push(*[("tie_speech", s) for s in leaders], ("revote", *leaders))
+    ctx.push(*[TieSpeech(s) for s in leaders], Revote(tuple(leaders)))
     return False
 
 
-@task("revote")
-def _revote(ctx: Ctx, t: Task) -> bool:
+def _revote(ctx: Ctx, t: Revote) -> bool:
     st = ctx.state
-    leaders = [s for s in t[1:] if st.alive[s]]
+    leaders = [s for s in t.seats if st.alive[s]]
     if len(leaders) == 1:
         leave(ctx, leaders, "vote")
         return False
     if not leaders:
         return False
     ctx.say("revote", seats=tuple(leaders))
-    start_ballots(ctx, leaders, rnd=st.ballot.get("round", 1) + 1, prev=leaders)
+    start_ballots(ctx, leaders, rnd=(st.ballot.round if st.ballot else 1) + 1, prev=leaders)
     return False
 
 
@@ -183,16 +202,15 @@ def _lift_all(ctx: Ctx, leaders: list[int]) -> bool:
     if forbidden or len(leaders) >= alive:
         ctx.say("lift_not_allowed", seats=tuple(leaders))
         return False
-    st.ballot = {"kind": "lift", "round": st.ballot["round"], "candidates": leaders,
-                 "prev": leaders, "votes": {}, "voters": []}
-    ctx.push(("lift_ballot", *leaders))
+    st.ballot = Ballot("lift", ballot(ctx).round, tuple(leaders), tuple(leaders))
+    ctx.push(LiftVote(tuple(leaders)))
     return False
 
 
-def _lift_closed(ctx: Ctx, t: Task) -> None:
+def _lift_closed(ctx: Ctx, t: LiftVote) -> None:
     st = ctx.state
-    leaders = [s for s in t[1:] if st.alive[s]]
-    yes = [v for v in st.ballot["votes"].get("lift", []) if vote_counts(ctx, v)]
+    leaders = [s for s in t.seats if st.alive[s]]
+    yes = [v for v in ballot(ctx).votes_for(LIFT) if vote_counts(ctx, v)]
     alive = sum(1 for s in st.living() if vote_counts(ctx, s))
     ctx.record("lift_vote", day=st.number, candidates=leaders, voters=sorted(yes))
     ctx.day_lights()
@@ -210,13 +228,12 @@ def _lift_closed(ctx: Ctx, t: Task) -> None:
         leave(ctx, [leaders[pick]], "vote")
 
 
-def _lift_act(ctx: Ctx, t: Task, action: Action) -> None:
-    _take_vote(ctx, ("lift_ballot", "lift"), action)
+def _lift_act(ctx: Ctx, t: LiftVote, action: Action) -> None:
+    take_vote(ctx, LIFT, action)
 
 
-@task("lift_ballot", act=_lift_act, closed=_lift_closed, accepts=("vote", "tap"))
-def _lift_ballot(ctx: Ctx, t: Task) -> bool:
-    leaders = tuple(s for s in t[1:] if ctx.state.alive[s])
+def _lift_ballot(ctx: Ctx, t: LiftVote) -> bool:
+    leaders = tuple(s for s in t.seats if ctx.state.alive[s])
     ctx.say("lift_vote", seats=leaders)
     return ctx.wait(t, "ballot", ctx.rules.day.ballot)
 
@@ -230,5 +247,17 @@ def leave(ctx: Ctx, seats: list[int], how: str) -> None:
     if ctx.check_win():
         return
     if how in ctx.rules.day.last_word_after:
-        ctx.push(*[("last_word", s) for s in seats])
-    st.ballot = {}
+        ctx.push(*[LastWord(s) for s in seats])
+    st.ballot = None
+
+
+_VOTE_INPUTS = frozenset({"vote", "tap"})
+
+TASKS: dict[type[Task], TaskSpec[Any]] = {
+    Voting: TaskSpec(_voting),
+    VoteOn: TaskSpec(_vote_on, act=_vote_on_act, closed=_ballot_closed, accepts=_VOTE_INPUTS),
+    VoteOnLast: TaskSpec(_vote_on_last),
+    Tally: TaskSpec(_tally),
+    Revote: TaskSpec(_revote),
+    LiftVote: TaskSpec(_lift_ballot, act=_lift_act, closed=_lift_closed, accepts=_VOTE_INPUTS),
+}

@@ -1,18 +1,20 @@
 """Win checks a rule set names in `win:`, tried in order after every elimination.
 
-Each returns (reason, winner) when the game is over, or None.
+Each returns the Outcome when the game is over, or None. The two general checks weigh red
+against black; while a player of any other team lives (a lone killer: narrator.engine.
+maniac) neither side can win, and that team's own check decides.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from narrator.engine.context import Ctx, WinCheck
+from narrator.engine.effects import Outcome
 
-from narrator.engine.context import Ctx
-
-Verdict = tuple[str, str] | None
+_SIDES = ("red", "black")
 
 
 def sides(ctx: Ctx) -> dict[str, int]:
+    """Living players by the team they count for (a seat not known yet counts red)."""
     st = ctx.state
     count: dict[str, int] = {}
     for seat in st.living():
@@ -21,22 +23,26 @@ def sides(ctx: Ctx) -> dict[str, int]:
     return count
 
 
-def _no_black(ctx: Ctx) -> Verdict:
+def _third_party(count: dict[str, int]) -> bool:
+    return any(n for team, n in count.items() if team not in _SIDES)
+
+
+def _no_black(ctx: Ctx) -> Outcome | None:
     count = sides(ctx)
-    if count.get("black", 0) == 0 and count.get("maniac", 0) == 0:
-        return ("all black players eliminated", "red")
+    if count.get("black", 0) == 0 and not _third_party(count):
+        return Outcome("all black players eliminated", "red")
     return None
 
 
-def _black_parity(ctx: Ctx) -> Verdict:
+def _black_parity(ctx: Ctx) -> Outcome | None:
     count = sides(ctx)
     black = count.get("black", 0)
-    if black and count.get("maniac", 0) == 0 and black >= sum(count.values()) - black:
-        return ("black equal or outnumber red", "black")
+    if black and not _third_party(count) and black >= sum(count.values()) - black:
+        return Outcome("black equal or outnumber red", "black")
     return None
 
 
-WINS: dict[str, Callable[[Ctx], Verdict]] = {
+WINS: dict[str, WinCheck] = {
     "no_black": _no_black,
     "black_parity": _black_parity,
 }

@@ -12,12 +12,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from narrator.engine.actions import Action, BestMove, Choose, Foul, Nominate, Remove, Vote
-from narrator.engine.context import Ctx
 from narrator.engine.core import Engine
 from narrator.engine.effects import Effect, Record
-from narrator.engine.night import step_by_id
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
+from narrator.engine.tasks import (
+    CallOut,
+    LastWord,
+    LiftVote,
+    SilentTurn,
+    Speech,
+    Task,
+    TieSpeech,
+    VoteOn,
+)
 from narrator.engine.timeline import Timeline
 from narrator.errors import RuleError
 from narrator.records.polemica import Foul as RecordedFoul
@@ -42,11 +50,11 @@ class ReplayResult:
 
     @property
     def winner(self) -> str | None:
-        return self.state.outcome[1] if self.state.outcome else None
+        return self.state.outcome.winner if self.state.outcome else None
 
     def eliminations(self) -> list[dict[str, Any]]:
-        return [{"seat": s, "phase": p, "number": n, "how": h}
-                for s, h, p, n in self.state.eliminations]
+        return [{"seat": e.seat, "phase": e.phase, "number": e.number, "how": e.how}
+                for e in self.state.eliminations]
 
     def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "eliminations": self.eliminations(),
@@ -124,51 +132,51 @@ class Replayer:
             if st.current == task:
                 self._apply(self.timeline.close_window(), self._where(task))
 
-    def _stop_here(self, task: tuple[Any, ...]) -> bool:
+    def _stop_here(self, task: Task) -> bool:
         stage = self.game.stage
         st = self.state
         kind, day = stage.get("type"), stage.get("day", 0)
         if self.game.finished:
             # Past the record's last day the engine would only be guessing.
             return isinstance(day, int) and st.number > day
-        at_first_call = task[0] == "call" and task[2] == 1
-        if st.phase == "night" and st.number >= day and kind in _NIGHT_STAGES and at_first_call:
-            step = step_by_id(Ctx(self.rules, st), task[1])
+        at_first_call = isinstance(task, CallOut) and task.seat == 1
+        if (isinstance(task, CallOut) and at_first_call and st.phase == "night"
+                and st.number >= day and kind in _NIGHT_STAGES):
+            step = self.rules.step_index[task.step]
             if _NIGHT_STAGES[kind] in step.roles and (kind != "shooting" or step.ability == "kill"):
                 return True
         # Anything past the recorded stage's day is beyond the record.
         return st.number > day or (st.phase == "night" and st.number == day and
                                    kind not in _NIGHT_STAGES)
 
-    def _where(self, task: tuple[Any, ...]) -> str:
+    def _where(self, task: Task) -> str:
         st = self.state
         what = {"call": "call-out", "speech": "speech", "ballot": "vote", "lift_ballot":
-                "lift vote", "last_word": "last word", "tie_speech": "tie speech"}.get(task[0], task[0])
+                "lift vote", "last_word": "last word", "tie_speech": "tie speech"}.get(task.name, task.name)
         return f"{st.phase} {st.number}, {what}"
 
-    def _moment(self, task: tuple[Any, ...]) -> dict[str, Any] | None:
+    def _moment(self, task: Task) -> dict[str, Any] | None:
         """The record's stage for this moment of the game (where fouls are stamped)."""
         st = self.state
         if st.phase == "night":
             return {"type": "night", "day": st.number}
         if st.phase != "day":
             return None
-        name = task[0]
-        if name in ("speech", "silent_turn"):
-            return {"type": "speech", "day": st.number, "player": task[1]}
-        if name == "tie_speech":
-            return {"type": "reSpeech", "day": st.number, "player": task[1],
-                    "voting": st.ballot.get("round", 1)}
-        if name == "last_word":
-            how = st.gone[task[1]]
+        if isinstance(task, Speech | SilentTurn):
+            return {"type": "speech", "day": st.number, "player": task.seat}
+        if isinstance(task, TieSpeech):
+            return {"type": "reSpeech", "day": st.number, "player": task.seat,
+                    "voting": st.ballot.round if st.ballot else 1}
+        if isinstance(task, LastWord):
+            how = st.gone[task.seat]
             if how == "shot":
-                return {"type": "shooted", "day": st.number, "player": task[1]}
-            return {"type": "voted", "day": st.number, "player": task[1]}
-        if name in ("ballot", "lift_ballot"):
+                return {"type": "shooted", "day": st.number, "player": task.seat}
+            return {"type": "voted", "day": st.number, "player": task.seat}
+        if isinstance(task, VoteOn | LiftVote):
             return {"type": "voting", "day": st.number}
         return None
 
-    def _fouls_due(self, task: tuple[Any, ...]) -> None:
+    def _fouls_due(self, task: Task) -> None:
         moment = self._moment(task)
         st = self.state
         while self.fouls:
@@ -186,7 +194,7 @@ class Replayer:
             if st.phase == "over" or st.current != task:
                 return
 
-    def _removals_due(self, task: tuple[Any, ...]) -> None:
+    def _removals_due(self, task: Task) -> None:
         moment = self._moment(task)
         st = self.state
         for seat, stage in list(self.removals):
@@ -201,12 +209,10 @@ class Replayer:
                 if st.phase == "over" or st.current != task:
                     return
 
-    def _inputs(self, task: tuple[Any, ...]) -> None:
+    def _inputs(self, task: Task) -> None:
         st = self.state
-        name = task[0]
-        ctx = Ctx(self.rules, st)
-        if name == "call" and task[2] == 1:
-            step = step_by_id(ctx, task[1])
+        if isinstance(task, CallOut) and task.seat == 1:
+            step = self.rules.step_index[task.step]
             night = st.number
             if step.ability == "kill":
                 for shooter, victim in self.shots.pop(night, []):
@@ -218,24 +224,24 @@ class Replayer:
                         holders = st.holders([role])
                         actor = holders[0] if holders else None
                         self._apply(Choose(actor, target), f"night {night}, {role}'s check")
-        elif name in ("speech", "silent_turn") and len(task) == 2:
+        elif isinstance(task, SilentTurn) or (isinstance(task, Speech) and not task.final):
             todo = self.nominations.get(st.number, [])
             for i, (by, target) in enumerate(todo):
-                if by == task[1]:
+                if by == task.seat:
                     todo.pop(i)
                     self._apply(Nominate(target, by=by), self._where(task))
                     break
-        elif name == "last_word" and st.first_victim == task[1]:
-            named = self.game.best_moves.get(task[1])
+        elif isinstance(task, LastWord) and st.first_victim == task.seat:
+            named = self.game.best_moves.get(task.seat)
             if named:
                 self._apply(BestMove(tuple(named)), self._where(task))
-        elif name == "ballot":
-            ballot = self.votes.get((st.number, st.ballot["round"]), {})
+        elif isinstance(task, VoteOn) and st.ballot is not None:
+            ballot = self.votes.get((st.number, st.ballot.round), {})
             for voter, candidate in sorted(ballot.items()):
-                if candidate == task[1]:
+                if candidate == task.seat:
                     del ballot[voter]
                     self._apply(Vote(voter), self._where(task))
-        elif name == "lift_ballot":
+        elif isinstance(task, LiftVote):
             for voter, yes in sorted(self.lift.pop(st.number, {}).items()):
                 if yes:
                     self._apply(Vote(voter), self._where(task))
@@ -278,13 +284,13 @@ class Replayer:
     def _formal_single_vote(self, day: int, ballot: dict[int, int]) -> bool:
         """A recorded vote on a lone nominee who left without one (the rule from day 2)."""
         elims = self.state.eliminations
-        gone_by_vote = [s for s, how, phase, n in elims if phase == "day" and n == day and how == "vote"]
-        gone_before = {s for s, _how, _phase, n in elims if n < day}
+        gone_by_vote = [e.seat for e in elims if e.phase == "day" and e.number == day and e.how == "vote"]
+        gone_before = {e.seat for e in elims if e.number < day}
         return (len(set(ballot.values())) == 1 and next(iter(ballot.values())) in gone_by_vote
                 and not gone_before & set(ballot))
 
     def winner(self) -> str | None:
-        return self.state.outcome[1] if self.state.outcome else None
+        return self.state.outcome.winner if self.state.outcome else None
 
 
 def _describe(action: Action) -> str:

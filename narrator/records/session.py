@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.engine.actions import Action, Undo
-from narrator.engine.effects import Effect, Outcome
+from narrator.engine.effects import Effect
 from narrator.engine.game import Game
 from narrator.errors import RuleError
 from narrator.records.export_polemica import ExportError, write_polemica
@@ -141,8 +141,7 @@ class GameSession:
         return self._finish()
 
     def _finish(self) -> ProtocolFiles:
-        ended = self.game.state.outcome
-        outcome = Outcome(str(ended[0]), ended[1]) if ended else None
+        outcome = self.game.state.outcome
         self.files = write_protocol(self.protocol, protocols_dir(self.state_dir),
                                     self.header.game_id)
         self.journal.finish(outcome)

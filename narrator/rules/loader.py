@@ -13,10 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from narrator.engine.abilities import ABILITIES
-from narrator.engine.days import PROCEDURES
+from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import CHOICES, DayRules, FoulRules, Role, RuleSet, Step
-from narrator.engine.wins import WINS
 from narrator.errors import RuleSetError
 from narrator.rules.scoring import read_scoring
 from narrator.rules.scoring import register as register_scoring
@@ -31,6 +29,9 @@ _TOP_KEYS = {
     "settings", "limits", "scoring",
 }
 _INPUTS = ("callout", "keypad", "none")
+ABILITIES = REGISTRY.abilities
+PROCEDURES = REGISTRY.procedures
+WINS = REGISTRY.wins
 
 
 def bundled_names() -> list[str]:

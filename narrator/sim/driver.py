@@ -17,6 +17,7 @@ from narrator.daemon import Box
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Vote
 from narrator.engine.effects import Effect
+from narrator.engine.tasks import Speech, SpeechTask
 from narrator.sim.players import Table
 
 Press = Callable[[int, bool], None]  # (seat, down)
@@ -61,14 +62,13 @@ class PadPlayers:
         if task is None:
             return
         actions = self.table.respond(st)
-        name = task[0]
-        if name in ("speech", "silent_turn", "last_word", "tie_speech") and len(task) == 2:
+        if isinstance(task, SpeechTask) and not (isinstance(task, Speech) and task.final):
             low, high = self.speech_seconds
             await self.clock.sleep(self.rng.uniform(low, high) / 2)
             await self._do(actions)
             await self.clock.sleep(self.rng.uniform(low, high) / 2)
             if self.box.game.state.window == window:
-                await self._pad(task[1], HOLD_SECONDS)  # "thank you": a long press
+                await self._pad(task.seat, HOLD_SECONDS)  # "thank you": a long press
             return
         await self.clock.sleep(self.rng.uniform(0.1, 0.5))
         await self._do(actions)

@@ -10,11 +10,22 @@ restarted from its journal) choose the same, so a resumed game ends as it would 
 
 from __future__ import annotations
 
-from narrator.engine.abilities import ABILITIES
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Vote
+from narrator.engine.registry import REGISTRY
 from narrator.engine.rng import Rng
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
+from narrator.engine.tasks import (
+    AwaitSecond,
+    CallOut,
+    Discussion,
+    LastWord,
+    LiftVote,
+    NightInput,
+    SilentTurn,
+    Speech,
+    VoteOn,
+)
 
 
 class Table:
@@ -59,49 +70,49 @@ class Table:
         task = st.current
         if task is None:
             return []
-        name = task[0]
-        if name == "call":
-            return self._night_call(st, task[1], task[2])
+        if isinstance(task, CallOut):
+            return self._night_call(st, task.step, task.seat)
         self._moment(st.windows)
-        if name == "input" and st.number == 0:
-            step = self.rules.step_index[task[1]]
-            if not ABILITIES[step.ability].chooses:
+        if isinstance(task, NightInput) and st.number == 0:
+            step = self.rules.step_index[task.step]
+            if not REGISTRY.abilities[step.ability].chooses:
                 return [Tap(s) for s in self.holders(st, step.roles)]
             return []
         out: list[Action] = []
         if st.phase == "day" and self._chance(self.foul_rate):
             out.append(Foul(self.rng.choice(st.living())))
-        if (name == "speech" and len(task) == 2) or name == "silent_turn":
-            seat = task[1]
+        if (isinstance(task, Speech) and not task.final) or isinstance(task, SilentTurn):
+            seat = task.seat
             if self._chance(self.nominate_rate):
-                taken = {t for _b, t in st.nominations}
-                immune = st.extra.get("immune", [])
+                taken = {n.target for n in st.nominations}
+                immune = st.immune
                 others = [s for s in st.living() if s not in taken and s not in immune]
                 if others:
                     target = self.rng.choice(others)
                     if self.team(st, target) == self.team(st, seat) and self._chance(0.8):
                         target = self.rng.choice(others)  # rather not a team mate
                     out.append(Nominate(target, by=seat))
-        elif name == "discussion":
+        elif isinstance(task, Discussion):
             # Princeton rules: now and then someone accuses a player not yet acquitted.
-            accused = {t for _b, t in st.nominations}
-            immune = st.extra.get("immune", [])
+            accused = {n.target for n in st.nominations}
+            immune = st.immune
             living = st.living()
             targets = [s for s in living if s not in accused and s not in immune]
             if targets and len(living) > 2 and self._chance(0.7):
                 target = self.rng.choice(targets)
                 by = self.rng.choice([s for s in living if s != target])
                 out.append(Nominate(target, by=by))
-        elif name == "second":
-            target, accuser = task[1], task[2]
+        elif isinstance(task, AwaitSecond):
+            target, accuser = task.target, task.accuser
             seconders = [s for s in st.living() if s not in (target, accuser)]
             if seconders and self._chance(0.6):
                 out.append(Second(self.rng.choice(seconders)))
-        elif name == "ballot":
-            candidate = task[1]
-            voted = set(st.ballot.get("voters", []))
+        elif isinstance(task, VoteOn):
+            candidate = task.seat
+            voted = set(st.ballot.voters()) if st.ballot else set()
             # A ballot on a single accused (Princeton rules) is a yes/no: more hands go up.
-            sure, unsure = (0.8, 0.3) if len(st.ballot.get("candidates", [])) == 1 else (0.55, 0.15)
+            single = st.ballot is not None and len(st.ballot.candidates) == 1
+            sure, unsure = (0.8, 0.3) if single else (0.55, 0.15)
             teams = self._seat_teams or [self.team(st, s) for s in range(st.seats + 1)]
             below = self.rng.below
             for voter in st.living():
@@ -110,10 +121,10 @@ class Table:
                 p = sure if teams[voter] != teams[candidate] else unsure
                 if below(1_000_000) < p * 1_000_000 and voter not in voted:
                     out.append(Vote(voter))
-        elif name == "lift_ballot":
+        elif isinstance(task, LiftVote):
             out.extend(Vote(v) for v in st.living() if self._chance(0.5))
-        elif name == "last_word" and st.first_victim == task[1] and not st.best_move:
-            others = [s for s in range(1, st.seats + 1) if s != task[1]]
+        elif isinstance(task, LastWord) and st.first_victim == task.seat and not st.best_move:
+            others = [s for s in range(1, st.seats + 1) if s != task.seat]
             picks: list[int] = []
             while len(picks) < 3:
                 s = self.rng.choice(others)

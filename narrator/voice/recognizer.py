@@ -3,7 +3,8 @@ Command events out, each as soon as the recognizer knows the utterance has ended
 
 Real back ends: `narrator.voice.recognizer_pocketsphinx.PocketsphinxRecognizer` (English,
 its model ships in the wheel: the default) and `narrator.voice.recognizer_vosk.VoskRecognizer`
-(any language with a Vosk model folder). `FakeRecognizer` replays a script.
+(any language with a Vosk model folder); narrator.voice.recognizers chooses one from the
+settings. `FakeRecognizer` replays a script.
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ from typing import Protocol
 
 import numpy as np
 
-from narrator.errors import ConfigError, InputFileError
-from narrator.voice.commands import Command, CommandSet
+from narrator.errors import InputFileError
+from narrator.voice.commands import Command
 
 SAMPLE_RATE = 16000
 BYTES_PER_SECOND = SAMPLE_RATE * 2
-ENGINES = ("pocketsphinx", "vosk")
 
 
 class AudioFileError(InputFileError):
@@ -71,31 +71,6 @@ class FakeRecognizer:
         out = [c for c in self._script if c.at <= self.time]
         self._script = self._script[len(out):]
         return out
-
-
-def make_recognizer(engine: str, lang: str, model_dir: Path | None = None,
-                    wake_word: str | None = None) -> Recognizer:
-    """A real recognizer for the game's language (settings: recognizer.engine,
-    recognizer.model_dir, recognizer.wake_word). A language the engine cannot hear is a
-    ConfigError that says what to configure."""
-    if engine not in ENGINES:
-        raise ConfigError("settings", "recognizer.engine",
-                          f"expected one of {', '.join(ENGINES)}, got {engine!r}")
-    commands = CommandSet.for_language(lang, wake_word)
-    if engine == "pocketsphinx":
-        if lang != "en":
-            raise ConfigError("settings", "recognizer.engine",
-                              f"pocketsphinx has no {lang!r} model; use engine vosk with "
-                              f"recognizer.model_dir (--model DIR) naming a Vosk {lang} model")
-        from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
-
-        return PocketsphinxRecognizer(commands)
-    if model_dir is None:
-        raise ConfigError("settings", "recognizer.model_dir",
-                          f"vosk needs a model folder for {lang!r} (--model DIR)")
-    from narrator.voice.recognizer_vosk import VoskRecognizer
-
-    return VoskRecognizer(commands, model_dir)
 
 
 def read_audio(path: Path) -> bytes:

@@ -103,8 +103,8 @@ def describe(t: Text, action: Action | None, before: State | None) -> str:
     if isinstance(action, Undo):
         return t("undo_unknown")
     if isinstance(action, WindowClosed) and before is not None and before.current:
-        task = before.current
-        moment = t.moment(str(task[0])) or str(task[0])
+        task = before.current.to_json()  # its name, then its fields: the first is its seat
+        moment = t.moment(task[0]) or task[0]
         seat = task[1] if len(task) > 1 and isinstance(task[1], int) else 0
         if seat:
             return t("undo_time_up_seat", moment=moment, seat=seat)

@@ -450,7 +450,7 @@ def view_of(box: Box) -> dict[str, Any]:
         if left is not None:
             timer = Timer(left, not timers.paused)
         elif st.open:
-            timer = Timer(float(st.open[1]), False)  # the box is still speaking before it
+            timer = Timer(float(st.open.seconds), False)  # the box is still speaking before it
     formats: list[str] = []
     session = box.session
     if st.phase == "over" and isinstance(session, GameSession) and session.files is not None:

@@ -24,10 +24,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from narrator.engine.state import State
+from narrator.engine.state import LIFT, Elimination, State
+from narrator.engine.tasks import SpeechTask, VoteOn
 
-# Day moments whose window belongs to one seat speaking.
-SPEAKING = ("speech", "silent_turn", "last_word", "tie_speech")
 # How players leave in the open, in the day (a night kill's kind may be a role's secret).
 PUBLIC_HOW = ("vote", "fouls", "removed", "lifted")
 
@@ -61,14 +60,14 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
     `protocols` are the formats written for a finished game (json, html, polemica)."""
     over = st.phase == "over"
     day = st.phase == "day"
-    winner = st.outcome[1] if over and st.outcome else None
+    winner = st.outcome.winner if over and st.outcome else None
     game: dict[str, Any] = {
         "id": info.id, "rules": info.rules, "lang": info.lang,
         "phase": st.phase, "day": st.number, "over": over, "winner": winner,
         "paused": bool(st.paused) and not over,
     }
     if over:
-        game["reason"] = st.outcome[0] if st.outcome else None
+        game["reason"] = st.outcome.reason if st.outcome else None
         game["protocols"] = list(protocols)
     today = _nominated(st) if day else set()
     seats: list[dict[str, Any]] = []
@@ -79,8 +78,8 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
             seat["role"] = st.roles[s]
         seats.append(seat)
     task = st.current if day else None
-    moment = str(task[0]) if task else ""
-    speaker = int(task[1]) if task and moment in SPEAKING and len(task) > 1 else 0
+    moment = task.name if task else ""
+    speaker = task.seat if isinstance(task, SpeechTask) else 0
     out: dict[str, Any] = {
         "game": game,
         "seats": seats,
@@ -89,8 +88,7 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         "timer_running": bool(day and timer is not None and timer.running),
         "moment": moment,
         "said": said if over or not _names_a_role(info, said) else "",
-        "nominations": [{"by": int(by), "target": int(target)} for by, target in st.nominations]
-        if day else [],
+        "nominations": [{"by": n.by, "target": n.target} for n in st.nominations] if day else [],
         "ballot": _ballot(st) if day else None,
         "eliminations": [_elimination(e, over) for e in st.eliminations],
     }
@@ -118,26 +116,26 @@ def _names_a_role(info: GameInfo, text: str) -> bool:
 
 
 def _nominated(st: State) -> set[int]:
-    return {int(target) for _by, target in st.nominations if target}
+    return {n.target for n in st.nominations if n.target}
 
 
 def _ballot(st: State) -> dict[str, Any] | None:
     b = st.ballot
-    if not b or "candidates" not in b:
+    if b is None:
         return None
     task = st.current
-    current = int(task[1]) if task and task[0] == "ballot" and len(task) > 1 else None
-    votes = b.get("votes", {})
+    votes: dict[str, list[int]] = {}
+    for cast in b.votes:  # by candidate, in the order each got its first vote
+        votes.setdefault("lift" if cast.candidate == LIFT else str(cast.candidate), []).append(cast.voter)
     return {
-        "kind": str(b.get("kind", "")),
-        "round": int(b.get("round", 1)),
-        "candidates": [int(c) for c in b["candidates"]],
-        "votes": {str(k): sorted(int(v) for v in voters) for k, voters in votes.items()},
-        "current": current,
+        "kind": b.kind,
+        "round": b.round,
+        "candidates": list(b.candidates),
+        "votes": {k: sorted(voters) for k, voters in votes.items()},
+        "current": task.seat if isinstance(task, VoteOn) else None,
     }
 
 
-def _elimination(e: Sequence[Any], over: bool) -> dict[str, Any]:
-    seat, how, phase, number = e
-    shown = how if over or (phase == "day" and how in PUBLIC_HOW) else phase
-    return {"seat": int(seat), "how": str(shown), "phase": str(phase), "number": int(number)}
+def _elimination(e: Elimination, over: bool) -> dict[str, Any]:
+    shown = e.how if over or (e.phase == "day" and e.how in PUBLIC_HOW) else e.phase
+    return {"seat": e.seat, "how": shown, "phase": e.phase, "number": e.number}

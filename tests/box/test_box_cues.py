@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from narrator.engine.game import Game
+from narrator.engine.tasks import Speech
 from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import load_bundled
 from narrator.sim.selfplay import deal
@@ -25,8 +26,8 @@ def test_where_we_are_names_only_public_facts() -> None:
     rules = load_bundled("sport")
     game = Game(rules, 10, 1, deal(rules, 10, 1))
     assert where_we_are(game.state).cue == "status_night"
-    while game.state.current is None or game.state.current[0] != "speech":
+    while not isinstance(game.state.current, Speech):
         game.apply(game.legal()[0])
     say = where_we_are(game.state)
     assert say.cue == "status_speaker"
-    assert say.params == {"day": 1, "seat": game.state.current[1]}
+    assert say.params == {"day": 1, "seat": game.state.current.seat}

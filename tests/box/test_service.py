@@ -18,6 +18,7 @@ from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.actions import Entry, Foul
+from narrator.engine.tasks import Speech
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
 from narrator.settings import load_settings
@@ -185,7 +186,7 @@ def test_a_failing_rule_hook_drops_the_action_and_the_game_goes_on(
 
     async def main() -> None:
         task = asyncio.get_running_loop().create_task(service.run(games=1))
-        while service.box is None or (service.box.game.state.current or ("",))[0] != "speech":
+        while service.box is None or not isinstance(service.box.game.state.current, Speech):
             assert await clock.step()
         box = service.box
         before = box.game.state.to_json()
@@ -209,7 +210,7 @@ def test_the_pause_key_pauses_and_then_resumes(tmp_path: Path) -> None:
 
     async def main() -> None:
         task = asyncio.get_running_loop().create_task(service.run(games=1))
-        while service.box is None or (service.box.game.state.current or ("",))[0] != "speech":
+        while service.box is None or not isinstance(service.box.game.state.current, Speech):
             assert await clock.step()
         box = service.box
         keypad.press("-")

@@ -32,6 +32,7 @@ from narrator.engine.effects import (
     ShowAnswer,
 )
 from narrator.engine.game import Game
+from narrator.engine.tasks import CallOut, LastWord, NightInput, Speech, VoteOn
 from narrator.errors import RuleError
 from narrator.rules.loader import load_bundled
 from narrator.windows import WindowTimers
@@ -84,8 +85,7 @@ class Table:
                 self.keypad.set_paused(False)
             elif isinstance(e, SeatLights):
                 self.panel.apply(e)
-                if self.game.state.phase == "day" and (self.game.state.current or ("",))[0] \
-                        == "ballot":
+                if self.game.state.phase == "day" and isinstance(self.game.state.current, VoteOn):
                     self.ballot_lights.append(e.on)
             elif isinstance(e, ShowAnswer):
                 self.panel.show_answer(e.answer, e.seconds)
@@ -138,14 +138,12 @@ async def play_turn(t: Table, done: set[int]) -> None:
         await t.run_for(0.5)
         return
     done.add(window)
-    kind = cur[0]
-    if kind == "input" and st.number == 0:           # night zero: holders meet the box
-        step = cur[1]
-        holders = {"mafia_meet": BLACK, "don_meet": (7,), "sheriff_meet": (3,)}[step]
+    if isinstance(cur, NightInput) and st.number == 0:   # night zero: holders meet the box
+        holders = {"mafia_meet": BLACK, "don_meet": (7,), "sheriff_meet": (3,)}[cur.step]
         for seat in holders:
             await t.press(seat, 0.1)
-    elif kind == "call":
-        step, called = cur[1], cur[2]
+    elif isinstance(cur, CallOut):
+        step, called = cur.step, cur.seat
         if step == "mafia_shot" and called == 1 and len(living_black(t)) > 1:
             # Only the don shoots: not unanimous, so nobody is killed.
             await t.press(7, 0.1)
@@ -153,18 +151,18 @@ async def play_turn(t: Table, done: set[int]) -> None:
             await t.press(7, 0.1)
         elif step == "sheriff_check" and called == 4 + st.number - 1 and st.alive[3]:
             await t.press(3, 0.1)                    # checks 4 on night 1, 5 on night 2
-    elif kind == "speech":
-        seat = cur[1]
+    elif isinstance(cur, Speech):
+        seat = cur.seat
         for speaker, target in NOMINATIONS.get(st.number, []):
             if speaker == seat:
                 t.keypad.press(*str(target), "enter")
         if st.number == 1 and seat == 5:
             t.keypad.type("/5\n")                    # the host gives seat 5 a foul
         await t.press(seat, 1.2)                     # a long press ends the speech
-    elif kind == "last_word":
-        await t.press(cur[1], 1.2)
-    elif kind == "ballot":
-        candidate = cur[1]
+    elif isinstance(cur, LastWord):
+        await t.press(cur.seat, 1.2)
+    elif isinstance(cur, VoteOn):
+        candidate = cur.seat
         voters = [s for s in st.living() if s not in BLACK] if candidate in BLACK else []
         for seat in voters:
             await t.press(seat, 0.1)

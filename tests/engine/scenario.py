@@ -101,16 +101,16 @@ def run_scenario(path: Path) -> Game | None:
             raise ScenarioFailure(f"{where}: cannot read {line!r}")
     expect = spec.get("expect", {})
     if "eliminations" in expect:
-        got = [list(e) for e in game.state.eliminations]
+        got = [e.to_json() for e in game.state.eliminations]
         want = [list(e) for e in expect["eliminations"]]
         if got != want:
             raise ScenarioFailure(f"{path.name}: eliminations {got} != expected {want}")
     if "winner" in expect:
-        winner = game.state.outcome[1] if game.state.outcome else None
+        winner = game.state.outcome.winner if game.state.outcome else None
         if winner != expect["winner"]:
             raise ScenarioFailure(f"{path.name}: winner {winner} != expected {expect['winner']}")
     if "reason" in expect:
-        reason = game.state.outcome[0] if game.state.outcome else None
+        reason = game.state.outcome.reason if game.state.outcome else None
         if reason != expect["reason"]:
             raise ScenarioFailure(f"{path.name}: reason {reason} != expected {expect['reason']}")
     return game
@@ -140,7 +140,7 @@ def _close(game: Game, where: str) -> list[Effect]:
 
 def _matches(game: Game, want: list[Any]) -> bool:
     current = game.state.current
-    return current is not None and list(current[: len(want)]) == want
+    return current is not None and current.to_json()[: len(want)] == want
 
 
 def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -> None:
@@ -149,7 +149,7 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
         raise ScenarioFailure(f"{where}: alive {st.living()} != {expect['alive']}")
     if "current" in expect:
         want = list(expect["current"])
-        if st.current is None or list(st.current[: len(want)]) != want:
+        if st.current is None or st.current.to_json()[: len(want)] != want:
             raise ScenarioFailure(f"{where}: current {st.current} != {want}")
     if "phase" in expect and st.phase_label() != expect["phase"]:
         raise ScenarioFailure(f"{where}: phase {st.phase_label()} != {expect['phase']}")
@@ -173,5 +173,5 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
             raise ScenarioFailure(f"{where}: answers shown {answers} != {expect['answers']}")
     if "roles" in expect and st.roles[1:] != list(expect["roles"]):
         raise ScenarioFailure(f"{where}: roles {st.roles[1:]} != {expect['roles']}")
-    if "nominations" in expect and [t for _b, t in st.nominations] != list(expect["nominations"]):
+    if "nominations" in expect and [n.target for n in st.nominations] != list(expect["nominations"]):
         raise ScenarioFailure(f"{where}: nominations {st.nominations} != {expect['nominations']}")

@@ -14,6 +14,7 @@ from narrator.engine.actions import Remove, Tap
 from narrator.engine.effects import Effect, OpenWindow, Phase, Say, SeatLights, ShowAnswer
 from narrator.engine.game import Game
 from narrator.engine.ruleset import RuleSet
+from narrator.engine.tasks import CallOut
 from narrator.records.script import estimated_timeline
 from narrator.rules.loader import bundled_names, load_bundled
 from narrator.sim.selfplay import deal
@@ -35,10 +36,10 @@ def night_script(rules: RuleSet, roles: list[str], remove: int, tap: bool) -> tu
             removed = True
             timeline.feed(game.apply(Remove(remove)))
             continue
-        if label == "night-1" and tap and st.current and st.current[0] == "call":
+        if label == "night-1" and tap and isinstance(st.current, CallOut):
             for seat in st.living():
                 # Everyone, role or not, taps once per step, at the number after their own.
-                if st.current[2] == seat % st.seats + 1:
+                if st.current.seat == seat % st.seats + 1:
                     effects = game.apply(Tap(seat))
                     assert not effects, "a tap at night must have no effect the table can see"
         effects = game.apply(timeline.close_window())

@@ -187,7 +187,7 @@ def test_a_finished_game_is_archived_and_the_next_start_is_new(tmp_path: Path) -
     assert mode(archived) == 0o600 and mode(games_dir(tmp_path)) == 0o700
     contents = read(archived)
     assert contents.ended and contents.end is not None
-    assert contents.end.winner == session.game.state.outcome[1]  # type: ignore[index]
+    assert contents.end.winner == session.game.state.outcome.winner  # type: ignore[union-attr]
     assert len(contents.entries) == len(states) - 1
     assert GameSession.resume(tmp_path) is None
 

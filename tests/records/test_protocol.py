@@ -16,6 +16,7 @@ import pytest
 from narrator.engine.actions import EndSpeech, Nominate, Undo, WindowClosed, Withdraw
 from narrator.engine.effects import Effect
 from narrator.engine.game import Game
+from narrator.engine.tasks import Speech
 from narrator.errors import RuleError
 from narrator.records.export_polemica import ExportError, to_polemica, write_polemica
 from narrator.records.polemica import read_record
@@ -118,14 +119,13 @@ def test_simulated_games_round_trip_through_polemica(tmp_path: Path, seed: int) 
     out = write_polemica(builder.to_json(), tmp_path / "game.json")
     again = replay(rules, read_record(out), estimated_timeline())
     assert again.disagreement is None
-    assert again.winner == (final.outcome[1] if final.outcome else None)
-    assert again.eliminations() == [{"seat": s, "phase": ph, "number": n, "how": h}
-                                    for s, h, ph, n in final.eliminations]
+    assert again.winner == (final.outcome.winner if final.outcome else None)
+    assert again.eliminations() == [{"seat": e.seat, "phase": e.phase, "number": e.number,
+                                     "how": e.how} for e in final.eliminations]
 
 
 def _to_day_one_speech(game: Game) -> None:
-    while not (game.state.phase == "day" and game.state.current
-               and game.state.current[0] == "speech"):
+    while not (game.state.phase == "day" and isinstance(game.state.current, Speech)):
         game.apply(WindowClosed(game.state.window))
 
 
@@ -217,7 +217,7 @@ def test_a_session_writes_private_protocol_files_and_logs_no_secrets(
         assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(tmp_path / "protocols").st_mode) == 0o700
     data = json.loads(session.files.json.read_text())
-    assert data["winner"] == session.game.state.outcome[1]  # type: ignore[index]
+    assert data["winner"] == session.game.state.outcome.winner  # type: ignore[union-attr]
     assert [s["role"] for s in data["seats"]] == list(header(31).roles or ())
     assert read_record(session.files.polemica).result == data["winner"]
     with pytest.raises(RuleError, match="over"):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from narrator.cli import main
+from narrator.engine.tasks import Speech
 from narrator.records.polemica import read_record
 from narrator.records.replay import replay
 from narrator.records.script import estimated_timeline
@@ -182,8 +183,7 @@ def test_a_hosts_removal_and_a_night_foul_replay_from_an_export(tmp_path: Path) 
         if game.over:
             break
         st = game.state
-        if not removed and st.phase == "day" and st.number == 2 and st.current and \
-                st.current[0] == "speech":
+        if not removed and st.phase == "day" and st.number == 2 and isinstance(st.current, Speech):
             victim = next(s for s in st.living() if cards[s - 1] == "civilian")
             builder.feed(game.apply(Remove(victim)))
             removed = True
@@ -201,7 +201,7 @@ def test_a_hosts_removal_and_a_night_foul_replay_from_an_export(tmp_path: Path) 
     again = replay(rules, read_record(out), estimated_timeline())
     assert again.disagreement is None, again.disagreement
     assert [(e["seat"], e["how"]) for e in again.eliminations()] == [
-        (s, h) for s, h, _p, _n in game.state.eliminations]
+        (e.seat, e.how) for e in game.state.eliminations]
     assert any(e["how"] == "removed" for e in again.eliminations())
 
 

@@ -59,7 +59,7 @@ def test_random_legal_games_end_with_an_outcome(name: str) -> None:
         game, actions = play(name, seed)
         st = game.state
         assert game.over, f"{name} seed {seed}: no outcome after {actions} actions"
-        assert st.outcome is not None and st.outcome[1] in WINNERS
+        assert st.outcome is not None and st.outcome.winner in WINNERS
         assert len(st.living()) + len(st.eliminations) == st.seats
         again = State.from_json(json.loads(json.dumps(st.to_json())))
         assert again == st

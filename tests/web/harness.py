@@ -13,6 +13,7 @@ from pathlib import Path
 from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.engine.actions import Action
+from narrator.engine.state import State
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.records.journal import GameHeader
@@ -74,7 +75,7 @@ class Table:
         self.box.start(opening)
 
     @property
-    def state(self):  # type: ignore[no-untyped-def]
+    def state(self) -> State:
         return self.box.game.state
 
     def window_running(self) -> bool:

@@ -152,7 +152,7 @@ def test_a_game_watched_and_corrected_from_the_page(live: Live, tmp_path: Path) 
         live.until("over")
         outcome = live.table.state.outcome
         assert outcome is not None
-        winner = outcome[1]
+        winner = outcome.winner
         wait_for(driver, lambda d: text("en").winner(winner) in body_text(d))
         shown = body_text(driver)
         assert "Sheriff" in shown and "Don" in shown

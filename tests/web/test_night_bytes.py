@@ -11,6 +11,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from narrator.engine.actions import Tap
+from narrator.engine.tasks import CallOut
 from narrator.rules.loader import load_bundled
 from narrator.sim.selfplay import deal
 from tests.web.harness import PIN, Table
@@ -49,10 +50,10 @@ async def _night(tmp: Path, shot: int, don_checks: int, sheriff_checks: int,
         while table.state.phase == "night":
             st = table.state
             task = st.current
-            if task and task[0] == "call" and table.window_running():
-                target, actors = plan.get(task[1], (0, []))
-                if task[2] == target and (task[1], target) not in tapped:
-                    tapped.add((task[1], target))
+            if isinstance(task, CallOut) and table.window_running():
+                target, actors = plan.get(task.step, (0, []))
+                if task.seat == target and (task.step, target) not in tapped:
+                    tapped.add((task.step, target))
                     for actor in actors:
                         table.box.submit(Tap(actor))
             for _ in range(3):
@@ -67,7 +68,7 @@ async def _night(tmp: Path, shot: int, don_checks: int, sheriff_checks: int,
                 messages.append(stream.get_nowait())
             assert await table.step()
         await table.until(lambda: table.state.phase == "day" and table.window_running())
-        return snaps, messages, [e[0] for e in table.state.eliminations]
+        return snaps, messages, [e.seat for e in table.state.eliminations]
     finally:
         await client.close()
         await signed.close()

@@ -1,0 +1,38 @@
+"""Choosing a real recognizer from the settings: the back ends by name.
+
+Kept apart from the Recognizer port (narrator.voice.recognizer), which the back ends
+themselves import. Neither back end loads its library before a recognizer is made.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from narrator.errors import ConfigError
+from narrator.voice.commands import CommandSet
+from narrator.voice.recognizer import Recognizer
+from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
+from narrator.voice.recognizer_vosk import VoskRecognizer
+
+ENGINES = ("pocketsphinx", "vosk")
+
+
+def make_recognizer(engine: str, lang: str, model_dir: Path | None = None,
+                    wake_word: str | None = None) -> Recognizer:
+    """A real recognizer for the game's language (settings: recognizer.engine,
+    recognizer.model_dir, recognizer.wake_word). A language the engine cannot hear is a
+    ConfigError that says what to configure."""
+    if engine not in ENGINES:
+        raise ConfigError("settings", "recognizer.engine",
+                          f"expected one of {', '.join(ENGINES)}, got {engine!r}")
+    commands = CommandSet.for_language(lang, wake_word)
+    if engine == "pocketsphinx":
+        if lang != "en":
+            raise ConfigError("settings", "recognizer.engine",
+                              f"pocketsphinx has no {lang!r} model; use engine vosk with "
+                              f"recognizer.model_dir (--model DIR) naming a Vosk {lang} model")
+        return PocketsphinxRecognizer(commands)
+    if model_dir is None:
+        raise ConfigError("settings", "recognizer.model_dir",
+                          f"vosk needs a model folder for {lang!r} (--model DIR)")
+    return VoskRecognizer(commands, model_dir)

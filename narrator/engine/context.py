@@ -44,7 +44,8 @@ class Ctx:
 
     # speech and sound
     def say(self, cue: str, **params: Param) -> None:
-        said = Say(cue, params)
+        # A rule set may say an engine cue in its own words (classic's first night).
+        said = Say(self.rules.cues.get(cue, cue), params)
         self.out.append(said)
         self.state.last_say = said
 

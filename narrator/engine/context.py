@@ -190,6 +190,7 @@ class Dawn:
     """Tonight's result as the abilities build it, step by step."""
 
     kills: dict[int, str] = field(default_factory=dict)  # seat -> how ("shot", ...)
+    killed_by: dict[int, str] = field(default_factory=dict)  # seat -> the killing step's id
     saved: set[int] = field(default_factory=set)
     # Public news of the night, said after its victims leave: (cue, seat). A seat that
     # left tonight is passed over (a silenced player who was also shot...).

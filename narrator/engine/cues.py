@@ -63,6 +63,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "eliminated": ("seat",),  # "Player number seven leaves the table."
     # host corrections and fouls
     "foul": ("seat", "count"),  # "Player number three, foul. That is two fouls."
+    "foul_taken_back": ("seat", "count"),  # the host took one back: "... now one foul."
     "foul_speech_lost": ("seat",),  # the third foul: the next speech is lost
     "foul_speech_short": ("seat", "seconds"),  # the third foul with 3 or 4 players left
     "removed": ("seat",),  # the fourth foul or a disqualification: no last word

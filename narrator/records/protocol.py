@@ -220,6 +220,12 @@ class ProtocolBuilder:
                                "stage": copy.deepcopy(now["moment"]) or
                                {"type": now["phase"], "day": now["number"]},
                                "time": _iso(at)})
+        elif event == "foul_taken_back":
+            seat = data["seat"]
+            d["seats"][seat - 1]["fouls"] = data["count"]
+            mine = [i for i, f in enumerate(d["fouls"]) if f["seat"] == seat]
+            if mine:
+                del d["fouls"][mine[-1]]  # the sheet shows the fouls that stand
         elif event == "best_move":
             d["best_move"] = {"seat": data["seat"], "seats": list(data["seats"])}
         elif event == "game_over":

@@ -29,7 +29,7 @@ from aiohttp import web
 
 from narrator.clock import Clock
 from narrator.daemon import Box
-from narrator.engine.actions import Action, Foul, Undo
+from narrator.engine.actions import Action, Undo
 from narrator.engine.state import State
 from narrator.errors import RuleError
 from narrator.records.session import GameSession, protocols_dir
@@ -160,7 +160,6 @@ class WebServer:
         r.add_post("/api/action", self.api_action)
         r.add_get("/api/events", self.api_events)
         r.add_get("/api/undo", self.api_undo)
-        r.add_post("/api/unfoul", self.api_unfoul)
         r.add_get("/static/{name}", self.static)
         r.add_get("/protocols/{name}", self.protocol)
         for add in self._pages:
@@ -321,26 +320,6 @@ class WebServer:
             return _error(409, t("undo_not_now"))
         last = self.undos.stack[-1] if self.undos.stack else None
         return web.json_response({"undo": page_actions.describe(t, last, before)}, headers=_NO_STORE)
-
-    async def api_unfoul(self, request: web.Request) -> web.StreamResponse:
-        """Take a foul back. The engine has no such action yet, so this is the undo of the
-        last action when that action was this seat's foul, and refused otherwise."""
-        if not self.signed_in(request):
-            return _error(401, "enter the PIN first")
-        try:
-            data = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            return _error(400, "the body is not JSON")
-        seat = data.get("seat") if isinstance(data, dict) else None
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            return _error(400, "expected {\"seat\": N}")
-        box = self.host.box
-        if box is None or box.game.over:
-            return _error(409, "no game is running")
-        last = self.undos.stack[-1] if self.undos.stack else None
-        if not (isinstance(last, Foul) and last.seat == seat):
-            return _error(409, self.text()("unfoul_not_last", seat=seat))
-        return self.apply(box, Undo())
 
     async def api_events(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(headers={

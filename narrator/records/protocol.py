@@ -187,11 +187,16 @@ class ProtocolBuilder:
             # Princeton rules: who accused whom, who seconded, and the vote that followed.
             self._period("day", data["day"])["accusations"].append(
                 {"by": data["by"] or None, "target": data["target"], "seconded_by": None,
-                 "voters": None})
+                 "voters": None, "convicted": None})
         elif event == "second":
             for acc in reversed(self._period("day", data["day"])["accusations"]):
                 if acc["target"] == data["target"] and acc["seconded_by"] is None:
                     acc["seconded_by"] = data["by"]
+                    break
+        elif event == "conviction":
+            for acc in reversed(self._period("day", data["day"])["accusations"]):
+                if acc["target"] == data["target"] and acc["convicted"] is None:
+                    acc["convicted"] = bool(data["convicted"])
                     break
         elif event == "vote":
             now["rounds"] = data["round"]

@@ -1,7 +1,9 @@
 """Fouls and removals, given by the host at any moment.
 
 The third foul costs the next speech (shortened instead when few players are left); the
-fourth removes the player at once with no last word and cancels the nearest vote.
+fourth removes the player at once with no last word and cancels the nearest vote. A
+removal also ends the moment that was about the removed player: their speech, the ballot
+on them, an accusation of them waiting for a second.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from narrator.engine.context import Ctx
 from narrator.engine.days import end_speech_now
 from narrator.engine.effects import CloseWindow
-from narrator.engine.tasks import SpeechTask, VoteOn
+from narrator.engine.tasks import AwaitSecond, SpeechTask, VoteOn
 from narrator.errors import RuleError
 
 
@@ -50,9 +52,13 @@ def remove(ctx: Ctx, seat: int, how: str) -> None:
         return
     if speaking and isinstance(st.current, SpeechTask) and st.current.seat == seat:
         end_speech_now(ctx)
-    if isinstance(st.current, VoteOn) and st.current.seat == seat:
-        # The removed player was the candidate being voted on: that ballot is void.
+    moment = st.current
+    if (isinstance(moment, VoteOn) and moment.seat == seat) or (
+            isinstance(moment, AwaitSecond) and moment.target == seat):
+        # The removed player was the one being voted on, or the accused waiting for a
+        # second: that ballot or accusation is void and the day goes on.
         ctx.out.append(CloseWindow(st.window))
         st.current = None
         st.window = 0
-    ctx.day_lights() if st.phase == "day" else None
+    if st.phase == "day":
+        ctx.day_lights()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +39,7 @@ class Pin:
 
 def _expected(entry: str) -> str:
     """The words a label must hold for a pin map entry."""
-    patterns = [
+    patterns: list[tuple[str, Callable[[re.Match[str]], str]]] = [
         (r"pads\.pins\[(\d+)\]", lambda m: f"Seat {int(m[1]) + 1} pad"),
         (r"leds\.pins\[(\d+)\]", lambda m: f"Seat {int(m[1]) + 1} LED"),
         (r"keypad\.rows\[(\d+)\]", lambda m: f"Keypad row {int(m[1]) + 1}"),

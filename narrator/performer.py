@@ -62,6 +62,8 @@ class Performer:
         # Called after every change a watcher can see (a cue begins, a timer starts...):
         # the organiser's page pushes its update from here.
         self.on_change: list[Callable[[], None]] = []
+        self._go = asyncio.Event()  # cleared: the box holds its first word (a card-less deal)
+        self._go.set()
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="performer")
@@ -86,8 +88,21 @@ class Performer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
+    def hold(self) -> None:
+        """Say and do nothing until `release`: the effects wait in order (the table is
+        still passing the phone round to see the roles)."""
+        self._go.clear()
+
+    def release(self) -> None:
+        self._go.set()
+
+    @property
+    def held(self) -> bool:
+        return not self._go.is_set()
+
     async def _run(self) -> None:
         while True:
+            await self._go.wait()
             effect = await self._queue.get()
             self._busy = True
             try:

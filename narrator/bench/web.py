@@ -119,7 +119,7 @@ async def _box_with_page(folder: Path) -> tuple[Any, Any, Any]:
     from narrator.sim.selfplay import deal
     from narrator.voice.fake import FakeSpeaker
     from narrator.web.auth import PinGate
-    from narrator.web.server import WebServer
+    from narrator.web.site import make_server
     from narrator.windows import WindowTimers
 
     clock = FakeClock()
@@ -138,7 +138,7 @@ async def _box_with_page(folder: Path) -> tuple[Any, Any, Any]:
             self.settings = settings
             self.on_box: list[Any] = []
 
-    server = WebServer(Host(), PinGate("0000", clock.now), clock)
+    server = make_server(Host(), PinGate("0000", clock.now), clock)
     box.start(opening)
     st = box.game.state
     while not (st.phase == "day" and st.window and timers.is_open(st.window)):

@@ -29,10 +29,10 @@ def run(args: argparse.Namespace) -> int:
     clock = MonotonicClock()
 
     async def main() -> None:
-        from narrator.web.server import serve
+        from narrator.web.site import serve
 
         service = Service(settings, build_ports(settings, clock), clock, setup=setup)
-        page = await serve(service, settings, clock, service.announce)
+        page = await serve(service, settings, clock, service.announce, service.evening)
         try:
             await service.run()
         finally:

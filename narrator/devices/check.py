@@ -192,6 +192,24 @@ class TableCheck:
             if isinstance(action, Hold | Tap):
                 self._stuck.add(action.seat)
 
+    async def _lit(self, output: str, prompt: str,
+                   act: Coroutine[Any, Any, None] | None) -> tuple[bool, tuple[Answer, int] | None]:
+        """Light one LED, ask, and wait for a pad: (the output took the level, the answer)."""
+        self._light(output, True)
+        self.panel.outputs.flush()
+        led_set = self.panel.outputs.level(output) > 0
+        self.say(prompt)
+        builder = self._spawn(act)
+        got = await self._seat_answer(self.wait)
+        await self._finish(builder)
+        self._light(output, False)
+        return led_set, got
+
+    async def _settle(self, verdict: str | None) -> None:
+        self.say(f"    {verdict or 'ok'}")
+        await self.clock.sleep(SETTLE_S)
+        self._drain()
+
     async def seats(self) -> None:
         pm = self.pin_map
         self.say(f"Seats: each LED lights in turn. Touch that seat's pad; if its LED stays "
@@ -203,22 +221,14 @@ class TableCheck:
             if result.stuck:
                 self.say(f"  seat {seat}: its pad is stuck; skipped")
                 continue
-            name = seat_led(seat)
-            self._light(name, True)
-            self.panel.outputs.flush()
-            result.led_set = self.panel.outputs.level(name) > 0
-            self.say(f"  seat {seat}: its LED ({result.led}) is lit: touch seat {seat}'s pad")
-            builder = self._spawn(self.builder.at_seat(seat) if self.builder else None)
-            got = await self._seat_answer(self.wait)
+            result.led_set, got = await self._lit(
+                seat_led(seat), f"  seat {seat}: its LED ({result.led}) is lit: touch seat "
+                                f"{seat}'s pad", self.builder.at_seat(seat) if self.builder else None)
             if got is not None:
                 result.answer, who = got
                 if who != seat:
                     result.came_as, result.came_as_where = who, pad_where(pm, who)
-            await self._finish(builder)
-            self._light(name, False)
-            self.say(f"    {result.problem() or 'ok'}")
-            await self.clock.sleep(SETTLE_S)
-            self._drain()
+            await self._settle(result.problem())
 
     async def box_leds(self) -> None:
         pm = self.pin_map
@@ -230,18 +240,12 @@ class TableCheck:
         for output, label, where in outputs:
             result = BoxLedResult(label, where)
             self.report.box.append(result)
-            self._light(output, True)
-            result.led_set = self.panel.outputs.level(output) > 0
-            self.say(f"  {label} ({where}) is lit")
-            builder = self._spawn(self.builder.at_box_led(output) if self.builder else None)
-            got = await self._seat_answer(self.wait)
+            result.led_set, got = await self._lit(
+                output, f"  {label} ({where}) is lit",
+                self.builder.at_box_led(output) if self.builder else None)
             if got is not None:
                 result.answer = got[0]
-            await self._finish(builder)
-            self._light(output, False)
-            self.say(f"    {result.problem() or 'ok'}")
-            await self.clock.sleep(SETTLE_S)
-            self._drain()
+            await self._settle(result.problem())
 
     async def buttons(self) -> None:
         for name, pin in self.pin_map.host_buttons:
@@ -259,9 +263,7 @@ class TableCheck:
                 elif not (isinstance(action, Tap | Hold) and action.seat in self._stuck):
                     result.others.append(_describe(action))
             await self._finish(builder)
-            self.say(f"    {result.problem() or 'ok'}")
-            await self.clock.sleep(SETTLE_S)
-            self._drain()
+            await self._settle(result.problem())
 
     async def keypad(self, under: KeypadUnderTest) -> None:
         result = KeypadResult(under.label, tuple(under.keys.values()), skipped=under.skipped,

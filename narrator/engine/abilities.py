@@ -58,8 +58,8 @@ _MEET = Ability(chooses=False)
 
 def _kill_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
     mode = args.get("mode", "unanimous")
-    if mode not in ("unanimous", "leader", "single"):
-        return f"mode must be unanimous, leader or single, got {mode!r}"
+    if mode not in ("unanimous", "leader", "single", "majority"):
+        return f"mode must be unanimous, leader, single or majority, got {mode!r}"
     leader = args.get("leader")
     if mode == "leader" and leader not in roles:
         return f"mode leader needs `leader:` naming a role, got {leader!r}"
@@ -77,13 +77,33 @@ def kill_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
             return picks[-1]
         targets = {c.target for c in choices}
         return targets.pop() if len(targets) == 1 else 0
+    if mode == "majority":
+        return majority_target(ctx, step, choices)
     return single_target(ctx, step, choices)
+
+
+def majority_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
+    """The seat more than half of the taps cast chose (000's blind mafia, simultaneous
+    shot): each living actor taps once at most (two taps void theirs); a tie kills nobody."""
+    actors = living_actors(ctx, step)
+    collective = [c.target for c in choices if c.actor == 0]
+    if collective:
+        return collective[-1]
+    by_actor: dict[int, list[int]] = {}
+    for c in choices:
+        by_actor.setdefault(c.actor, []).append(c.target)
+    cast = [picks[0] for actor, picks in by_actor.items() if actor in actors and len(picks) == 1]
+    for target in set(cast):
+        if 2 * cast.count(target) > len(cast):
+            return target
+    return 0
 
 
 def _kill_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     target = kill_target(ctx, step, choices)
     if target and ctx.state.alive[target]:
         dawn.kills.setdefault(target, str(step.args.get("how", "shot")))
+        dawn.killed_by.setdefault(target, step.id)
 
 
 _KILL = Ability(check_args=_kill_args, at_dawn=_kill_at_dawn)

@@ -44,7 +44,8 @@ class Ctx:
 
     # speech and sound
     def say(self, cue: str, **params: Param) -> None:
-        said = Say(cue, params)
+        # A rule set may say an engine cue in its own words (classic's first night).
+        said = Say(self.rules.cues.get(cue, cue), params)
         self.out.append(said)
         self.state.last_say = said
 
@@ -189,6 +190,7 @@ class Dawn:
     """Tonight's result as the abilities build it, step by step."""
 
     kills: dict[int, str] = field(default_factory=dict)  # seat -> how ("shot", ...)
+    killed_by: dict[int, str] = field(default_factory=dict)  # seat -> the killing step's id
     saved: set[int] = field(default_factory=set)
     # Public news of the night, said after its victims leave: (cue, seat). A seat that
     # left tonight is passed over (a silenced player who was also shot...).

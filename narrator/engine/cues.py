@@ -42,6 +42,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "no_vote_today": (),  # the first day's rule: no vote
     "single_nominee_no_vote": ("seat",),  # day 1: a single nominee is not voted on
     "single_nominee_leaves": ("seat",),  # from day 2: the only nominee leaves without a vote
+    "lone_nominee_no_vote": ("seat",),  # club (004): a vote needs two nominees, any day
     "vote_cancelled": (),  # a 4th foul or a removal cancelled today's vote
     "voting_starts": (),
     "vote_for": ("seat",),  # "Who votes to eliminate player number seven?"
@@ -66,7 +67,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "foul_speech_short": ("seat", "seconds"),  # the third foul with 3 or 4 players left
     "removed": ("seat",),  # the fourth foul or a disqualification: no last word
     "silenced": ("seat",),  # silenced for the day by a night role (boxed: the boss)
-    "immune": ("seat",),  # cannot be voted out today (club: the lover's guest)
+    "immune": ("seat",),  # not voted on today (club: the lover's guest, named at the vote)
     "paused": (),
     "resumed": (),
     "time_added": ("seconds",),

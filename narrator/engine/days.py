@@ -189,6 +189,13 @@ def _speech(ctx: Ctx, t: Speech) -> bool:
         st.silenced[seat] = False
         if len(st.living()) > ctx.rules.fouls.short_when_alive_at_most:
             ctx.say("speech_lost", seat=seat)
+            if ctx.rules.fouls.reset_after_lost_speech and st.fouls[seat]:
+                # club (004): "If a player with three faults has already skipped their
+                # turn, that player's faults will reset to zero."
+                st.fouls[seat] = 0
+                ctx.record("fouls_reset", seat=seat, phase=st.phase_label())
+            if day.silent_turn <= 0:
+                return False  # the turn is skipped whole: not even time to nominate
             ctx.day_lights(on=(seat,))
             return ctx.wait(SilentTurn(seat), "speech", day.silent_turn, seat)
         seconds = day.short_speech

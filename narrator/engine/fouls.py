@@ -1,9 +1,14 @@
 """Fouls and removals, given by the host at any moment.
 
 The third foul costs the next speech (shortened instead when few players are left); the
-fourth removes the player at once with no last word and cancels the nearest vote. A
-removal also ends the moment that was about the removed player: their speech, the ballot
-on them, an accusation of them waiting for a second.
+fourth removes the player at once with no last word. Which vote a removal cancels is the
+rule set's `fouls.cancel_vote`: "nominee" (001: only a nominated player's removal, that
+day's vote), "nearest" (tournament practice: any removal, the vote running or the next
+one), "today" (any removal, that day's vote) or "none". Whatever it says, a nominee
+removed while the vote runs ends that vote with nobody leaving by it: the removal must
+never decide the vote (a lone leader left with one vote). A removal also ends the moment
+that was about the removed player: their speech, the ballot on them, an accusation of
+them waiting for a second.
 """
 
 from __future__ import annotations
@@ -11,8 +16,22 @@ from __future__ import annotations
 from narrator.engine.context import Ctx
 from narrator.engine.days import end_speech_now
 from narrator.engine.effects import CloseWindow
-from narrator.engine.tasks import AwaitSecond, SpeechTask, VoteOn
+from narrator.engine.tasks import (
+    AwaitSecond,
+    LiftVote,
+    Revote,
+    SpeechTask,
+    Tally,
+    Task,
+    TieSpeech,
+    VoteOn,
+    VoteOnLast,
+)
 from narrator.errors import RuleError
+
+# The moments of a running vote (the tournament day's: ballots, tie speeches, re-votes,
+# the lift vote).
+_VOTE_TASKS = (VoteOn, VoteOnLast, Tally, Revote, TieSpeech, LiftVote)
 
 
 def give_foul(ctx: Ctx, seat: int) -> None:
@@ -35,22 +54,32 @@ def give_foul(ctx: Ctx, seat: int) -> None:
 
 
 def remove(ctx: Ctx, seat: int, how: str) -> None:
-    """Out at once, no last word; the nearest vote is cancelled as the rule set says."""
+    """Out at once, no last word; a vote is cancelled as the rule set says."""
     st = ctx.state
     if not st.alive[seat]:
         raise RuleError(f"seat {seat} is out of the game")
+    running = vote_running(ctx)
+    nominee = st.phase == "day" and any(n.target == seat for n in st.nominations)
+    stop = running and nominee
     cancel = ctx.rules.fouls.cancel_vote
-    if cancel != "none":
-        if st.phase == "day" and (not st.voting_started or cancel == "today"):
+    if cancel == "nominee":
+        if nominee and not st.voting_started:
             st.cancel_vote_day = st.number
-        else:
+    elif cancel != "none":
+        if st.phase == "day" and not st.voting_started:
+            st.cancel_vote_day = st.number
+        elif running and cancel in ("nearest", "today"):
+            stop = True
+        elif cancel == "nearest" or st.phase != "day":
             st.cancel_vote_day = st.number + 1
     ctx.say("removed", seat=seat)
     speaking = st.speaker == seat and st.current is not None and st.phase == "day"
     ctx.eliminate(seat, how)
     if ctx.check_win():
         return
-    if speaking and isinstance(st.current, SpeechTask) and st.current.seat == seat:
+    if stop:
+        _stop_vote(ctx)
+    elif speaking and isinstance(st.current, SpeechTask) and st.current.seat == seat:
         end_speech_now(ctx)
     moment = st.current
     if (isinstance(moment, VoteOn) and moment.seat == seat) or (
@@ -62,3 +91,29 @@ def remove(ctx: Ctx, seat: int, how: str) -> None:
         st.window = 0
     if st.phase == "day":
         ctx.day_lights()
+
+
+def _is_vote_task(task: Task | None) -> bool:
+    return isinstance(task, _VOTE_TASKS)
+
+
+def vote_running(ctx: Ctx) -> bool:
+    """Is today's tournament vote under way (begun, and not over)?"""
+    st = ctx.state
+    if st.phase != "day" or not st.voting_started or st.ballot is None:
+        return False
+    return _is_vote_task(st.current) or any(_is_vote_task(t) for t in st.agenda)
+
+
+def _stop_vote(ctx: Ctx) -> None:
+    """The vote under way ends here: nobody leaves by it."""
+    st = ctx.state
+    if _is_vote_task(st.current):
+        ctx.out.append(CloseWindow(st.window))
+        st.current = None
+        st.window = 0
+        st.speaker = 0
+    st.agenda = [t for t in st.agenda if not _is_vote_task(t)]
+    st.ballot = None
+    ctx.say("vote_cancelled")
+    ctx.record("vote_cancelled", day=st.number)

@@ -225,6 +225,7 @@ def _dawn(ctx: Ctx, t: Daybreak) -> bool:
     night = st.number
     st.phase = "day"
     st.voting_started = False  # a removal during the morning cancels this day's vote
+    st.nominations = []  # the new day's (a removal in the morning is no nominee's)
     st.number += 1
     ctx.out.append(Phase("day", st.number))
     ctx.sound("chime")

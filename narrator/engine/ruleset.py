@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from narrator.engine.settings import Limit, Setting
+
 
 @dataclass(frozen=True)
 class Role:
@@ -72,14 +74,21 @@ class DayRules:
     warn_before_end: float = 10.0
     first_day_vote: str = "normal"  # "normal", "none", "lift_only"
     single_nominee_first_day: str = "no_vote"  # "no_vote" or "vote"
-    single_nominee_later: str = "leaves"  # "leaves" or "vote"
+    single_nominee_later: str = "leaves"  # "leaves", "vote" or "no_vote"
     votes_default_to_last: bool = True
+    # Do the tied players vote in the re-vote? (club, 004: "do not participate")
+    tied_vote_in_revote: bool = True
     tie: str = "revote_then_lift"  # or "revote_then_lift_then_coin"
     lift_two_of_four: bool = False
     lift_three_of_nine: bool = False
     last_word_after: tuple[str, ...] = ("vote", "lifted", "shot")
-    discussion: float = 300.0  # Princeton: the free discussion before the host closes it
+    discussion: float = 300.0  # Princeton: the free discussion before the accusations
+    accusations: float = 60.0  # Princeton: how long the moderator waits for an accusation
+    accuser_speech: float = 30.0  # Princeton: the accuser explains (0: no speech)
+    comments: float = 60.0  # Princeton: others comment before the vote (0: none)
     majority_of_living: bool = False  # Princeton: conviction needs a majority of the living
+    unanimous: bool = False  # Princeton variant: every living player but the accused
+    multiple_convictions: bool = False  # Princeton variant: accusations go on after one
     second: float = 10.0  # Princeton: how long an accusation waits for a second
     # Roles that may, once per game, replace a day vote by their own verdict (boxed: judge).
     verdict: tuple[str, ...] = ()
@@ -90,8 +99,12 @@ class FoulRules:
     silence_at: int = 3
     remove_at: int = 4
     short_when_alive_at_most: int = 4
-    # "nearest": today's vote if it has not started, else the next one; "none"; "today".
-    cancel_vote: str = "nearest"
+    # Which removal cancels a vote: "nominee" (only a nominee's: that day's vote);
+    # "nearest" (any: the vote running or the next one); "today" (any: that day's);
+    # "none". A nominee removed while the vote runs always ends it (fouls.py).
+    cancel_vote: str = "nominee"
+    # club (004): a player whose third foul cost a speech starts again from none.
+    reset_after_lost_speech: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,6 +123,17 @@ class RuleSet:
     answers_public: bool = False
     callout_beat: float = 1.5
     default_role: str = "civilian"
+    # Above the largest table of `deck`, each extra player is one more default_role card
+    # (classic: 002 has no maximum).
+    deck_grows: bool = False
+    # Role counts that replace the table's in every deck (a setting such as classic's
+    # number of mafia); the default role makes up the difference.
+    deck_counts: Mapping[str, int] = field(default_factory=dict)
+    # Engine cues this rule set says in its own words (classic's first night is a whole
+    # night: "night_zero" -> "night_falls").
+    cues: Mapping[str, str] = field(default_factory=dict)
+    settings: tuple[Setting, ...] = ()  # what a club may change (narrator.rules.settings)
+    limits: tuple[Limit, ...] = ()  # tables the document forbids (narrator.rules.limits)
     source: str = ""  # the file it came from, for messages
 
     @property
@@ -118,6 +142,7 @@ class RuleSet:
 
     @property
     def max_seats(self) -> int:
+        """The largest table listed (with `deck_grows`, larger ones are played too)."""
         return max(self.deck)
 
     def steps(self) -> tuple[Step, ...]:
@@ -129,7 +154,7 @@ class RuleSet:
 
     def cue_ids(self) -> set[str]:
         """Every cue this rule set's own data names (the engine's are in cues.ENGINE_CUES)."""
-        cues: set[str] = set()
+        cues: set[str] = set(self.cues.values())
         for step in self.steps():
             cues.update(c for c in (step.wake, step.sleep) if c)
             extra = step.args.get("cues", ())
@@ -137,51 +162,156 @@ class RuleSet:
                 cues.update(str(c) for c in extra)
         return cues
 
+    def plays(self, seats: int) -> bool:
+        try:
+            self.deck_for(seats)
+        except ValueError:
+            return False
+        return True
+
     def deck_for(self, seats: int) -> dict[str, int]:
-        if seats not in self.deck:
-            raise ValueError(f"{self.name} is played by {self.min_seats}-{self.max_seats} players")
-        return dict(self.deck[seats])
+        top = self.max_seats
+        if seats in self.deck:
+            deck = dict(self.deck[seats])
+        elif self.deck_grows and seats > top:
+            deck = dict(self.deck[top])
+            deck[self.default_role] = deck.get(self.default_role, 0) + seats - top
+        else:
+            sizes = f"{self.min_seats} or more" if self.deck_grows else f"{self.min_seats}-{top}"
+            raise ValueError(f"{self.name} is played by {sizes} players")
+        for role, count in self.deck_counts.items():
+            deck[self.default_role] = deck.get(self.default_role, 0) + deck.get(role, 0) - count
+            deck[role] = count
+            if deck[self.default_role] < 0:
+                raise ValueError(f"{seats} players cannot hold {count} {role} cards")
+        return {role: n for role, n in deck.items() if n}
+
+    def setting(self, key: str) -> Setting | None:
+        return next((s for s in self.settings if s.key == key), None)
+
+    def value_at(self, path: str) -> Any:
+        """The rule set's value at a settings path ("day.speech", "best_move",
+        "night.lover_visit.args.blocks", "deck.mafia"...); KeyError if there is none."""
+        head, _, rest = path.partition(".")
+        if head in ("day", "fouls") and rest in _fields(getattr(self, head)):
+            return getattr(getattr(self, head), rest)
+        if head in _TOP_SETTINGS and not rest:
+            return getattr(self, head)
+        if head == "deck" and rest in self.roles:
+            return self.deck_counts.get(rest, 0)
+        if head == "night":
+            step_id, _, name = rest.partition(".")
+            step = self.step_index.get(step_id)
+            if step is not None:
+                if name.startswith("args."):
+                    return step.args.get(name[5:])
+                if name in _STEP_SETTINGS:
+                    return getattr(step, name)
+        raise KeyError(path)
 
     def with_settings(self, settings: Mapping[str, Any]) -> RuleSet:
-        """A copy with settings changed: keys like "day.first_day_vote" or "best_move".
+        """A copy with settings changed. A rule set that declares its settings takes only
+        those, each value checked against its declaration; a setting with `sets` changes
+        the fields its value names. Keys are field paths: "day.first_day_vote",
+        "best_move", "night.<step>.args.<arg>", "night.<step>.first_night", "deck.<role>".
 
-        Unknown keys and values of the wrong type raise ValueError naming the key.
+        Unknown keys and wrong values raise ValueError naming the key.
         """
+        fields_: dict[str, Any] = {}
+        for key, value in settings.items():
+            declared = self.setting(key)
+            if declared is None:
+                if self.settings:
+                    raise ValueError(f"unknown setting {key!r}")
+                fields_[key] = value
+                continue
+            try:
+                fields_.update(declared.fields(declared.check(value)))
+            except ValueError as exc:
+                raise ValueError(f"setting {key!r} {exc}") from None
+        return self.with_fields(fields_)
+
+    def with_fields(self, values: Mapping[str, Any]) -> RuleSet:
+        """A copy with these field paths set (no declaration asked): what settings do."""
         sections: dict[str, dict[str, Any]] = {
             "day": dataclasses.asdict(self.day),
             "fouls": dataclasses.asdict(self.fouls),
             "": {name: getattr(self, name) for name in _TOP_SETTINGS},
         }
-        for key, value in settings.items():
+        steps = {step.id: step for step in self.steps()}
+        counts = dict(self.deck_counts)
+        for key, value in values.items():
+            head, _, rest = key.partition(".")
+            if head == "night":
+                steps = _with_step_field(steps, key, rest, value)
+                continue
+            if head == "deck":
+                if rest not in self.roles or rest == self.default_role:
+                    raise ValueError(f"unknown setting {key!r}")
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise ValueError(f"setting {key!r} must be a count of cards")
+                if value:
+                    counts[rest] = value
+                else:
+                    counts.pop(rest, None)  # 0: the table's own count
+                continue
             section, _, name = key.rpartition(".")
             target = sections.get(section)
             if target is None or name not in target:
                 raise ValueError(f"unknown setting {key!r}")
-            current = target[name]
-            if isinstance(current, tuple) and isinstance(value, list):
-                value = tuple(value)
-            numeric = isinstance(current, float) and isinstance(value, int | float)
-            if isinstance(current, bool) != isinstance(value, bool) or not (
-                numeric or isinstance(value, type(current))
-            ):
-                raise ValueError(f"setting {key!r} must be a {type(current).__name__}")
-            if key in CHOICES and value not in CHOICES[key]:
-                raise ValueError(f"setting {key!r} must be one of {', '.join(CHOICES[key])}")
-            target[name] = float(value) if isinstance(current, float) else value
+            target[name] = _typed(key, target[name], value)
         return dataclasses.replace(
             self, day=DayRules(**sections["day"]), fouls=FoulRules(**sections["fouls"]),
-            **sections[""],
+            night_zero=tuple(steps[s.id] for s in self.night_zero),
+            night=tuple(steps[s.id] for s in self.night), deck_counts=counts, **sections[""],
         )
+
+
+def _fields(section: Any) -> set[str]:
+    return {f.name for f in dataclasses.fields(section)}
+
+
+def _typed(key: str, current: Any, value: Any) -> Any:
+    if isinstance(current, tuple) and isinstance(value, list):
+        value = tuple(value)
+    numeric = isinstance(current, float) and isinstance(value, int | float)
+    if isinstance(current, bool) != isinstance(value, bool) or not (
+        numeric or isinstance(value, type(current))
+    ):
+        raise ValueError(f"setting {key!r} must be a {type(current).__name__}")
+    if key in CHOICES and value not in CHOICES[key]:
+        raise ValueError(f"setting {key!r} must be one of {', '.join(CHOICES[key])}")
+    return float(value) if isinstance(current, float) else value
+
+
+def _with_step_field(steps: dict[str, Step], key: str, rest: str, value: Any) -> dict[str, Step]:
+    step_id, _, name = rest.partition(".")
+    step = steps.get(step_id)
+    if step is None:
+        raise ValueError(f"unknown setting {key!r}: no night step {step_id!r}")
+    if name.startswith("args.") and len(name) > 5:
+        changed = dataclasses.replace(step, args={**step.args, name[5:]: value})
+    elif name == "first_night" and isinstance(value, int) and not isinstance(value, bool):
+        changed = dataclasses.replace(step, first_night=value)
+    elif name == "last_night" and (value is None or isinstance(value, int)) and not isinstance(value, bool):
+        changed = dataclasses.replace(step, last_night=value)
+    elif name in _STEP_SETTINGS:
+        raise ValueError(f"setting {key!r} must be a night number")
+    else:
+        raise ValueError(f"unknown setting {key!r}")
+    return {**steps, step_id: changed}
 
 
 # Settings whose value is one of a few words; the loader and with_settings both check them.
 CHOICES: dict[str, tuple[str, ...]] = {
     "day.first_day_vote": ("normal", "none", "lift_only"),
     "day.single_nominee_first_day": ("no_vote", "vote"),
-    "day.single_nominee_later": ("leaves", "vote"),
+    "day.single_nominee_later": ("leaves", "vote", "no_vote"),
     "day.tie": ("revote_then_lift", "revote_then_lift_then_coin"),
-    "fouls.cancel_vote": ("nearest", "today", "none"),
+    "fouls.cancel_vote": ("nominee", "nearest", "today", "none"),
 }
 
 # Top-level fields a game may change through settings.
 _TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat")
+# Night-step fields a setting may change (when the step is first and last called).
+_STEP_SETTINGS = ("first_night", "last_night")

@@ -1,9 +1,13 @@
 """Night visits that reach into the next day: a lover's guest and a boss's silence.
 
-The lover's guest is blocked for the rest of the night (their own night choice has no
-effect), cannot be voted against the next day, and dies with the lover if she is
-killed that night. The boss silences one player for the next day. Both are announced in
-the morning, since the table has to know; who made the visit is never said.
+A lover's visit, as its step's args say: `blocks` (the guest's own night choice has no
+effect), `immune: true` (the guest cannot be nominated the next day; said in the
+morning) or `immune: vote` (the guest may be nominated but is not voted on the next day;
+said when the vote begins, as club's 004 has it), `dies_with` (the guest dies with the
+lover if she is killed that night), `saves: [step ids]` (the guest survives those
+steps' kills: 000's lover), `self` (she may spend the night with herself), `no_repeat`.
+The boss silences one player for the next day. Both are announced, since the table has
+to know; who made the visit is never said.
 """
 
 from __future__ import annotations
@@ -17,11 +21,19 @@ from narrator.engine.picks import flags, remember, unknown_args
 from narrator.engine.ruleset import Role, Step
 from narrator.engine.state import Pick, Visit
 
-_GUEST_FLAGS = ("blocks", "immune", "dies_with", "no_repeat")
+_GUEST_FLAGS = ("blocks", "dies_with", "no_repeat", "self")
 
 
 def _guest_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
-    return unknown_args(args, _GUEST_FLAGS) or flags(args, _GUEST_FLAGS)
+    problem = unknown_args(args, (*_GUEST_FLAGS, "immune", "saves")) or flags(args, _GUEST_FLAGS)
+    if problem:
+        return problem
+    if args.get("immune", False) not in (True, False, "vote"):
+        return f"immune must be true, false or vote, got {args['immune']!r}"
+    saves = args.get("saves", [])
+    if not isinstance(saves, list | tuple) or not all(isinstance(s, str) for s in saves):
+        return f"saves must be a list of night step ids, got {saves!r}"
+    return None
 
 
 def _guest_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
@@ -30,7 +42,8 @@ def _guest_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     hosts = living_actors(ctx, step)
     target = single_target(ctx, step, choices)
     repeated = remember(ctx, step, target)
-    if (not target or target in hosts or not st.alive[target]
+    alone = target in hosts and not step.args.get("self", False)
+    if (not target or alone or not st.alive[target]
             or (repeated and step.args.get("no_repeat", False))):
         return
     st.visits[step.id] = Visit(hosts[0], target)
@@ -43,16 +56,22 @@ def _guest_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
 def _guest_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     st = ctx.state
     visit = st.visits.pop(step.id, None)
-    if step.args.get("immune", False):
+    immune = step.args.get("immune", False)
+    if immune:
         # Yesterday's immunity ends with this dawn whatever happened tonight.
         st.immune = []
+        st.vote_immune = []
     if visit is None:
         return
     host, guest = visit.host, visit.guest
+    if guest in dawn.kills and dawn.killed_by.get(guest) in step.args.get("saves", ()):
+        dawn.saved.add(guest)
     if step.args.get("dies_with", False) and host in dawn.kills and host not in dawn.saved:
         # The same "how" as hers: the protocol must not tell a guest from a victim.
         dawn.kills.setdefault(guest, dawn.kills[host])
-    if step.args.get("immune", False):
+    if immune == "vote":
+        st.vote_immune = [guest]  # named when the vote begins (voting.py)
+    elif immune:
         st.immune = [guest]
         dawn.morning.append(("immune", guest))
 

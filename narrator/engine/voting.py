@@ -63,13 +63,24 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
         if st.number == 1 and day.single_nominee_first_day == "no_vote":
             ctx.say("single_nominee_no_vote", seat=seat)
             return False
+        if st.number > 1 and day.single_nominee_later == "no_vote":
+            ctx.say("lone_nominee_no_vote", seat=seat)
+            return False
         if st.number > 1 and day.single_nominee_later == "leaves":
             ctx.say("single_nominee_leaves", seat=seat)
             leave(ctx, [seat], "vote")
             return False
     ctx.say("nominees", seats=tuple(nominees))
+    # 004: the game master "announce[s] if any players have immunity from voting" (the
+    # lover's guest): named here, and not voted on.
+    for seat in st.vote_immune:
+        if st.alive[seat]:
+            ctx.say("immune", seat=seat)
+    names = [s for s in nominees if s not in st.vote_immune]
+    if not names:
+        return False
     ctx.say("voting_starts")
-    start_ballots(ctx, nominees, rnd=1, prev=[])
+    start_ballots(ctx, names, rnd=1, prev=[])
     return False
 
 
@@ -95,6 +106,8 @@ def take_vote(ctx: Ctx, candidate: int, action: Action) -> None:
     current = ballot(ctx)
     if current.has_voted(voter):
         raise RuleError(f"seat {voter} has already voted")
+    if voter in sitting_out(ctx, current):
+        raise RuleError(f"seat {voter} is tied and does not vote in the re-vote")
     st.ballot = current = current.with_votes(candidate, (voter,))
     ctx.day_lights(on=tuple(sorted(current.votes_for(candidate))))
 
@@ -128,11 +141,20 @@ def _vote_on_last(ctx: Ctx, t: VoteOnLast) -> bool:
     if not st.alive[t.seat]:
         return False
     current = ballot(ctx)
-    rest = [s for s in st.living() if not current.has_voted(s)]
+    out = sitting_out(ctx, current)
+    rest = [s for s in st.living() if not current.has_voted(s) and s not in out]
     st.ballot = current.with_votes(t.seat, rest)
     ctx.say("vote_for", seat=t.seat)
     _ballot_closed(ctx, t)
     return False
+
+
+def sitting_out(ctx: Ctx, current: Ballot) -> tuple[int, ...]:
+    """Who does not vote in this ballot: the tied players in a re-vote, where the rule set
+    says so (club, 004: "The two accused players do not participate in the second round")."""
+    if current.kind == "elect" and current.round > 1 and not ctx.rules.day.tied_vote_in_revote:
+        return current.candidates
+    return ()
 
 
 def vote_counts(ctx: Ctx, voter: int) -> bool:

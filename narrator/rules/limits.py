@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from narrator.engine.ruleset import RuleSet
-
-if TYPE_CHECKING:
-    from narrator.rules.settings import Limit
+from narrator.engine.settings import Limit
 
 Args = Mapping[str, Any]
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import CHOICES, DayRules, FoulRules, Role, RuleSet, Step
 from narrator.errors import RuleSetError
-from narrator.rules.settings import Declarations, common, read_limits, read_settings, register
+from narrator.rules.settings import common, read_limits, read_settings
 from narrator.yamlfile import parse_yaml, read_text
 
 T = TypeVar("T")
@@ -24,7 +24,7 @@ T = TypeVar("T")
 _TOP_KEYS = {
     "name", "title", "roles", "deck", "night_zero", "night", "day", "fouls", "win",
     "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "default_role",
-    "settings", "limits",
+    "settings", "limits", "deck_grows", "cues",
 }
 _INPUTS = ("callout", "keypad", "none")
 ABILITIES = REGISTRY.abilities
@@ -60,6 +60,20 @@ def parse(text: str, source: str) -> RuleSet:
     return _Reader(source).rule_set(parse_yaml(text, source, RuleSetError))
 
 
+def _dealt_by_settings(data: Mapping[str, Any]) -> set[str]:
+    """Roles a declared setting can put in the deck (`deck.<role>`, also inside `sets:`)."""
+    settings = data.get("settings")
+    if not isinstance(settings, dict):
+        return set()
+    paths = list(settings)
+    for body in settings.values():
+        if isinstance(body, dict) and isinstance(body.get("sets"), dict):
+            for fields in body["sets"].values():
+                if isinstance(fields, dict):
+                    paths.extend(fields)
+    return {str(p)[5:] for p in paths if str(p).startswith("deck.")}
+
+
 class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
@@ -89,7 +103,8 @@ class _Reader:
         if default_role not in roles:
             raise self.fail("default_role", f"unknown role {default_role!r}")
         deck = self.deck(data["deck"], roles)
-        in_deck = {r for counts in deck.values() for r in counts}
+        # A role may come into the deck only through a setting (classic's second angel).
+        in_deck = {r for counts in deck.values() for r in counts} | _dealt_by_settings(data)
         night_zero = self.steps(data.get("night_zero", []), "night_zero", roles, in_deck)
         night = self.steps(data["night"], "night", roles, in_deck)
         seen: set[str] = set()
@@ -129,13 +144,35 @@ class _Reader:
             answers_public=self.typed(data.get("answers_public", False), bool, "answers_public"),
             callout_beat=float(self.typed(data.get("callout_beat", 1.5), float, "callout_beat")),
             default_role=default_role,
+            deck_grows=self.typed(data.get("deck_grows", False), bool, "deck_grows"),
+            cues=self.cues(data.get("cues", {})),
             source=self.source,
         )
         # A file without `settings:` offers the settings every rule set shares.
         offered = data["settings"] if "settings" in data else dict.fromkeys(common())
         settings = read_settings(offered, rules, self.fail)
-        register(self.source, Declarations(settings, read_limits(data.get("limits"), settings, self.fail)))
-        return rules
+        for setting in settings:
+            for value in [c.value for c in setting.choices] or [True, False] * (setting.kind == "bool"):
+                self.changed_steps(rules.with_fields(setting.fields(value)), f"settings.{setting.key}")
+        limits = read_limits(data.get("limits"), settings, self.fail)
+        return dataclasses.replace(rules, settings=settings, limits=limits)
+
+    def changed_steps(self, rules: RuleSet, where: str) -> None:
+        """A setting's value must leave every night step's args valid for its ability."""
+        for step in rules.steps():
+            problem = ABILITIES[step.ability].check_args(step.args, rules.roles)
+            if problem:
+                raise self.fail(where, f"night step {step.id}: {problem}")
+
+    def cues(self, data: Any) -> dict[str, str]:
+        from narrator.engine.cues import ENGINE_CUES
+
+        data = self.typed(data, dict, "cues")
+        for key, value in data.items():
+            if key not in ENGINE_CUES:
+                raise self.fail(f"cues.{key}", "not one of the engine's cues")
+            self.typed(value, str, f"cues.{key}")
+        return {str(k): str(v) for k, v in data.items()}
 
     def choice(self, value: str, allowed: tuple[str, ...], where: str) -> None:
         if value not in allowed:

@@ -1,12 +1,16 @@
 """Rule-set settings: what a club may change, as each rule set's YAML declares it.
 
 A rule set lists its settings under `settings:`, keyed by the rule-set field each one
-changes (`fouls.cancel_vote`, `day.speech`, `best_move`...). A declaration gives the kind
-of value (`choice`, `bool`, `int`, `seconds`), the values allowed, a label in English
-and Russian, and the document's rule the setting follows or departs from; the default is
-the rule set's own value, so it is written once. Keys every rule set shares (timers and
-the like) are described once in `common_settings.yaml`: a rule set names them with no
-body, or with only what differs (its own `rule:`, fewer `values:`).
+changes (`fouls.cancel_vote`, `day.speech`, `best_move`, `night.lover_visit.args.blocks`,
+`deck.mafia`...), or by a name of its own with `sets:` saying which fields each value
+sets (classic's `opens_with: day`). A declaration gives the kind of value (`choice`,
+`bool`, `int`, `seconds`), the values allowed, a label in English and Russian, and the
+document's rule the setting follows or departs from; the default is the rule set's own
+value, so it is written once. Keys every rule set shares (timers and the like) are
+described once in `common_settings.yaml`: a rule set names them with no body, or with
+only what differs (its own `rule:`, fewer `values:`). The declarations are the rule
+set's own (`RuleSet.settings`, `RuleSet.limits`): `RuleSet.with_settings` checks every
+value against them.
 
 `limits:` lists what the documents forbid for a table: a hook from `LIMITS`
 (narrator.rules.limits) with its arguments, the settings it concerns and the rule's words.
@@ -21,19 +25,21 @@ The API the set-up page and the service use:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from narrator.engine.ruleset import RuleSet
+from narrator.engine.settings import KINDS, Choice, Limit, Setting, Value
 from narrator.errors import ConfigError, RuleSetError
+from narrator.rules.limits import LIMITS
 from narrator.yamlfile import parse_yaml
 
+__all__ = ["Choice", "Limit", "Setting", "SettingError", "check_table", "configure", "declared",
+           "describe"]
+
 LANGUAGES = ("en", "ru")
-KINDS = ("choice", "bool", "int", "seconds")
 
 
 class SettingError(ConfigError):
@@ -47,115 +53,23 @@ class SettingError(ConfigError):
         self.setting = setting
 
 
-@dataclass(frozen=True)
-class Choice:
-    value: str
-    text: Mapping[str, str]  # a label by language
-
-
-@dataclass(frozen=True)
-class Setting:
-    key: str  # the rule-set field it changes, e.g. "fouls.cancel_vote"
-    kind: str  # one of KINDS
-    default: Any  # the rule set's own value
-    text: Mapping[str, str]  # a short label by language
-    choices: tuple[Choice, ...] = ()  # for kind "choice"
-    minimum: float | None = None  # for "int" and "seconds"
-    maximum: float | None = None
-    rule: str = ""  # the document's rule it follows or departs from
-
-    def check(self, value: Any) -> Any:
-        """The value in the rule set's own type, or ValueError saying what is allowed."""
-        if self.kind == "bool":
-            if not isinstance(value, bool):
-                raise ValueError("must be true or false")
-            return value
-        if self.kind == "choice":
-            allowed = [c.value for c in self.choices]
-            if value not in allowed:
-                raise ValueError(f"must be one of {', '.join(allowed)}")
-            return value
-        number_ok = isinstance(value, int | float) and not isinstance(value, bool)
-        if self.kind == "int" and not (number_ok and float(value).is_integer()):
-            raise ValueError("must be a whole number")
-        if not number_ok or not math.isfinite(value):
-            raise ValueError("must be a number of seconds")
-        low = self.minimum if self.minimum is not None else -math.inf
-        high = self.maximum if self.maximum is not None else math.inf
-        if not low <= value <= high:
-            raise ValueError(f"must be from {_num(low)} to {_num(high)}")
-        return int(value) if self.kind == "int" else float(value)
-
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        out: dict[str, Any] = {"key": self.key, "kind": self.kind, "default": self.default,
-                               "label": _text(self.text, lang), "rule": self.rule}
-        if self.choices:
-            out["choices"] = [{"value": c.value, "label": _text(c.text, lang)} for c in self.choices]
-        if self.minimum is not None:
-            out["min"] = self.minimum
-        if self.maximum is not None:
-            out["max"] = self.maximum
-        return out
-
-
-@dataclass(frozen=True)
-class Limit:
-    """A table the document forbids: `check` names a hook in narrator.rules.limits."""
-
-    check: str
-    rule: str  # the document's words, quoted in the refusal
-    settings: tuple[str, ...] = ()  # the settings it concerns, named in the refusal
-    args: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Declarations:
-    settings: tuple[Setting, ...] = ()
-    limits: tuple[Limit, ...] = ()
-
-    def find(self, key: str) -> Setting | None:
-        return next((s for s in self.settings if s.key == key), None)
-
-
-# Declarations by rule-set source (the file name or path the loader was given).
-_DECLARED: dict[str, Declarations] = {}
-
-
-def register(source: str, declarations: Declarations) -> None:
-    _DECLARED[source] = declarations
-
-
-def declarations(rules: RuleSet) -> Declarations:
-    return _DECLARED.get(rules.source, Declarations())
-
-
 def declared(rules: RuleSet) -> tuple[Setting, ...]:
-    return declarations(rules).settings
+    return rules.settings
 
 
 def describe(rules: RuleSet, lang: str = "en") -> list[dict[str, Any]]:
     """The settings as a set-up form lists them: key, kind, default, label, choices..."""
-    return [s.to_json(lang) for s in declared(rules)]
-
-
-def current_value(rules: RuleSet, key: str) -> Any:
-    """The rule set's value for a settings key ("day.speech", "best_move"...)."""
-    section, _, name = key.rpartition(".")
-    holder: Any = rules if not section else getattr(rules, section, None)
-    if holder is None or not hasattr(holder, name) or name.startswith("_"):
-        raise KeyError(key)
-    return getattr(holder, name)
+    return [s.to_json(lang) for s in rules.settings]
 
 
 def configure(rules: RuleSet, values: Mapping[str, Any], seats: int | None = None) -> RuleSet:
     """The rule set with these settings, refused before a game starts when a value is not
     one the declaration allows or when the table breaks one of the rule set's limits."""
-    decl = declarations(rules)
     checked: dict[str, Any] = {}
     for key, value in values.items():
-        setting = decl.find(key)
+        setting = rules.setting(key)
         if setting is None:
-            known = ", ".join(s.key for s in decl.settings) or "none"
+            known = ", ".join(s.key for s in rules.settings) or "none"
             raise SettingError(rules.name, str(key), f"not a setting of this rule set (known: {known})",
                                str(key))
         try:
@@ -173,17 +87,17 @@ def configure(rules: RuleSet, values: Mapping[str, Any], seats: int | None = Non
 
 def check_table(rules: RuleSet, seats: int, values: Mapping[str, Any] | None = None) -> None:
     """Refuse a table (seats with these settings) that one of the rule set's limits forbids."""
-    from narrator.rules.limits import LIMITS
-
     values = dict(values or {})
-    for limit in declarations(rules).limits:
+    for limit in rules.limits:
         problem = LIMITS[limit.check].check(rules, seats, limit)
         if problem:
             raise SettingError(rules.name, _where(limit, seats, values), f"{problem}: {limit.rule}")
     try:
         rules.deck_for(seats)
     except ValueError as exc:
-        raise SettingError(rules.name, _where(Limit("seats", ""), seats, values), str(exc)) from None
+        # The deck's own refusal (more cards of a role than seats allow): every setting given.
+        raise SettingError(rules.name, _where(Limit("seats", "", tuple(values)), seats, values),
+                           str(exc)) from None
 
 
 def _where(limit: Limit, seats: int, values: Mapping[str, Any]) -> str:
@@ -195,14 +109,6 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
-
-
-def _text(text: Mapping[str, str], lang: str) -> str:
-    return text.get(lang) or text.get("en", "")
 
 
 # --- reading declarations (the loader calls these) -----------------------------------------
@@ -243,7 +149,7 @@ def read_settings(data: Any, rules: RuleSet, fail: Fail) -> tuple[Setting, ...]:
     return tuple(out)
 
 
-_SETTING_KEYS = {"kind", "values", "en", "ru", "min", "max", "rule"}
+_SETTING_KEYS = {"kind", "values", "en", "ru", "min", "max", "rule", "sets"}
 
 
 def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: RuleSet,
@@ -260,10 +166,6 @@ def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: 
         if not isinstance(label, str) or not label:
             raise fail(f"{where}.{lang}", "a label in every language is needed")
         text[lang] = label
-    try:
-        default = current_value(rules, key)
-    except KeyError:
-        raise fail(where, "no such field in the rule set") from None
     choices: tuple[Choice, ...] = ()
     if kind == "choice":
         choices = _choices(spec.get("values"), base.get("values"), fail, f"{where}.values")
@@ -276,18 +178,61 @@ def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: 
     rule = spec.get("rule", "")
     if not isinstance(rule, str):
         raise fail(f"{where}.rule", f"expected text, got {rule!r}")
+    sets = _sets(spec.get("sets"), kind, choices, rules, fail, f"{where}.sets")
+    if sets:
+        # The default is the value whose fields the rule set already has.
+        default: Any = next((v for v, fields in sets.items()
+                             if all(_value_at(rules, k) == x for k, x in fields.items())), None)
+        if default is None:
+            raise fail(f"{where}.sets", "no value matches the rule set as it is written")
+    else:
+        try:
+            default = rules.value_at(key)
+        except KeyError:
+            raise fail(where, "no such field in the rule set") from None
     setting = Setting(key, kind, default, text, choices,
-                      None if low is None else float(low), None if high is None else float(high), rule)
+                      None if low is None else float(low), None if high is None else float(high),
+                      rule, sets)
     try:
         setting.check(default)
     except ValueError as exc:
         raise fail(where, f"the rule set's own value {_show(default)} {exc}") from None
-    for value in [c.value for c in choices] or [default]:
+    values: list[Value] = [c.value for c in choices] or ([True, False] if kind == "bool" else [default])
+    for value in values:
         try:
-            rules.with_settings({key: value})
+            rules.with_fields(setting.fields(value))
         except ValueError as exc:
             raise fail(where, str(exc)) from None
     return setting
+
+
+def _value_at(rules: RuleSet, path: str) -> Any:
+    try:
+        return rules.value_at(path)
+    except KeyError:
+        return None
+
+
+def _sets(data: Any, kind: str, choices: tuple[Choice, ...], rules: RuleSet, fail: Fail,
+          where: str) -> dict[Value, dict[str, Any]]:
+    """`sets:` of a setting with no field of its own: for each value, the fields it sets."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise fail(where, f"expected a mapping of values, got {data!r}")
+    wanted: list[Value] = [c.value for c in choices] if kind == "choice" else [True, False]
+    if kind not in ("choice", "bool") or sorted(map(str, data)) != sorted(map(str, wanted)):
+        raise fail(where, f"expected the fields set by each value: {', '.join(map(str, wanted))}")
+    out: dict[Value, dict[str, Any]] = {}
+    for value in wanted:
+        fields = data[value]
+        if not isinstance(fields, dict) or not fields:
+            raise fail(f"{where}.{value}", "expected the fields this value sets")
+        for path in fields:
+            if _value_at(rules, str(path)) is None and not str(path).startswith("deck."):
+                raise fail(f"{where}.{value}.{path}", "no such field in the rule set")
+        out[value] = {str(k): v for k, v in fields.items()}
+    return out
 
 
 def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice, ...]:
@@ -308,13 +253,13 @@ def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice
         if (not isinstance(text, dict) or set(text) != set(LANGUAGES)
                 or any(not isinstance(text[lang], str) or not text[lang] for lang in LANGUAGES)):
             raise fail(f"{where}.{value}", "a label in every language is needed")
-        out.append(Choice(str(value), {lang: text[lang] for lang in LANGUAGES}))
+        if isinstance(value, float) or value is None:
+            raise fail(f"{where}.{value}", "a value is a word, a whole number, or true/false")
+        out.append(Choice(value, {lang: text[lang] for lang in LANGUAGES}))
     return tuple(out)
 
 
 def read_limits(data: Any, settings: tuple[Setting, ...], fail: Fail) -> tuple[Limit, ...]:
-    from narrator.rules.limits import LIMITS
-
     if data is None:
         return ()
     if not isinstance(data, list):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from narrator.records.journal import games_dir
 from narrator.records.session import protocols_dir
 from narrator.web import pages
 from narrator.web.pages import esc
-from narrator.web.server import WebServer, extra_routes
+from narrator.web.server import WebServer
 from narrator.web.text import Text
 
 log = logging.getLogger("narrator.web")
@@ -35,6 +35,7 @@ class Played:
     abandoned: bool
     names: tuple[str, ...]
     formats: tuple[str, ...]  # protocol files present: html, json, polemica
+    event: dict[str, Any] = field(default_factory=dict)  # tournament, table, round, game
 
 
 def played_games(state_dir: Path) -> list[Played]:
@@ -66,9 +67,10 @@ def _played(journal: Path, protocols: Path) -> Played:
         data = json.loads(proto.read_text(encoding="utf-8"))
         winner = data.get("winner", winner)
         names = tuple(str(p.get("name", "")) for p in data.get("players", [])) or names
+    event = header.get("event") if isinstance(header.get("event"), dict) else {}
     return Played(game_id, str(header.get("started", "")), str(header.get("rules", "")),
                   int(header.get("seats", 0)), winner if isinstance(winner, str) else None,
-                  not isinstance(ended, dict), names, formats)
+                  not isinstance(ended, dict), names, formats, dict(event or {}))
 
 
 def _first_and_last_line(path: Path) -> tuple[bytes, bytes]:
@@ -93,6 +95,9 @@ def archive_page(t: Text, games: list[Played]) -> str:
         result = t("winner_none") if g.abandoned else t.winner(g.winner)
         who = ", ".join(n for n in g.names if n)
         names = f'<br><small>{esc(who)}</small>' if who else ""
+        where = _event_line(t, g.event)
+        if where:
+            names = f'<br><small>{esc(where)}</small>{names}'
         items.append(f'<li><div><b>{esc(when)}</b> · {esc(g.rules)} · {g.seats}<br>'
                      f'<span class="result">{esc(result)}</span>{names}</div>'
                      f'{pages.protocol_links(t, g.game_id, g.formats)}</li>')
@@ -100,8 +105,13 @@ def archive_page(t: Text, games: list[Played]) -> str:
             f'<ul class="archive">{"".join(items)}</ul></section>')
 
 
-@extra_routes
-def _routes(server: WebServer, app: web.Application) -> None:
+def _event_line(t: Text, event: dict[str, Any]) -> str:
+    parts = [str(event["tournament"])] if event.get("tournament") else []
+    parts += [f'{t("field_" + k).lower()} {event[k]}' for k in ("table", "round", "game") if event.get(k)]
+    return " · ".join(parts)
+
+
+def routes(server: WebServer, app: web.Application) -> None:
     async def archive(request: web.Request) -> web.StreamResponse:
         t = server.text()
         games = played_games(server.host.settings.state_dir)

@@ -12,46 +12,19 @@ Only a signed-in page (the organiser's phone) deals.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from aiohttp import web
 
 from narrator.web.pages import esc
-from narrator.web.server import WebServer, extra_routes
+from narrator.web.phone_deal import PhoneDeal
+from narrator.web.server import WebServer
 from narrator.web.text import Text
 
 
-class PhoneDeal:
-    def __init__(self, roles: Sequence[str], on_done: Callable[[], None] | None = None) -> None:
-        self._roles = list(roles)
-        self.seat = 1  # whose turn it is; len + 1 once everyone has seen theirs
-        self._on_done = on_done
-
-    @property
-    def seats(self) -> int:
-        return len(self._roles)
-
-    @property
-    def closed(self) -> bool:
-        return self.seat > self.seats
-
-    def peek(self) -> str:
-        """The role of the seat whose turn it is (nothing once the deal is closed)."""
-        if self.closed:
-            raise LookupError("the deal is over")
-        return self._roles[self.seat - 1]
-
-    def pass_on(self) -> None:
-        if self.closed:
-            return
-        self.seat += 1
-        if self.closed:
-            self._roles = []  # nothing left to ask for
-            if self._on_done is not None:
-                self._on_done()
-
-
-def deal_page(t: Text, deal: PhoneDeal | None) -> str:
+def deal_page(t: Text, deal: PhoneDeal | None, starting: bool = False) -> str:
+    if deal is None and starting:
+        # The game was asked for and the box is dealing it: the page asks again shortly.
+        return (f'<section class="box deal" data-wait="1"><h1>{esc(t("deal_title"))}</h1>'
+                f'<p>{esc(t("deal_starting"))}</p></section>')
     if deal is None or deal.closed:
         return (f'<section class="box deal"><h1>{esc(t("deal_title"))}</h1>'
                 f'<p>{esc(t("deal_closed"))}</p><a class="button" href="/game">{esc(t("nav_game"))}</a>'
@@ -65,13 +38,13 @@ def deal_page(t: Text, deal: PhoneDeal | None) -> str:
             f'<button type="button" class="pass">{esc(t("deal_pass"))}</button></section>')
 
 
-@extra_routes
-def _routes(server: WebServer, app: web.Application) -> None:
+def routes(server: WebServer, app: web.Application) -> None:
     async def page(request: web.Request) -> web.StreamResponse:
         if not server.signed_in(request):
             raise web.HTTPSeeOther("/login?next=/deal")
         t = server.text()
-        return server.html(t("deal_title"), deal_page(t, server.deal), "deal", request)
+        starting = server.evening is not None and server.evening.starting
+        return server.html(t("deal_title"), deal_page(t, server.deal, starting), "deal", request)
 
     async def peek(request: web.Request) -> web.StreamResponse:
         if not server.signed_in(request):

@@ -65,9 +65,12 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
     if phase == "day":
         moment = t.moment(view["moment"])
         speaker = view["speaker"]
+        ballot = view["ballot"]
         line = moment
         if speaker:
             line = f"{moment}: {seat_label(t, speaker, names.get(speaker, ''))}"
+        elif ballot and ballot["current"]:
+            line = f"{moment}: {seat_label(t, ballot['current'], names.get(ballot['current'], ''))}"
         if line:
             parts.append(f'<p class="moment">{esc(line)}</p>')
         if view["timer_left"] is not None:
@@ -129,15 +132,14 @@ def _ballot(t: Text, view: dict[str, Any]) -> str:
     if not b:
         return ""
     rows = []
-    for key, voters in b["votes"].items():
+    keys = [str(c) for c in b["candidates"]] + [k for k in b["votes"] if k not in
+                                                 {str(c) for c in b["candidates"]}]
+    for key in keys:
+        voters = b["votes"].get(key, [])
         label = t("lift") if key == "lift" else t("seat_n", seat=key)
         current = ' class="current"' if b["current"] is not None and str(b["current"]) == key else ""
         who = ", ".join(str(v) for v in voters)
         rows.append(f"<tr{current}><th>{esc(label)}</th><td>{len(voters)}</td><td>{esc(who)}</td></tr>")
-    for c in b["candidates"]:
-        if str(c) not in b["votes"]:
-            current = ' class="current"' if b["current"] == c else ""
-            rows.append(f'<tr{current}><th>{esc(t("seat_n", seat=c))}</th><td>0</td><td></td></tr>')
     title = t("ballot_lift") if b["kind"] == "lift" else t("ballot_round", n=b["round"])
     return (f'<section class="box"><h2>{esc(title)}</h2><table class="ballot">'
             f'<tr><th></th><th>{esc(t("votes"))}</th><th>{esc(t("voters"))}</th></tr>'

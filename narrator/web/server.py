@@ -19,7 +19,7 @@ import functools
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -38,16 +38,17 @@ from narrator.web import actions as page_actions
 from narrator.web import pages
 from narrator.web.auth import COOKIE, PinGate
 from narrator.web.live import Hub
+from narrator.web.phone_deal import PhoneDeal
 from narrator.web.text import Text, text
 from narrator.web.view import GameInfo, Timer, public_state, role_pattern
 
 if TYPE_CHECKING:
-    from narrator.web.deal import PhoneDeal
-    from narrator.web.setup import Evening
+    from narrator.evening import Evening
 
 log = logging.getLogger("narrator.web")
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Pages = Callable[["WebServer", web.Application], None]
 _PROTOCOL = re.compile(r"^(?P<id>[A-Za-z0-9_-]{1,80})\.(?P<fmt>html|json|polemica\.json)$")
 _STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 MAX_BODY = 64 * 1024
@@ -85,8 +86,12 @@ class _Undos:
 
 
 class WebServer:
-    def __init__(self, host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> None:
+    def __init__(self, host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None,
+                 pages: Sequence[Pages] = ()) -> None:
+        """`pages`: what adds the routes of the pages beyond the game's own (set-up,
+        archive, deal: narrator.web.site has the box's list)."""
         self.host = host
+        self._pages = tuple(pages)
         self.evening = evening
         self.deal: PhoneDeal | None = None  # a deal without cards in progress
         self.gate = gate
@@ -110,6 +115,7 @@ class WebServer:
             self.undos.stack = _journal_actions(session)
         box.listeners.append(self._heard)
         box.performer.on_change.append(self.hub.poke)
+        self.deal = _phone_deal(box)
         self.hub.poke()
 
     def _heard(self, action: Action | None, _effects: list[Any]) -> None:
@@ -157,10 +163,8 @@ class WebServer:
         r.add_post("/api/unfoul", self.api_unfoul)
         r.add_get("/static/{name}", self.static)
         r.add_get("/protocols/{name}", self.protocol)
-        from narrator.web import archive, deal, setup  # noqa: F401  (their routes register themselves)
-
-        for extra in _EXTRA_ROUTES:
-            extra(self, app)
+        for add in self._pages:
+            add(self, app)
         app.on_shutdown.append(self._on_shutdown)
         return app
 
@@ -389,16 +393,6 @@ class WebServer:
 
 _NO_STORE = {"Cache-Control": "no-store"}
 
-# Pages added by their own modules (set-up, archive, deal): each adds its routes.
-_EXTRA_ROUTES: list[Callable[[WebServer, web.Application], None]] = []
-
-
-def extra_routes(add: Callable[[WebServer, web.Application], None]) -> Callable[
-        [WebServer, web.Application], None]:
-    _EXTRA_ROUTES.append(add)
-    return add
-
-
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
@@ -460,6 +454,20 @@ def view_of(box: Box) -> dict[str, Any]:
     return public_state(info_of(box), st, timer, box.performer.last_said, formats)
 
 
+def _phone_deal(box: Box) -> PhoneDeal | None:
+    """The phone to pass round, for a new game the box dealt itself (deal: phone) that has
+    not begun: never for a resumed game (its deal was seen before the power went)."""
+    session = box.session
+    if not isinstance(session, GameSession) or getattr(session.header, "deal", "cards") != "phone":
+        return None
+    roles = session.header.roles
+    if roles is None or session.journal.lines > 1:
+        return None
+    # The box says nothing until the phone has gone round: then "a new game begins".
+    box.performer.hold()
+    return PhoneDeal(roles, box.performer.release)
+
+
 def _journal_actions(session: GameSession) -> list[Action]:
     """The undo stack of a resumed game, from its journal."""
     from narrator.records.journal import read
@@ -472,35 +480,3 @@ def _journal_actions(session: GameSession) -> list[Action]:
         log.warning("the journal could not be read for the undo's description")
         return []
     return undos.stack
-
-
-async def serve(host: Host, settings: Settings, clock: Clock,
-                announce: list[Any] | None = None) -> WebServer | None:
-    """Start the page where the settings say; log its address and PIN, and put the words
-    that say them in `announce` (the service says them once after "ready"). A port that
-    can't be had is logged and the box runs without the page."""
-    from narrator.engine.effects import Say
-    from narrator.web.address import reachable_host, spoken_digits, spoken_host, url
-    from narrator.web.auth import load_or_make_pin
-
-    web_settings = settings.web
-    if web_settings.host is None:
-        log.info("the organiser's page is off")
-        return None
-    pin = load_or_make_pin(web_settings.pin, settings.state_dir)
-    server = WebServer(host, PinGate(pin, clock.now), clock)
-    try:
-        await server.start(web_settings.host, web_settings.port)
-    except OSError as exc:
-        log.error("the organiser's page cannot listen on %s:%d: %s", web_settings.host,
-                  web_settings.port, exc.strerror or exc)
-        return None
-    where = reachable_host(web_settings.host)
-    # The PIN is logged on purpose: the organiser reads it from `journalctl -u narrator`.
-    log.warning("the organiser's page: %s  PIN %s", url(where, server.port), pin)
-    if announce is not None:
-        lang = settings.game.lang
-        announce.append(Say("web_page", {"address": spoken_host(where, lang),
-                                         "port": server.port,
-                                         "pin": spoken_digits(pin, lang)}))
-    return server

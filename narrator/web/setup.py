@@ -1,25 +1,26 @@
 """The set-up page: rule set, seats, language, names, tournament fields, the rule set's
 declared settings, and how the cards are dealt.
 
-The form is read into a `SetupForm`; `check` refuses what can't be played, with reasons
-the page shows beside the fields (nothing starts). What a rule set offers comes from its
-declarations (narrator.rules.settings: `describe` for the form, `configure` to check the
-values and the table against the rule set's limits).
+The form is read into a `SetupForm` and checked by the evening's own set-up
+(narrator.evening.GameSetup: the same checks as the keypad and `--names`); what can't be
+played is refused with the reasons beside the fields, in the page's language, and nothing
+starts. What a rule set offers comes from its declarations (narrator.rules.settings).
+Starting, the next game and abandoning go through the evening (`service.evening`).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from aiohttp import web
 
 from narrator.errors import NarratorError
+from narrator.evening import Evening, GameSetup, Problem
 from narrator.phrases.numbers import LANGUAGES
 from narrator.web.pages import esc
-from narrator.web.server import WebServer, extra_routes
+from narrator.web.server import WebServer
 from narrator.web.text import Text, text
 
 MAX_NAME = 40
@@ -29,6 +30,8 @@ FIELDS = ("tournament", "table", "round", "game")
 
 @dataclass
 class SetupForm:
+    """The form as typed (kept to show it again with the reasons beside the fields)."""
+
     rules: str = "sport"
     seats: int = 10
     lang: str = "en"
@@ -36,6 +39,22 @@ class SetupForm:
     fields: dict[str, str] = field(default_factory=dict)  # tournament, table, round, game
     settings: dict[str, Any] = field(default_factory=dict)  # only values the form changed
     deal: str = "cards"
+
+    def setup_json(self) -> dict[str, Any]:
+        """The evening's JSON form of a set-up (narrator.evening.GameSetup.from_json)."""
+        return {"rules": self.rules, "seats": self.seats, "lang": self.lang, "names": list(self.names),
+                "event": {k: self.fields.get(k, "") for k in FIELDS},
+                "settings": dict(self.settings), "deal": self.deal}
+
+    @classmethod
+    def of(cls, setup: GameSetup) -> SetupForm:
+        event = setup.event
+        names = list(setup.names) or [""] * setup.seats
+        return cls(rules=setup.rules, seats=setup.seats, lang=setup.lang, names=names,
+                   fields={"tournament": event.tournament,
+                           **{k: "" if getattr(event, k) is None else str(getattr(event, k))
+                              for k in ("table", "round", "game")}},
+                   settings=dict(setup.settings), deal=setup.deal)
 
 
 def bundled() -> list[str]:
@@ -65,7 +84,7 @@ def read_form(data: Mapping[str, str], errors: dict[str, str], t: Text) -> Setup
         errors["seats"] = t("setup_bad_seats", low=loaded.min_seats, high=loaded.max_seats)
         form.seats = loaded.min_seats
     form.names = [data.get(f"name{i}", "").strip() for i in range(1, form.seats + 1)]
-    form.fields = {k: data.get(k, "").strip()[:MAX_NAME] for k in FIELDS}
+    form.fields = {k: data.get(k, "").strip() for k in FIELDS}
     form.deal = data.get("deal", "cards") if data.get("deal") in DEALS else "cards"
     for spec in describe(loaded, form.lang):
         key = spec["key"]
@@ -89,36 +108,52 @@ def read_form(data: Mapping[str, str], errors: dict[str, str], t: Text) -> Setup
     return form
 
 
-def check(form: SetupForm, t: Text, errors: dict[str, str]) -> None:
-    """Refuse what can't be played: the table the rule set forbids, a wrong setting, names
-    empty, repeated, too long or with control characters."""
-    from narrator.rules.loader import load_bundled
-    from narrator.rules.settings import SettingError, configure
+def check(form: SetupForm, t: Text, errors: dict[str, str]) -> GameSetup | None:
+    """The evening's checked set-up, or None with every reason put beside its field (the
+    evening's own checks: names, the table and settings against the rule set's limits,
+    the tournament fields)."""
+    from narrator.evening import GameSetup, SetupError
 
-    rules = load_bundled(form.rules)
-    if "seats" not in errors and form.seats not in rules.deck:
-        errors["seats"] = t("setup_bad_seats", low=rules.min_seats, high=rules.max_seats)
-    if "seats" not in errors:
-        try:
-            configure(rules, form.settings, form.seats)
-        except SettingError as exc:
-            key = f"set.{exc.setting}" if exc.setting else "seats"
-            errors[key] = exc.problem
-        except NarratorError as exc:
-            errors["settings"] = str(exc)
-    seen: dict[str, int] = {}
-    for seat, name in enumerate(form.names, 1):
-        key = f"name{seat}"
-        if not name:
-            errors[key] = t("name_empty")
-        elif len(name) > MAX_NAME:
-            errors[key] = t("name_long", most=MAX_NAME)
-        elif any(unicodedata.category(c).startswith("C") for c in name):
-            errors[key] = t("name_control")
-        elif name.casefold() in seen:
-            errors[key] = t("name_twice", seat=seen[name.casefold()])
-        else:
-            seen[name.casefold()] = seat
+    try:
+        setup = GameSetup.from_json(form.setup_json(), "the set-up page")
+    except SetupError as exc:
+        for problem in exc.problems:
+            key = _field(problem.field)
+            errors.setdefault(key, _say(t, problem, form))
+        return None
+    return None if errors else setup
+
+
+def _field(name: str) -> str:
+    """The form field of an evening Problem's field ("names.3" -> "name3")."""
+    head, _, rest = name.partition(".")
+    if head == "names" and rest.isdigit():
+        return f"name{rest}"
+    if head == "settings" and rest:
+        return f"set.{rest}"
+    if head == "event" and rest in FIELDS:
+        return rest
+    return head if head in ("rules", "seats", "lang", "deal") else "start"
+
+
+def _say(t: Text, problem: Problem, form: SetupForm) -> str:
+    """A problem in the page's language where the page has words for it."""
+    from narrator.rules.loader import load_bundled
+
+    code = problem.code
+    if code == "seats" and form.rules in bundled():
+        rules = load_bundled(form.rules)
+        if form.seats not in rules.deck:
+            return t("setup_bad_seats", low=rules.min_seats, high=rules.max_seats)
+    if code == "name_duplicate":
+        seat = int(problem.field.rpartition(".")[2])
+        mine = form.names[seat - 1].casefold()
+        first = next(i for i, n in enumerate(form.names, 1) if n.casefold() == mine)
+        return t("name_twice", seat=first)
+    words = {"name_empty": t("name_empty"), "name_control": t("name_control"),
+             "name_too_long": t("name_long", most=MAX_NAME), "number": t("setup_bad_event_number"),
+             "text_too_long": t("name_long", most=80), "text_control": t("name_control")}
+    return words.get(code, problem.reason)
 
 
 def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: bool,
@@ -144,7 +179,8 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
         f'autocomplete="off" placeholder="{esc(t("seat_n", seat=seat))}">{err(f"name{seat}")}</label>'
         for seat, name in enumerate(form.names, 1))
     fields = "".join(f'<label>{esc(t("field_" + k))}<input name="{k}" value="{esc(form.fields.get(k, ""))}" '
-                     f'maxlength="{MAX_NAME}"></label>' for k in FIELDS)
+                     f'maxlength="{80 if k == "tournament" else 4}"'
+                     f'{"" if k == "tournament" else " inputmode=numeric"}>{err(k)}</label>' for k in FIELDS)
     deals = "".join(f'<option value="{d}"{" selected" if d == form.deal else ""}>'
                     f'{esc(t("deal_" + d))}</option>' for d in DEALS)
     settings = "".join(_setting(spec, form.settings, err) for spec in describe(rules, form.lang))
@@ -194,32 +230,14 @@ def _setting(spec: Mapping[str, Any], chosen: Mapping[str, Any], err: Any) -> st
             f'{low}{high} inputmode="decimal">{err(name)}</label>')
 
 
-class Evening(Protocol):
-    """The service's evening operations the page asks for (issue 12's evening API)."""
-
-    def start_game(self, form: SetupForm) -> None:
-        """Start a game with this set-up, abandoning the one in play; a refusal raises
-        NarratorError with the reason."""
-
-    def next_game(self) -> None:
-        """The next game with the same set-up (names, seats, rules, settings)."""
-
-    def abandon(self) -> None:
-        """End the game in play; its journal keeps it marked abandoned."""
-
-    def last_setup(self) -> SetupForm | None:
-        """The set-up of the last game on this box (its names are offered again)."""
-
-
 def initial_form(evening: Evening | None, rules: str, lang: str, seats: int) -> SetupForm:
-    last = evening.last_setup() if evening is not None else None
-    if last is not None:
-        return last
+    """The set-up of the game in play or the next one (its names remembered on the box)."""
+    if evening is not None:
+        return SetupForm.of(evening.setup)
     return SetupForm(rules=rules, seats=seats, lang=lang, names=[""] * seats)
 
 
-@extra_routes
-def _routes(server: WebServer, app: web.Application) -> None:
+def routes(server: WebServer, app: web.Application) -> None:
     def render(request: web.Request, form: SetupForm, errors: Mapping[str, str],
                status: int = 200) -> web.Response:
         t = text(form.lang)
@@ -250,14 +268,16 @@ def _routes(server: WebServer, app: web.Application) -> None:
         t = server.text()
         form = read_form({k: str(v) for k, v in data.items()}, errors, t)
         t = text(form.lang)
-        check(form, t, errors)
-        if not errors and server.evening is None:
+        setup = check(form, t, errors)
+        evening = server.evening
+        if not errors and evening is None:
             errors["start"] = t("setup_unavailable")
-        if errors:
+        if setup is None or evening is None or errors:
             return render(request, form, errors, status=400)
-        assert server.evening is not None
         try:
-            server.evening.start_game(form)
+            if evening.in_play:
+                evening.abandon()  # the page said so above the form
+            evening.start(setup)
         except NarratorError as exc:
             return render(request, form, {"start": str(exc)}, status=409)
         raise web.HTTPSeeOther("/deal" if form.deal == "phone" else "/game")
@@ -271,7 +291,9 @@ def _routes(server: WebServer, app: web.Application) -> None:
         what = request.match_info["what"]
         try:
             if what == "next-game":
-                evening.next_game()
+                if evening.in_play:
+                    evening.abandon()  # confirmed on the page: "abandon this game and..."
+                evening.next()
             else:
                 evening.abandon()
         except NarratorError as exc:

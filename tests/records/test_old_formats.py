@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +19,19 @@ DATA = Path(__file__).parent.parent / "data" / "engine-v1"
 OLD_STATES: list[dict[str, Any]] = json.loads((DATA / "states.json").read_text())
 
 
+# sport's defaults when these files were written; issue 10 made the documents' rules the
+# defaults (a journal's header names only the settings a game was given).
+SPORT_THEN = {"fouls.cancel_vote": "nearest", "fouls.short_when_alive_at_most": 4,
+              "day.lift_two_of_four": False, "day.lift_three_of_nine": False,
+              "draw_after_idle_rounds": 3}
+
+
 def test_a_finished_journal_replays_to_its_recorded_end() -> None:
     contents = read(DATA / "sport-finished.jsonl")
     kinds = {e.action.kind for e in contents.entries}
     assert {"undo", "foul", "remove", "pause", "resume"} <= kinds
-    game = contents.header.new_game()
+    assert not contents.header.settings
+    game = dataclasses.replace(contents.header, settings=SPORT_THEN).new_game()
     for entry in contents.entries:
         game.apply(entry.action)
     assert game.over
@@ -31,16 +39,24 @@ def test_a_finished_journal_replays_to_its_recorded_end() -> None:
 
 
 def test_an_unfinished_journal_resumes_where_it_stopped(tmp_path: Path) -> None:
+    # The club rules changed with issue 10 (004's re-vote, the lover's guest...): the
+    # journal resumes with the rule file it was started with (club-3791c03.yaml, the
+    # bundled club.yaml of that time), named in its header as a box would name a file.
+    lines = (DATA / "club-unfinished.jsonl").read_text().splitlines(keepends=True)
+    first = json.loads(lines[0])
+    assert first["header"]["rules"] == "club"
+    first["header"]["rules"] = str(DATA / "club-3791c03.yaml")
     folder = journal_dir(tmp_path)
     folder.mkdir(parents=True, mode=0o700)
-    shutil.copy(DATA / "club-unfinished.jsonl", folder / "current.jsonl")
+    (folder / "current.jsonl").write_text(json.dumps(first) + "\n" + "".join(lines[1:]))
     resumed = Journal.resume(tmp_path)
     assert resumed is not None
     journal, game = resumed
     journal.close()
     assert not game.over and game.state.phase_label() == "day-2"
-    again = read(DATA / "club-unfinished.jsonl").header.new_game()
-    for entry in read(DATA / "club-unfinished.jsonl").entries:
+    contents = read(DATA / "club-unfinished.jsonl")
+    again = dataclasses.replace(contents.header, rules=str(DATA / "club-3791c03.yaml")).new_game()
+    for entry in contents.entries:
         again.apply(entry.action)
     assert game.state == again.state
 

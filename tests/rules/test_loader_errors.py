@@ -102,6 +102,6 @@ def test_settings_are_checked_like_the_file() -> None:
         rules.with_settings({"day.first_day_vote": "sometimes"})
     with pytest.raises(ValueError, match=r"unknown setting 'day\.colour'"):
         rules.with_settings({"day.colour": "red"})
-    with pytest.raises(ValueError, match="must be a bool"):
+    with pytest.raises(ValueError, match="must be true or false"):
         rules.with_settings({"day.lift_two_of_four": "yes"})
     assert rules.with_settings({"day.first_day_vote": "none"}).day.first_day_vote == "none"

@@ -21,7 +21,7 @@ from narrator.records.session import GameSession
 from narrator.settings import Settings, load_settings
 from narrator.voice.fake import FakeSpeaker
 from narrator.web.auth import PinGate
-from narrator.web.server import WebServer
+from narrator.web.site import make_server
 from narrator.windows import WindowTimers
 
 PIN = "2468"
@@ -60,7 +60,7 @@ class Table:
                                              "cache_dir": str(state_dir / "cache")})
         self.host = TableHost(self.settings)
         self.gate = PinGate(PIN, self.clock.now)
-        self.server = WebServer(self.host, self.gate, self.clock)
+        self.server = make_server(self.host, self.gate, self.clock)
         self.speaker = FakeSpeaker(self.clock, lang)
         header = GameHeader(rules=rules, seats=seats, seed=seed, lang=lang,
                             roles=tuple(roles) if roles else None, game_id=game_id,

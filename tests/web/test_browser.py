@@ -1,67 +1,35 @@
-"""The organiser's page in a real browser (headless chromium through selenium): a game
-played by simulated players on a virtual clock, watched and corrected from the page.
+"""The organiser's page in a real browser (headless chromium through selenium), in front
+of the real service on fake devices and a virtual clock: an evening set up, played by
+simulated players, watched and corrected from the page.
 
 Each page is saved as a screenshot under the test's tmp dir (`<tmp>/shots/*.png`)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select
 
+from narrator.records.session import GameSession
 from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal
 from narrator.web.text import text
-from tests.web.browser import LoopThread, chromium, wait_for
-from tests.web.harness import PIN, Table, seat_players
+from tests.web.browser import chromium, wait_for
+from tests.web.evening_box import PIN, EveningBox
 
 SPORT_ROLES = tuple(load_bundled("sport").roles)
 ROLE_NAMES = sorted({*SPORT_ROLES, *(text("en").role(r) for r in SPORT_ROLES)})
-
-
-class Live:
-    """The box with its page on a loop thread; the test moves its virtual clock."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.loop = LoopThread()
-        self.tmp = tmp
-
-        async def start() -> Table:
-            table = Table(tmp / "state", roles=deal(load_bundled("sport"), 10, 21), seed=21)
-            seat_players(table)
-            await table.server.start("127.0.0.1", 0)
-            return table
-
-        self.table = self.loop.call(start())
-        self.url = f"http://127.0.0.1:{self.table.server.port}"
-
-    def until(self, what: str) -> None:
-        table = self.table
-        checks = {
-            "day 1 speech": lambda: table.state.phase == "day" and table.window_running(),
-            "night 1": lambda: table.state.phase == "night" and table.state.number == 1,
-            "day 2 speech": lambda: table.state.number >= 2 and table.state.phase == "day"
-            and table.window_running(),
-            "over": lambda: table.state.phase == "over",
-        }
-        self.loop.call(table.until(checks[what], limit=200_000))
-
-    def close(self) -> None:
-        async def stop() -> None:
-            await self.table.server.stop()
-            await self.table.box.stop()
-
-        self.loop.call(stop())
-        self.loop.close()
+NAMES = ["Ann", "Boris", "Chloé", "Dmitri", "Eve", "Farid", "Gala", "Hugo", "Irina", "Jack"]
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[Live]:
-    box = Live(tmp_path)
+def evening(tmp_path: Path) -> Iterator[EveningBox]:
+    box = EveningBox(tmp_path)
     try:
         yield box
     finally:
@@ -94,80 +62,172 @@ def seat_fouls(driver: WebDriver, seat: int) -> str:
     return str(el.get_attribute("title"))
 
 
-def test_a_game_watched_and_corrected_from_the_page(live: Live, tmp_path: Path) -> None:
-    with chromium(tmp_path / "profile") as driver:
-        driver.get(live.url + "/")
-        wait_for(driver, lambda d: "Night 0" in body_text(d))
-        assert_no_role_text(driver)
-        shoot(driver, tmp_path, "1-game-night")
+def shows(selector: str, wanted: str) -> Callable[[WebDriver], bool]:
+    def check(driver: WebDriver) -> bool:
+        return str(driver.find_element(By.CSS_SELECTOR, selector).text) == wanted
 
-        # The box moves on; the open page follows by itself.
-        live.until("day 1 speech")
-        wait_for(driver, lambda d: "Day 1" in body_text(d) and "Speech: Seat 1" in body_text(d))
-        timer = driver.find_element(By.CSS_SELECTOR, "#live .timer")
-        assert timer.get_attribute("data-running") == "1"
-        assert_no_role_text(driver)
+    return check
 
-        # Corrections need the PIN.
-        driver.find_element(By.LINK_TEXT, "Enter the PIN to make corrections").click()
-        wait_for(driver, lambda d: d.find_elements(By.NAME, "pin"))
+
+def seat_name(driver: WebDriver, seat: int) -> str:
+    return str(driver.find_element(By.CSS_SELECTOR, f'#live li.seat[data-seat="{seat}"] .name').text)
+
+
+def sign_in(driver: WebDriver, url: str, tmp: Path | None = None) -> None:
+    driver.get(url + "/login?next=/setup")
+    if tmp is not None:
         driver.find_element(By.NAME, "pin").send_keys("0000")
         driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
         wait_for(driver, lambda d: "Wrong PIN." in body_text(d))
-        shoot(driver, tmp_path, "2-pin")
-        driver.find_element(By.NAME, "pin").send_keys(PIN)
-        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-        wait_for(driver, lambda d: d.find_elements(By.ID, "controls"))
+        shoot(driver, tmp, "1-pin")
+    driver.find_element(By.NAME, "pin").send_keys(PIN)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait_for(driver, lambda d: d.find_elements(By.ID, "setup"))
+
+
+def fill_setup(driver: WebDriver, deal: str = "cards") -> None:
+    for seat, name in enumerate(NAMES, 1):
+        field = driver.find_element(By.NAME, f"name{seat}")
+        field.clear()
+        field.send_keys(name)
+    for key, value in (("tournament", "Thursday Cup"), ("table", "1"), ("round", "2"), ("game", "3")):
+        field = driver.find_element(By.NAME, key)
+        field.clear()
+        field.send_keys(value)
+    Select(driver.find_element(By.NAME, "deal")).select_by_value(deal)
+
+
+def header_names(evening: EveningBox) -> tuple[str, ...]:
+    box = evening.box
+    if box is None or not isinstance(box.session, GameSession):
+        return ()
+    return tuple(box.session.header.names)
+
+
+def test_an_evening_set_up_played_and_corrected_from_the_page(evening: EveningBox,
+                                                               tmp_path: Path) -> None:
+    evening.until(lambda: evening.box is not None)  # the box has begun its first game
+    with chromium(tmp_path / "profile") as driver:
+        sign_in(driver, evening.url, tmp_path)
+
+        # A refused set-up says why, beside the field, and starts nothing.
+        fill_setup(driver)
+        driver.find_element(By.NAME, "name4").clear()
+        driver.find_element(By.NAME, "name4").send_keys("ann")
+        driver.find_element(By.CSS_SELECTOR, "#setup button[type=submit]").click()
+        wait_for(driver, lambda d: "The same name as seat 1." in body_text(d))
+        first = evening.box
+        assert header_names(evening) == ()
+
+        # Ten names, the tournament's fields: the game starts with them.
+        fill_setup(driver)
+        shoot(driver, tmp_path, "2-setup")
+        driver.find_element(By.CSS_SELECTOR, "#setup button[type=submit]").click()
+        evening.until(lambda: header_names(evening) == tuple(NAMES))
+        assert evening.box is not first  # the game that was running was abandoned
+        wait_for(driver, lambda d: "Night 0" in body_text(d) and seat_name(d, 1) == "Ann")
+        assert_no_role_text(driver)
+        shoot(driver, tmp_path, "3-game-night")
+
+        # The box moves on; the open page follows by itself.
+        evening.until(lambda: evening.box is not None and evening.box.game.state.phase == "day"
+                      and evening.box.performer.timers.is_open(evening.box.game.state.window))
+        wait_for(driver, lambda d: "Day 1" in body_text(d) and "Speech: 1 · Ann" in body_text(d))
+        assert driver.find_element(By.CSS_SELECTOR, "#live .timer").get_attribute("data-running") == "1"
+        assert_no_role_text(driver)
 
         # A foul to seat 3, from the page: the engine takes it, the page shows it.
+        box = evening.box
+        assert box is not None
         driver.find_element(By.CSS_SELECTOR, '#controls .seatpick[data-seat="3"]').click()
         driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="foul"]').click()
         wait_for(driver, lambda d: seat_fouls(d, 3) == "Fouls: 1")
-        assert live.table.state.fouls[3] == 1
+        assert box.game.state.fouls[3] == 1
         assert "Done." in driver.find_element(By.ID, "result").text
-        shoot(driver, tmp_path, "3-game-day-foul")
+        shoot(driver, tmp_path, "4-game-day-foul")
 
         # Undo, with the confirm step naming what goes.
-        driver.find_element(By.CSS_SELECTOR, '#controls button[data-undo]').click()
+        driver.find_element(By.CSS_SELECTOR, "#controls button[data-undo]").click()
         question = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#confirm .question").text)
         assert question == "Undo the foul to seat 3?"
-        shoot(driver, tmp_path, "4-undo-confirm")
+        shoot(driver, tmp_path, "5-undo-confirm")
         driver.find_element(By.CSS_SELECTOR, "#confirm .yes").click()
         wait_for(driver, lambda d: seat_fouls(d, 3) == "Fouls: 0")
-        assert live.table.state.fouls[3] == 0
+        assert box.game.state.fouls[3] == 0
 
         # A refused correction says why and changes nothing.
         driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="resume"]').click()
         wait_for(driver, lambda d: "Refused: not paused" in d.find_element(By.ID, "result").text)
 
-        # The night: nothing about roles, whatever happens.
-        live.until("night 1")
+        # The nights and days that follow: nothing about roles, whatever happens.
+        evening.until(lambda: box.game.state.phase == "night" and box.game.state.number == 1)
         wait_for(driver, lambda d: "Night 1" in body_text(d))
         assert_no_role_text(driver)
-        live.until("day 2 speech")
-        wait_for(driver, lambda d: "Day 2" in body_text(d))
-        assert_no_role_text(driver)
+        evening.until(lambda: box.game.state.number >= 2 and box.game.state.phase != "night")
+        wait_for(driver, lambda d: "Day 2" in body_text(d) or "wins" in body_text(d))
+        if not box.game.over:
+            assert_no_role_text(driver)
 
-        # The end: winner, roles, eliminations, protocol links.
-        live.until("over")
-        outcome = live.table.state.outcome
+        # The end: winner, roles, eliminations, protocol links; the sheet has the names.
+        evening.until(lambda: box.game.over)
+        outcome = box.game.state.outcome
         assert outcome is not None
         winner = outcome.winner
         wait_for(driver, lambda d: text("en").winner(winner) in body_text(d))
         shown = body_text(driver)
-        assert "Sheriff" in shown and "Don" in shown
-        assert "left the table" in shown.lower()
+        assert "Sheriff" in shown and "Don" in shown and "left the table" in shown.lower()
         assert driver.find_elements(By.CSS_SELECTOR, '#controls button[data-kind="next_game"]')
-        assert not driver.find_elements(By.CSS_SELECTOR, '#controls button[data-kind="foul"]')
         links = driver.find_elements(By.CSS_SELECTOR, "#live .links a")
         assert [a.text for a in links] == ["Sheet (HTML)", "JSON", "Polemica"]
-        shoot(driver, tmp_path, "5-game-over")
-        href = links[0].get_attribute("href")
-        driver.get(str(href))
-        wait_for(driver, lambda d: "Sheriff" in body_text(d) or "sheriff" in body_text(d))
-        shoot(driver, tmp_path, "6-protocol")
+        shoot(driver, tmp_path, "6-game-over")
+        sheet = str(links[0].get_attribute("href"))
+        game_id = box.session.header.game_id  # type: ignore[attr-defined]
+        driver.get(sheet)
+        wait_for(driver, lambda d: game_id in body_text(d))
+        shoot(driver, tmp_path, "7-protocol")  # its names: tests/web/test_protocol_names.py
 
-        driver.get(live.url + "/archive")
+        # The next game, with the same names, from the page.
+        driver.get(evening.url + "/game")
+        driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="next_game"]').click()
+        evening.until(lambda: evening.box is not box and header_names(evening) == tuple(NAMES))
+        wait_for(driver, lambda d: "Night 0" in body_text(d) and seat_name(d, 10) == "Jack")
+
+        driver.get(evening.url + "/archive")
         wait_for(driver, lambda d: "Archive" in body_text(d))
-        assert driver.find_elements(By.CSS_SELECTOR, ".archive li")
-        shoot(driver, tmp_path, "7-archive")
+        first_line = driver.find_element(By.CSS_SELECTOR, ".archive li").text
+        assert "Ann" in first_line and text("en").winner(winner) in first_line
+        shoot(driver, tmp_path, "8-archive")
+
+
+def test_a_deal_without_cards_goes_round_the_phone(evening: EveningBox, tmp_path: Path) -> None:
+    evening.until(lambda: evening.box is not None)
+    with chromium(tmp_path / "profile") as driver:
+        sign_in(driver, evening.url)
+        fill_setup(driver, deal="phone")
+        driver.find_element(By.CSS_SELECTOR, "#setup button[type=submit]").click()
+        evening.until(lambda: header_names(evening) == tuple(NAMES))
+        box = evening.box
+        assert box is not None
+        roles = [text("en").role(r) for r in box.game.state.roles[1:]]
+        assert all(roles)  # the box dealt: it knows every role
+        said = len(box.performer.spoken)
+        for seat in range(1, 11):
+            wait_for(driver, shows(".seatbig", f"Seat {seat}"))
+            card = driver.find_element(By.CSS_SELECTOR, "#deal .card")
+            assert card.text == ""  # nothing before the finger is down
+            show = driver.find_element(By.CSS_SELECTOR, "#deal .show")
+            ActionChains(driver).click_and_hold(show).perform()
+            wait_for(driver, shows("#deal .card", roles[seat - 1]))
+            if seat == 1:
+                shoot(driver, tmp_path, "deal-seat-1")
+            ActionChains(driver).release(show).perform()
+            wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#deal .card").text == "")
+            evening.settle()
+            assert len(box.performer.spoken) == said  # the box waits, silent
+            driver.find_element(By.CSS_SELECTOR, "#deal .pass").click()
+        wait_for(driver, lambda d: d.current_url.endswith("/game"))
+        evening.until(lambda: box.game.state.phase == "day")
+        wait_for(driver, lambda d: "Day 1" in body_text(d))
+        assert_no_role_text(driver)
+        driver.get(evening.url + "/deal")
+        wait_for(driver, lambda d: "can't be opened again" in body_text(d))

@@ -8,7 +8,7 @@ from pathlib import Path
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from narrator.web.deal import PhoneDeal
+from narrator.web.phone_deal import PhoneDeal
 from tests.web.harness import PIN, Table
 
 Client = TestClient[web.Request, web.Application]

@@ -16,7 +16,7 @@ from narrator.errors import ConfigError
 from narrator.service import Ports, Service
 from narrator.settings import load_settings
 from narrator.voice.fake import FakeSpeaker
-from narrator.web.server import serve
+from narrator.web.site import serve
 
 
 def parse(*argv: str) -> settings_module.Settings:
@@ -59,7 +59,7 @@ def test_the_address_and_pin_are_logged_and_said_once_after_ready(
         clock = FakeClock()
         speaker = FakeSpeaker(clock)
         service = Service(settings, Ports(speaker), clock)
-        page = await serve(service, settings, clock, service.announce)
+        page = await serve(service, settings, clock, service.announce, service.evening)
         assert page is not None
         task = asyncio.get_running_loop().create_task(service.run(games=1))
         while len(speaker.said) < 5:

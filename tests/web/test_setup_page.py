@@ -10,39 +10,19 @@ from pathlib import Path
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from narrator.errors import NarratorError
+from narrator.evening import Evening, GameSetup
 from narrator.rules.loader import load_bundled
 from narrator.rules.settings import describe
-from narrator.web.setup import SetupForm
 from tests.web.harness import PIN, Table
 
 Client = TestClient[web.Request, web.Application]
 
 
-class Evening:
-    def __init__(self) -> None:
-        self.started: list[SetupForm] = []
-        self.calls: list[str] = []
-
-    def start_game(self, form: SetupForm) -> None:
-        if form.fields.get("tournament") == "refuse":
-            raise NarratorError("the box refuses")
-        self.started.append(form)
-
-    def next_game(self) -> None:
-        self.calls.append("next")
-
-    def abandon(self) -> None:
-        self.calls.append("abandon")
-
-    def last_setup(self) -> SetupForm | None:
-        return SetupForm(names=[f"Player {i}" for i in range(1, 11)]) if self.started else None
-
-
 def run(tmp: Path, body: Callable[[Table, Client, Evening], Awaitable[None]]) -> None:
     async def main() -> None:
         table = Table(tmp)
-        evening = Evening()
+        # The evening of a box whose game has just ended: a start is taken, not played here.
+        evening = Evening(tmp / "evening", GameSetup())
         table.server.evening = evening
         client: Client = TestClient(TestServer(table.server.app))
         await client.start_server()
@@ -83,25 +63,30 @@ def test_unplayable_choices_are_refused_with_the_reason_and_nothing_starts(tmp_p
     async def body(table: Table, client: Client, evening: Evening) -> None:
         cases = [
             (ten(name3="Name 1"), "The same name as seat 1."),
-            (ten(name4=""), "A name is needed."),
+            (ten(name4=""), "A name is needed here, or leave every name blank."),
             (ten(name5="x" * 41), "At most 40 characters."),
             (ten(name6="Bad\x07name"), "No control characters"),
             (ten(seats="7"), "played by 10 to 10 players"),
             (ten(seats=""), "played by 10 to 10 players"),
             (ten(**{"set.day.speech": "5000"}), "must be from"),
             (ten(**{"set.day.speech": "soon"}), "Not a number."),
-            (ten(tournament="refuse"), "the box refuses"),
+            (ten(table="0"), "A whole number from 1 to 9999."),
+            (ten(name7="name 2"), "The same name as seat 2."),
         ]
         for form, reason in cases:
             r = await client.post("/setup", data=form, allow_redirects=False)
             assert r.status in (400, 409), form
             assert reason in await r.text(), reason
-        assert evening.started == []
+        assert not evening.starting
         r = await client.post("/setup", data=ten(**{"set.day.speech": "45"}), allow_redirects=False)
         assert r.status == 303 and r.headers["Location"] == "/game"
-        started = evening.started[0]
-        assert started.names == [f"Name {i}" for i in range(1, 11)]
-        assert started.settings == {"day.speech": 45} and started.fields["tournament"] == "Cup"
+        assert evening.starting
+        started = evening.setup
+        assert started.names == tuple(f"Name {i}" for i in range(1, 11))
+        assert dict(started.settings) == {"day.speech": 45} and started.event.tournament == "Cup"
+        # The form offers the same names again.
+        page = await (await client.get("/setup")).text()
+        assert 'name="name10" value="Name 10"' in page
 
     run(tmp_path, body)
 
@@ -113,6 +98,6 @@ def test_starting_needs_the_pin(tmp_path: Path) -> None:
         assert r.status == 303 and r.headers["Location"].startswith("/login")
         r = await client.post("/api/abandon")
         assert r.status == 401
-        assert evening.started == [] and evening.calls == []
+        assert not evening.starting
 
     run(tmp_path, body)

@@ -49,6 +49,8 @@
     });
   }
 
+  if (document.querySelector("[data-wait]")) setTimeout(function () { location.reload(); }, 700);
+
   // Dealing without cards: the role shows only while the finger is down.
   const deal = document.getElementById("deal");
   if (deal) {

@@ -1,0 +1,58 @@
+"""The box's page as a whole: the web server with every page, and its start in `narrator run`.
+
+narrator.web.server serves the game (view, API, live updates, corrections); the set-up,
+archive and deal pages add their routes from their own modules, listed here, so none of
+them and the server import each other in a circle.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from narrator.clock import Clock
+from narrator.evening import Evening
+from narrator.settings import Settings
+from narrator.web import archive, deal, setup
+from narrator.web.auth import PinGate
+from narrator.web.server import Host, WebServer
+
+log = logging.getLogger("narrator.web")
+
+PAGES = (setup.routes, archive.routes, deal.routes)
+
+
+def make_server(host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> WebServer:
+    return WebServer(host, gate, clock, evening, PAGES)
+
+
+async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any] | None = None,
+                evening: Evening | None = None) -> WebServer | None:
+    """Start the page where the settings say; log its address and PIN, and put the words
+    that say them in `announce` (the service says them once after "ready"). A port that
+    can't be had is logged and the box runs without the page."""
+    from narrator.engine.effects import Say
+    from narrator.web.address import reachable_host, spoken_digits, spoken_host, url
+    from narrator.web.auth import load_or_make_pin
+
+    web_settings = settings.web
+    if web_settings.host is None:
+        log.info("the organiser's page is off")
+        return None
+    pin = load_or_make_pin(web_settings.pin, settings.state_dir)
+    server = make_server(host, PinGate(pin, clock.now), clock, evening)
+    try:
+        await server.start(web_settings.host, web_settings.port)
+    except OSError as exc:
+        log.error("the organiser's page cannot listen on %s:%d: %s", web_settings.host,
+                  web_settings.port, exc.strerror or exc)
+        return None
+    where = reachable_host(web_settings.host)
+    # The PIN is logged on purpose: the organiser reads it from `journalctl -u narrator`.
+    log.warning("the organiser's page: %s  PIN %s", url(where, server.port), pin)
+    if announce is not None:
+        lang = settings.game.lang
+        announce.append(Say("web_page", {"address": spoken_host(where, lang),
+                                         "port": server.port,
+                                         "pin": spoken_digits(pin, lang)}))
+    return server

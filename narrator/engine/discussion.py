@@ -141,10 +141,11 @@ def _conviction_count(ctx: Ctx, t: ConvictionCount) -> bool:
     target = t.target
     st.voting_started = False
     ballot, st.ballot = st.ballot, None
-    if not st.alive[target]:
+    if not st.alive[target] or ballot is None:
+        # The accused left, or a removal stopped the vote (fouls.py): nobody is convicted
+        # by it and the discussion goes on.
         ctx.push(Discussion())
         return False
-    assert ballot is not None
     votes = sum(1 for v in ballot.votes_for(target) if vote_counts(ctx, v))
     voters = sum(1 for s in st.living() if vote_counts(ctx, s))
     if not ctx.rules.day.majority_of_living:

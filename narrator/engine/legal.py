@@ -31,6 +31,7 @@ from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.tasks import AwaitSecond, CallOut, LastWord, NightInput
+from narrator.engine.voting import sitting_out
 
 
 def legal_actions(rules: RuleSet, st: State, host: bool = True,
@@ -66,6 +67,8 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
         out.append(BestMove(tuple(others[:3])))
     if "vote" in accepts:
         voted = set(st.ballot.voters()) if st.ballot else set()
+        if st.ballot is not None:
+            voted.update(sitting_out(rules, st.ballot))
         out.extend(Vote(v) for v in living if v not in voted)
     if isinstance(task, AwaitSecond) and "second" in accepts:
         # Anyone but the accused and the accuser.

@@ -13,6 +13,7 @@ from typing import Any
 from narrator.engine.actions import Action, Tap, Vote
 from narrator.engine.context import Ctx, TaskSpec
 from narrator.engine.rng import randbelow
+from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import LIFT, Ballot
 from narrator.engine.tasks import (
     LastWord,
@@ -106,7 +107,7 @@ def take_vote(ctx: Ctx, candidate: int, action: Action) -> None:
     current = ballot(ctx)
     if current.has_voted(voter):
         raise RuleError(f"seat {voter} has already voted")
-    if voter in sitting_out(ctx, current):
+    if voter in sitting_out(ctx.rules, current):
         raise RuleError(f"seat {voter} is tied and does not vote in the re-vote")
     st.ballot = current = current.with_votes(candidate, (voter,))
     ctx.day_lights(on=tuple(sorted(current.votes_for(candidate))))
@@ -141,7 +142,7 @@ def _vote_on_last(ctx: Ctx, t: VoteOnLast) -> bool:
     if not st.alive[t.seat]:
         return False
     current = ballot(ctx)
-    out = sitting_out(ctx, current)
+    out = sitting_out(ctx.rules, current)
     rest = [s for s in st.living() if not current.has_voted(s) and s not in out]
     st.ballot = current.with_votes(t.seat, rest)
     ctx.say("vote_for", seat=t.seat)
@@ -149,10 +150,10 @@ def _vote_on_last(ctx: Ctx, t: VoteOnLast) -> bool:
     return False
 
 
-def sitting_out(ctx: Ctx, current: Ballot) -> tuple[int, ...]:
+def sitting_out(rules: RuleSet, current: Ballot) -> tuple[int, ...]:
     """Who does not vote in this ballot: the tied players in a re-vote, where the rule set
     says so (club, 004: "The two accused players do not participate in the second round")."""
-    if current.kind == "elect" and current.round > 1 and not ctx.rules.day.tied_vote_in_revote:
+    if current.kind == "elect" and current.round > 1 and not rules.day.tied_vote_in_revote:
         return current.candidates
     return ()
 

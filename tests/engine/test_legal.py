@@ -23,6 +23,11 @@ from tests.profiles import games
 # second's window stayed open, legal() offered Second and the engine refused it.
 @example(seed=94)
 @example(seed=641)  # the same, found again on a later day of another game
+# classic: a removal stopped the conviction vote (fouls.cancel_vote), and the count that
+# followed found no ballot: the engine failed.
+@example(seed=1)
+# club: tied players do not vote in the re-vote, yet legal() offered their votes.
+@example(seed=32)
 def test_what_legal_offers_the_engine_accepts(name: str, seed: int) -> None:
     played = play_checked(load_bundled(name), seed)
     assert played.actions > 0 and played.outcome in ("red", "black", "maniac", "draw")

@@ -7,12 +7,18 @@ figures are the games played, the ones that raised or did not end (both must be 
 the property "never raises and always ends"), the longest game in actions and the
 games per second (CPU time of this process).
 
-`--quick` plays 50 games per rule set; the full run 10,000.
+Each non-default value of a rule set's choice and true/false settings (the documents'
+variants: classic's two angels, club's blind mafia...) is played too, 1,000 games each
+(`selfplay_<set>_variants_failed` must be 0 as well).
+
+`--quick` plays 50 games per rule set and 5 per variant; the full run 10,000 and 1,000.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from narrator.engine.actions import Action
 from narrator.engine.ruleset import RuleSet
@@ -36,13 +42,22 @@ def table_sizes(rules: RuleSet) -> list[int]:
     return sizes
 
 
-def play_many(name: str, games: int) -> dict[str, float | int | str]:
-    rules = load_bundled(name)
+def variants(rules: RuleSet) -> list[dict[str, Any]]:
+    """One settings change per non-default value of each choice or true/false setting."""
+    out: list[dict[str, Any]] = []
+    for s in rules.settings:
+        values = [c.value for c in s.choices] if s.kind == "choice" else (
+            [True, False] if s.kind == "bool" else [])
+        out.extend({s.key: v} for v in values if v != s.default)
+    return out
+
+
+def play_games(rules: RuleSet, games: int, first_seed: int = 0) -> tuple[list[str], int]:
+    """Seeded self-play over the rule set's table sizes: (what failed, longest game)."""
     sizes = table_sizes(rules)
     failures: list[str] = []
     longest = 0
-    start = time.process_time()
-    for seed in range(games):
+    for seed in range(first_seed, first_seed + games):
         seats = sizes[seed % len(sizes)]
         record: list[Action] = []
         try:
@@ -53,6 +68,26 @@ def play_many(name: str, games: int) -> dict[str, float | int | str]:
         if state.phase != "over":
             failures.append(f"seed {seed}, {seats} seats: no outcome")
         longest = max(longest, len(record))
+    return failures, longest
+
+
+def play_variants(name: str, games: int) -> list[str]:
+    rules = load_bundled(name)
+    failures = []
+    for change in variants(rules):
+        changed = rules.with_settings(change)
+        if not table_sizes(changed):
+            continue
+        failures += [f"{change}: {f}" for f in play_games(changed, games)[0]]
+    return failures
+
+
+def play_many(name: str, games: int, variant_games: int = 0,
+              settings: Mapping[str, Any] | None = None) -> dict[str, float | int | str]:
+    rules = load_bundled(name).with_settings(settings or {})
+    sizes = table_sizes(rules)
+    start = time.process_time()
+    failures, longest = play_games(rules, games)
     elapsed = time.process_time() - start
     out: dict[str, float | int | str] = {
         f"selfplay_{name}_games": games,
@@ -63,12 +98,18 @@ def play_many(name: str, games: int) -> dict[str, float | int | str]:
     }
     if failures:
         out[f"selfplay_{name}_first_failure"] = failures[0]
+    if variant_games:
+        broken = play_variants(name, variant_games)
+        out[f"selfplay_{name}_variants"] = len(variants(rules))
+        out[f"selfplay_{name}_variants_failed"] = len(broken)
+        if broken:
+            out[f"selfplay_{name}_variants_first_failure"] = broken[0]
     return out
 
 
 def run(quick: bool) -> dict[str, float | int | str]:
-    games = 50 if quick else 10_000
+    games, variant_games = (50, 5) if quick else (10_000, 1_000)
     results: dict[str, float | int | str] = {}
     for name in bundled_names():
-        results.update(play_many(name, games))
+        results.update(play_many(name, games, variant_games))
     return results

@@ -100,6 +100,7 @@ def majority_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
 
 
 def _kill_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
+    dawn.kill_called = True
     target = kill_target(ctx, step, choices)
     if target and ctx.state.alive[target]:
         dawn.kills.setdefault(target, str(step.args.get("how", "shot")))

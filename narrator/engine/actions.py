@@ -123,6 +123,14 @@ class Foul(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Unfoul(Action):
+    """The host takes back a foul given by mistake (the seat's last one)."""
+
+    kind: ClassVar[str] = "unfoul"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Remove(Action):
     """The host removes (disqualifies) a player: no last word."""
 
@@ -188,7 +196,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
         Deal, Tap, Hold, Entry, Choose, WindowClosed, EndSpeech, Nominate, Withdraw, Second,
-        Vote, Foul, Remove, BestMove, StartVoting, Pause, Resume, Repeat, AddTime, Decide, Undo,
+        Vote, Foul, Unfoul, Remove, BestMove, StartVoting, Pause, Resume, Repeat, AddTime, Decide, Undo,
     )
 }
 

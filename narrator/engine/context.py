@@ -191,6 +191,7 @@ class Dawn:
 
     kills: dict[int, str] = field(default_factory=dict)  # seat -> how ("shot", ...)
     killed_by: dict[int, str] = field(default_factory=dict)  # seat -> the killing step's id
+    kill_called: bool = False  # a kill step was called tonight ("nobody was hurt" if in vain)
     saved: set[int] = field(default_factory=set)
     # Public news of the night, said after its victims leave: (cue, seat). A seat that
     # left tonight is passed over (a silenced player who was also shot...).

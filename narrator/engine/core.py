@@ -19,6 +19,7 @@ from narrator.engine.actions import (
     Remove,
     Repeat,
     Resume,
+    Unfoul,
     WindowClosed,
 )
 from narrator.engine.context import Ctx, Registry
@@ -37,7 +38,7 @@ from narrator.engine.tasks import NightStart
 from narrator.errors import RuleError
 
 # Host actions valid at any moment of a running game, whatever the current task.
-_ANYTIME = ("foul", "remove", "pause", "resume", "repeat", "add_time")
+_ANYTIME = ("foul", "unfoul", "remove", "pause", "resume", "repeat", "add_time")
 
 
 class Engine:
@@ -136,6 +137,8 @@ class Engine:
         st = ctx.state
         if isinstance(action, Foul):
             fouls.give_foul(ctx, action.seat)
+        elif isinstance(action, Unfoul):
+            fouls.take_back(ctx, action.seat)
         elif isinstance(action, Remove):
             ctx.require_alive(action.seat)
             fouls.remove(ctx, action.seat, "removed")

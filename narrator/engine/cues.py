@@ -30,11 +30,15 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "ten_seconds": (),
     "time_up": (),  # "Thank you."
     "discussion": ("seconds",),  # free discussion opens (Princeton rules)
+    "accusations_open": (),  # Princeton: the moderator asks for accusations
+    "accuser_speech": ("seat", "seconds"),  # Princeton: the accuser explains
+    "ask_second": ("seat",),  # Princeton: "Is there a second?"
+    "comments": ("seconds",),  # Princeton: others comment before the vote
     "day_closed": (),  # Princeton: the host closed the day, or its time ran out
     # day: nominations and votes
     "nomination_accepted": ("seat",),  # "Accepted, number seven."
     "nomination_withdrawn": ("seat",),
-    "accusation": ("seat",),  # Princeton: "Player number seven is accused. Is there a second?"
+    "accusation": ("seat",),  # Princeton: "Player number seven is accused."
     "accusation_seconded": ("seat",),
     "accusation_dropped": ("seat",),
     "nominees": ("seats",),  # "Nominated are players number three, seven and eight."
@@ -63,6 +67,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "eliminated": ("seat",),  # "Player number seven leaves the table."
     # host corrections and fouls
     "foul": ("seat", "count"),  # "Player number three, foul. That is two fouls."
+    "foul_taken_back": ("seat", "count"),  # the host took one back: "... now one foul."
     "foul_speech_lost": ("seat",),  # the third foul: the next speech is lost
     "foul_speech_short": ("seat", "seconds"),  # the third foul with 3 or 4 players left
     "removed": ("seat",),  # the fourth foul or a disqualification: no last word

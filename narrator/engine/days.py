@@ -83,7 +83,7 @@ def end_speech_now(ctx: Ctx) -> None:
     ctx.day_lights()
 
 
-def _speech_act(ctx: Ctx, t: SpeechTask, action: Action) -> None:
+def speech_act(ctx: Ctx, t: SpeechTask, action: Action) -> None:
     st = ctx.state
     seat = t.seat
     if isinstance(action, EndSpeech) or (isinstance(action, Hold) and action.seat == seat):
@@ -160,7 +160,7 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
     ctx.record("nomination", day=st.number, by=by, target=action.target)
 
 
-def _speech_closed(ctx: Ctx, t: SpeechTask) -> None:
+def speech_closed(ctx: Ctx, t: SpeechTask) -> None:
     st = ctx.state
     seat = t.seat
     if isinstance(t, Speech) and not t.final and ctx.rules.day.warn_before_end > 0:
@@ -242,11 +242,11 @@ TASKS: dict[type[Task], TaskSpec[Any]] = {
     DayStart: TaskSpec(_day_start),
     NightNext: TaskSpec(_night_next),
     Speeches: TaskSpec(_speeches),
-    Speech: TaskSpec(_speech, act=_speech_act, closed=_speech_closed, accepts=_SPEECH_INPUTS),
-    SilentTurn: TaskSpec(waits_only, act=_speech_act, closed=_speech_closed,
+    Speech: TaskSpec(_speech, act=speech_act, closed=speech_closed, accepts=_SPEECH_INPUTS),
+    SilentTurn: TaskSpec(waits_only, act=speech_act, closed=speech_closed,
                          accepts=_SPEECH_INPUTS),
-    LastWord: TaskSpec(_last_word, act=_speech_act, closed=_speech_closed,
+    LastWord: TaskSpec(_last_word, act=speech_act, closed=speech_closed,
                        accepts=frozenset({"end_speech", "hold", "best_move", "entry"})),
-    TieSpeech: TaskSpec(_tie_speech, act=_speech_act, closed=_speech_closed,
+    TieSpeech: TaskSpec(_tie_speech, act=speech_act, closed=speech_closed,
                         accepts=frozenset({"end_speech", "hold"})),
 }

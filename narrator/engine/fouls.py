@@ -53,6 +53,22 @@ def give_foul(ctx: Ctx, seat: int) -> None:
             ctx.say("foul_speech_lost", seat=seat)
 
 
+def take_back(ctx: Ctx, seat: int) -> None:
+    """A foul given by mistake is taken back: one fewer. Taking back the third gives the
+    lost speech back (unless it has been lost already); a fourth foul's removal is final
+    (only an undo brings the player back)."""
+    st = ctx.state
+    ctx.require_alive(seat)
+    if st.fouls[seat] <= 0:
+        raise RuleError(f"seat {seat} has no foul to take back")
+    if st.fouls[seat] == ctx.rules.fouls.silence_at:
+        st.silenced[seat] = False
+    st.fouls[seat] -= 1
+    count = st.fouls[seat]
+    ctx.record("foul_taken_back", seat=seat, count=count, phase=st.phase_label())
+    ctx.say("foul_taken_back", seat=seat, count=count)
+
+
 def remove(ctx: Ctx, seat: int, how: str) -> None:
     """Out at once, no last word; a vote is cancelled as the rule set says."""
     st = ctx.state

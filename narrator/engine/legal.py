@@ -67,7 +67,7 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
         out.append(BestMove(tuple(others[:3])))
     if "vote" in accepts:
         voted = set(st.ballot.voters()) if st.ballot else set()
-        if st.ballot is not None:
+        if st.ballot:
             voted.update(sitting_out(rules, st.ballot))
         out.extend(Vote(v) for v in living if v not in voted)
     if isinstance(task, AwaitSecond) and "second" in accepts:

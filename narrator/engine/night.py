@@ -185,6 +185,10 @@ def _meeting_end(ctx: Ctx, step: Step) -> bool:
             st.possible[seat] = tuple(r for r in st.possible[seat] if r in step.roles)
         else:
             st.possible[seat] = tuple(r for r in st.possible[seat] if r not in step.roles)
+        # Known now: a role that acts this same night (classic's first-night kill) counts.
+        if len(st.possible[seat]) == 1 and not st.roles[seat]:
+            st.roles[seat] = st.possible[seat][0]
+            st.learned = True
     ctx.push(Sleep(step.id))
     return False
 
@@ -192,13 +196,15 @@ def _meeting_end(ctx: Ctx, step: Step) -> bool:
 def settle_roles(ctx: Ctx) -> None:
     """After night zero's meetings: give every seat the one role left to it."""
     st = ctx.state
-    if all(st.roles[1:]):
-        return
+    if all(st.roles[1:]) and not st.learned:
+        return  # dealt: nothing to learn
     left = dict(st.deck)
     for seat in range(1, st.seats + 1):
         if len(st.possible[seat]) == 1:
             left[st.possible[seat][0]] -= 1
     for seat in range(1, st.seats + 1):
+        if st.roles[seat]:
+            continue  # learned at its meeting
         options = st.possible[seat]
         if len(options) == 1:
             role = options[0]
@@ -209,6 +215,7 @@ def settle_roles(ctx: Ctx) -> None:
             left[role] -= 1
         st.roles[seat] = role
         st.possible[seat] = (role,)
+    st.learned = False
     ctx.record("deal", secret=True, roles=st.roles[1:], learned=True)
 
 
@@ -239,7 +246,7 @@ def _dawn(ctx: Ctx, t: Daybreak) -> bool:
             ctx.say("night_victims", seats=tuple(victims))
         for seat in victims:
             ctx.eliminate(seat, dawn.kills[seat], phase="night", number=night)
-    elif st.number > 1:
+    elif dawn.kill_called:
         ctx.say("nobody_killed")
     if ctx.check_win() or _idle_draw(ctx):
         return False

@@ -177,6 +177,7 @@ class State:
     blocked: list[int] = field(default_factory=list)  # tonight's choices do nothing
     immune: list[int] = field(default_factory=list)  # cannot be nominated today
     vote_immune: list[int] = field(default_factory=list)  # nominated or not, not voted on today
+    learned: bool = False  # night zero: a role was learned from taps, not dealt
     last_pick: dict[str, int] = field(default_factory=dict)  # by step id: last night's pick
     self_healed: list[str] = field(default_factory=list)  # steps whose healer healed self
     verdict_used: bool = False  # the once-a-game verdict was given

@@ -221,7 +221,30 @@ class DiscussionDay(Task):
 
 @dataclass(frozen=True, slots=True)
 class Discussion(Task):
+    """The free discussion before the moderator asks for accusations."""
+
     name: ClassVar[str] = "discussion"
+
+
+@dataclass(frozen=True, slots=True)
+class Accusations(Task):
+    """The moderator asks for accusations and waits for one."""
+
+    name: ClassVar[str] = "accusations"
+
+
+@dataclass(frozen=True, slots=True)
+class AccuserSpeech(SpeechTask):
+    """The accuser explains the accusation."""
+
+    name: ClassVar[str] = "accuser_speech"
+
+
+@dataclass(frozen=True, slots=True)
+class Comments(Task):
+    """Other players comment briefly before the vote on the accused."""
+
+    name: ClassVar[str] = "comments"
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +274,7 @@ TASK_TYPES: dict[str, type[Task]] = {
         NightStart, NightStep, CallOut, NightInput, StepEnd, AnswerWindow, AskAnswer, Sleep,
         Daybreak, DayStart, NightNext, Speeches, Speech, SilentTurn, LastWord, TieSpeech,
         Voting, VoteOn, VoteOnLast, Tally, Revote, LiftVote, DiscussionDay, Discussion,
-        AwaitSecond, Conviction, ConvictionCount,
+        Accusations, AccuserSpeech, Comments, AwaitSecond, Conviction, ConvictionCount,
     )
 }
 

@@ -16,9 +16,9 @@ from narrator.engine.rng import Rng
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.tasks import (
+    Accusations,
     AwaitSecond,
     CallOut,
-    Discussion,
     LastWord,
     LiftVote,
     NightInput,
@@ -92,7 +92,7 @@ class Table:
                     if self.team(st, target) == self.team(st, seat) and self._chance(0.8):
                         target = self.rng.choice(others)  # rather not a team mate
                     out.append(Nominate(target, by=seat))
-        elif isinstance(task, Discussion):
+        elif isinstance(task, Accusations):
             # Princeton rules: now and then someone accuses a player not yet acquitted.
             accused = {n.target for n in st.nominations}
             immune = st.immune

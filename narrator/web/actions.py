@@ -2,8 +2,9 @@
 
 The page is the organiser's: it takes the host's actions and the day's public ones. Night
 choices come only from the pads and the keypad, so at night the page takes nothing but a
-pause, a resume, a foul or a removal (all said aloud at the table anyway) and refuses the
-rest with one fixed reason: a refusal that said more could tell who acts at night.
+pause, a resume, a foul (given or taken back) or a removal (all said aloud at the table
+anyway) and refuses the rest with one fixed reason: a refusal that said more could tell
+who acts at night.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from narrator.engine.actions import (
     Nominate,
     Remove,
     Undo,
+    Unfoul,
     Vote,
     WindowClosed,
 )
@@ -25,9 +27,9 @@ from narrator.engine.state import State
 from narrator.errors import RuleError
 from narrator.web.text import Text
 
-PAGE_KINDS = ("foul", "remove", "pause", "resume", "add_time", "end_speech", "undo", "nominate",
+PAGE_KINDS = ("foul", "unfoul", "remove", "pause", "resume", "add_time", "end_speech", "undo", "nominate",
               "withdraw", "start_voting", "repeat", "vote", "second", "best_move")
-AT_NIGHT = ("foul", "remove", "pause", "resume")
+AT_NIGHT = ("foul", "unfoul", "remove", "pause", "resume")
 
 
 class BadBody(ValueError):
@@ -78,7 +80,7 @@ def refusal_at_night(state: State, action: Action) -> str | None:
     """The page's own refusal, before the engine: a fixed reason at night; an undo only of
     a day action (an undo into the night would replay its secret moments)."""
     if state.phase == "night" and action.kind not in AT_NIGHT:
-        return "the page takes no actions at night but pause, resume, foul and removal"
+        return "the page takes no actions at night but pause, resume, fouls and removal"
     return None
 
 
@@ -94,6 +96,8 @@ def describe(t: Text, action: Action | None, before: State | None) -> str:
         return t("undo_unknown")
     if isinstance(action, Foul):
         return t("undo_foul", seat=action.seat)
+    if isinstance(action, Unfoul):
+        return t("undo_unfoul", seat=action.seat)
     if isinstance(action, Remove):
         return t("undo_remove", seat=action.seat)
     if isinstance(action, Nominate):

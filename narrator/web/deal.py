@@ -46,25 +46,28 @@ def routes(server: WebServer, app: web.Application) -> None:
         starting = server.evening is not None and server.evening.starting
         return server.html(t("deal_title"), deal_page(t, server.deal, starting), "deal", request)
 
-    async def peek(request: web.Request) -> web.StreamResponse:
+    def open_deal(request: web.Request) -> PhoneDeal | web.Response:
+        """The deal going round, or the answer that says why there is none to use."""
         if not server.signed_in(request):
             return web.json_response({"error": "enter the PIN first"}, status=401)
         deal = server.deal
         if deal is None or deal.closed:
             return web.json_response({"error": "the deal is over"}, status=409)
-        seat = request.query.get("seat", "")
-        if seat != str(deal.seat):
+        return deal
+
+    async def peek(request: web.Request) -> web.StreamResponse:
+        deal = open_deal(request)
+        if not isinstance(deal, PhoneDeal):
+            return deal
+        if request.query.get("seat", "") != str(deal.seat):
             return web.json_response({"error": "not this seat's turn"}, status=409)
-        t = server.text()
-        return web.json_response({"seat": deal.seat, "role": t.role(deal.peek())},
+        return web.json_response({"seat": deal.seat, "role": server.text().role(deal.peek())},
                                  headers={"Cache-Control": "no-store"})
 
     async def pass_on(request: web.Request) -> web.StreamResponse:
-        if not server.signed_in(request):
-            return web.json_response({"error": "enter the PIN first"}, status=401)
-        deal = server.deal
-        if deal is None or deal.closed:
-            return web.json_response({"error": "the deal is over"}, status=409)
+        deal = open_deal(request)
+        if not isinstance(deal, PhoneDeal):
+            return deal
         deal.pass_on()
         return web.json_response({"seat": deal.seat, "closed": deal.closed})
 

@@ -15,22 +15,18 @@ finished games.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import web
 
 from narrator.clock import Clock
 from narrator.daemon import Box
-from narrator.engine.actions import Action, Foul, Undo
-from narrator.engine.state import State
+from narrator.engine.actions import Action, Undo
 from narrator.errors import RuleError
 from narrator.records.session import GameSession, protocols_dir
 from narrator.settings import Settings
@@ -39,8 +35,8 @@ from narrator.web import pages
 from narrator.web.auth import COOKIE, PinGate
 from narrator.web.live import Hub
 from narrator.web.phone_deal import PhoneDeal
+from narrator.web.reading import Undos, journal_actions, phone_deal, state_before, view_of
 from narrator.web.text import Text, text
-from narrator.web.view import GameInfo, Timer, public_state, role_pattern
 
 if TYPE_CHECKING:
     from narrator.evening import Evening
@@ -68,23 +64,6 @@ class Host(Protocol):
     def on_box(self) -> list[Callable[[Box], None]]: ...
 
 
-@dataclass
-class _Undos:
-    """The actions an undo would take back, newest last (an Undo pops one)."""
-
-    stack: list[Action] = field(default_factory=list)
-
-    def hear(self, action: Action | None) -> None:
-        if action is None:
-            return
-        if isinstance(action, Undo):
-            if self.stack:
-                self.stack.pop()
-        else:
-            self.stack.append(action)
-        del self.stack[:-500]
-
-
 class WebServer:
     def __init__(self, host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None,
                  pages: Sequence[Pages] = ()) -> None:
@@ -97,7 +76,7 @@ class WebServer:
         self.gate = gate
         self.clock = clock
         self.hub = Hub(self._message)
-        self.undos = _Undos()
+        self.undos = Undos()
         self._runner: web.AppRunner | None = None
         self._static = {name: (resources.files("narrator.web") / "static" / name).read_bytes()
                         for name in _STATIC}
@@ -109,13 +88,13 @@ class WebServer:
     # the game
     def attach(self, box: Box) -> None:
         """A new game's box: follow its actions and its performer."""
-        self.undos = _Undos()
+        self.undos = Undos()
         session = box.session
         if isinstance(session, GameSession):
-            self.undos.stack = _journal_actions(session)
+            self.undos.stack = journal_actions(session)
         box.listeners.append(self._heard)
         box.performer.on_change.append(self.hub.poke)
-        self.deal = _phone_deal(box)
+        self.deal = phone_deal(box)
         self.hub.poke()
 
     def _heard(self, action: Action | None, _effects: list[Any]) -> None:
@@ -160,7 +139,6 @@ class WebServer:
         r.add_post("/api/action", self.api_action)
         r.add_get("/api/events", self.api_events)
         r.add_get("/api/undo", self.api_undo)
-        r.add_post("/api/unfoul", self.api_unfoul)
         r.add_get("/static/{name}", self.static)
         r.add_get("/protocols/{name}", self.protocol)
         for add in self._pages:
@@ -290,7 +268,7 @@ class WebServer:
         game = box.game
         reason = page_actions.refusal_at_night(game.state, action)
         if reason is None and isinstance(action, Undo):
-            reason = page_actions.undo_refusal(game.state, _before(box))
+            reason = page_actions.undo_refusal(game.state, state_before(box))
         if reason is not None:
             return _error(409, reason)
         try:
@@ -315,32 +293,12 @@ class WebServer:
         t = self.text()
         if box is None or box.game.over:
             return _error(409, t("undo_none"))
-        before = _before(box)
+        before = state_before(box)
         refusal = page_actions.undo_refusal(box.game.state, before)
         if refusal is not None:
             return _error(409, t("undo_not_now"))
         last = self.undos.stack[-1] if self.undos.stack else None
         return web.json_response({"undo": page_actions.describe(t, last, before)}, headers=_NO_STORE)
-
-    async def api_unfoul(self, request: web.Request) -> web.StreamResponse:
-        """Take a foul back. The engine has no such action yet, so this is the undo of the
-        last action when that action was this seat's foul, and refused otherwise."""
-        if not self.signed_in(request):
-            return _error(401, "enter the PIN first")
-        try:
-            data = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            return _error(400, "the body is not JSON")
-        seat = data.get("seat") if isinstance(data, dict) else None
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            return _error(400, "expected {\"seat\": N}")
-        box = self.host.box
-        if box is None or box.game.over:
-            return _error(409, "no game is running")
-        last = self.undos.stack[-1] if self.undos.stack else None
-        if not (isinstance(last, Foul) and last.seat == seat):
-            return _error(409, self.text()("unfoul_not_last", seat=seat))
-        return self.apply(box, Undo())
 
     async def api_events(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(headers={
@@ -406,77 +364,3 @@ def _safe_next(value: str | None) -> str:
     if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
         return "/game"
     return value
-
-
-def _before(box: Box) -> State | None:
-    history = box.game.history
-    return history[-1] if history else None
-
-
-def info_of(box: Box) -> GameInfo:
-    rules = box.game.engine.rules
-    words = role_words(tuple(rules.roles))
-    session = box.session
-    if isinstance(session, GameSession):
-        header = session.header
-        names = tuple(getattr(header, "names", ()) or ())
-        return GameInfo(header.game_id, rules.name, rules.title, header.lang, names, words)
-    return GameInfo("", rules.name, rules.title, "en", (), words)
-
-
-@functools.cache
-def role_words(roles: tuple[str, ...]) -> re.Pattern[str]:
-    """The rule set's role names in every language the page speaks, and their ids."""
-    from narrator.phrases.numbers import LANGUAGES
-
-    names = list(roles)
-    for lang in LANGUAGES:
-        names += [text(lang).role(r) for r in roles]
-    return role_pattern(names)
-
-
-def view_of(box: Box) -> dict[str, Any]:
-    st = box.game.state
-    timers = box.performer.timers
-    timer: Timer | None = None
-    if st.phase == "day" and st.window:
-        left = timers.remaining(st.window)
-        if left is not None:
-            timer = Timer(left, not timers.paused)
-        elif st.open:
-            timer = Timer(float(st.open.seconds), False)  # the box is still speaking before it
-    formats: list[str] = []
-    session = box.session
-    if st.phase == "over" and isinstance(session, GameSession) and session.files is not None:
-        files = session.files
-        formats = [fmt for fmt, path in (("html", files.html), ("json", files.json),
-                                         ("polemica", files.polemica)) if path is not None]
-    return public_state(info_of(box), st, timer, box.performer.last_said, formats)
-
-
-def _phone_deal(box: Box) -> PhoneDeal | None:
-    """The phone to pass round, for a new game the box dealt itself (deal: phone) that has
-    not begun: never for a resumed game (its deal was seen before the power went)."""
-    session = box.session
-    if not isinstance(session, GameSession) or getattr(session.header, "deal", "cards") != "phone":
-        return None
-    roles = session.header.roles
-    if roles is None or session.journal.lines > 1:
-        return None
-    # The box says nothing until the phone has gone round: then "a new game begins".
-    box.performer.hold()
-    return PhoneDeal(roles, box.performer.release)
-
-
-def _journal_actions(session: GameSession) -> list[Action]:
-    """The undo stack of a resumed game, from its journal."""
-    from narrator.records.journal import read
-
-    undos = _Undos()
-    try:
-        for entry in read(Path(session.journal.path)).entries:
-            undos.hear(entry.action)
-    except Exception:  # an unreadable journal only costs the undo's description
-        log.warning("the journal could not be read for the undo's description")
-        return []
-    return undos.stack

@@ -27,9 +27,14 @@ def test_accusations_seconds_and_their_votes_are_in_the_protocol() -> None:
                 assert 1 <= acc["target"] <= 10
                 assert acc["by"] != acc["target"]
                 if acc["seconded_by"] is None:
-                    assert acc["voters"] is None  # not seconded: no vote
+                    assert acc["voters"] is None and acc["convicted"] is None  # no vote
                 else:
                     assert acc["seconded_by"] not in (acc["by"], acc["target"])
                     assert isinstance(acc["voters"], list)
                     assert {"round": 1, "candidate": acc["target"], "voters": acc["voters"]} in day["votes"]
+                    if acc["convicted"] is not None:  # None: the accused left before the count
+                        out = [e for e in builder.to_json()["eliminations"]
+                               if e["seat"] == acc["target"] and e["how"] == "vote"
+                               and e["number"] == day["number"]]
+                        assert bool(out) == acc["convicted"]
     assert seen >= 5

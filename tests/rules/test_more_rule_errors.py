@@ -48,7 +48,7 @@ def changed(name: str, path: str, value: Any) -> str:
     ("club", "win/0", "chaos", "win[0]", "unknown win check 'chaos'"),
     ("classic", "day/procedure", "shouting", "day.procedure", "unknown procedure 'shouting'"),
     ("classic", "day/second", -1, "day.second", "cannot be negative"),
-    ("classic", "night/1/args/reveals", "aura", "night[1].args", "reveals must be role or team"),
+    ("classic", "night/3/args/reveals", "aura", "night[3].args", "reveals must be role or team"),
 ])
 def test_wrong_files_are_refused_with_the_place(name: str, path: str, value: Any, where: str,
                                                  problem: str) -> None:

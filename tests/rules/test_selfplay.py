@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from narrator.bench.selfplay import play_many, table_sizes
+from narrator.bench.selfplay import play_games, play_many, table_sizes, variants
 from narrator.cli import main
 from narrator.rules.loader import bundled_names, load_bundled
 
@@ -16,6 +16,17 @@ def test_self_play_always_ends(name: str) -> None:
     sizes = table_sizes(load_bundled(name))
     figures = play_many(name, 3 * len(sizes))  # every size three times
     assert figures[f"selfplay_{name}_failed"] == 0, figures.get(f"selfplay_{name}_first_failure")
+
+
+@pytest.mark.parametrize("name", ["sport", "classic", "club"])
+def test_self_play_of_every_variant_ends(name: str) -> None:
+    """Each non-default value of a choice or true/false setting (the documents' variants)."""
+    rules = load_bundled(name)
+    assert variants(rules)
+    for change in variants(rules):
+        changed = rules.with_settings(change)
+        failures, _ = play_games(changed, len(table_sizes(changed)))
+        assert not failures, (change, failures[0])
 
 
 def test_classic_is_tried_up_to_twenty_players() -> None:

@@ -101,10 +101,12 @@ def test_a_foul_from_the_page_is_an_engine_action_and_the_answer_is_the_new_stat
         assert '"kind":"foul","seat":4' in journal  # journalled like any other input
         r = await client.get("/api/undo")
         assert (await r.json())["undo"] == "the foul to seat 4"
-        r = await client.post("/api/unfoul", json={"seat": 5})
-        assert r.status == 409
-        r = await client.post("/api/unfoul", json={"seat": 4})
-        assert r.status == 200 and (await r.json())["seats"][3]["fouls"] == 0
+        r = await client.post("/api/action", json={"kind": "foul", "seat": 4})
+        r = await client.post("/api/action", json={"kind": "unfoul", "seat": 5})
+        assert r.status == 409 and (await r.json())["error"] == "seat 5 has no foul to take back"
+        r = await client.post("/api/action", json={"kind": "unfoul", "seat": 4})
+        assert r.status == 200 and (await r.json())["seats"][3]["fouls"] == 1
+        assert table.state.fouls[4] == 1
         r = await client.post("/api/action", json={"kind": "pause"})
         assert r.status == 200 and (await r.json())["game"]["paused"] is True
         r = await client.post("/api/action", json={"kind": "pause"})

@@ -143,7 +143,6 @@
       }
       return;
     }
-    if (kind === "unfoul") { await send("/api/unfoul", {seat: picked}); return; }
     const body = {kind: kind};
     if ("seatNeeded" in button.dataset) body.seat = picked;
     if (kind === "add_time") body.seconds = 30;

@@ -12,6 +12,7 @@ script:
   - close                    # let the open window run out (one WindowClosed)
   - {error: {kind: vote, voter: 9}}       # this action must be refused (RuleError)
   - {expect: {alive: [1, 2, 3], current: [ballot, 4], cues: [vote_for], answers: [yes]}}
+  - {expect: {said: [{cue: vote_count, seat: 4, votes: 2}]}}  # a cue with these params
   - night: {mafia_kill: {2: 5, 8: [4, 5]}}  # play the next night: at the call of a target,
                              # its actor taps (a list: taps in turn, the last counts); stop at
                              # the next day's first window
@@ -27,8 +28,8 @@ tables:                      # optional: set-ups checked before any game starts
 A file may hold only `tables:` (no game is played then).
 `expect` inside the script checks the state at that point. Since the previous `expect`:
 `cues` lists cues that were said (a cue id, or `[cue, {params}]`), `not_cues` ones that
-were not, `cue_order` cues said in this order (others may come between), `said` exactly
-the cues said; `answers` the answers shown, `opened` how many windows of each purpose
+were not, `cue_order` cues said in this order (others may come between), `said_exactly`
+the cues said, all of them in order; `answers` the answers shown, `opened` how many windows of each purpose
 (`{gap: 7}`), `lights_on` the seats lit last. At that point: `window` the open window's
 `[purpose, seconds]`, `deck` the game's deck, `alive`, `phase`, `current`, `roles`,
 `fouls`, `nominations`.
@@ -154,6 +155,10 @@ def _matches(game: Game, want: list[Any]) -> bool:
     return current is not None and current.to_json()[: len(want)] == want
 
 
+def _same(params: dict[str, Any], want: dict[str, Any]) -> bool:
+    return all(params.get(k) == (tuple(v) if isinstance(v, list) else v) for k, v in want.items())
+
+
 def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -> None:
     st = game.state
     if "alive" in expect and st.living() != list(expect["alive"]):
@@ -173,6 +178,12 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
         missing = [c for c in expect["cues"] if not any(_is(e, c) for e in says)]
         if missing:
             raise ScenarioFailure(f"{where}: cues {missing} not said (said: {_show(says)})")
+    if "said" in expect:
+        for want in expect["said"]:
+            cue, params = want["cue"], {k: v for k, v in want.items() if k != "cue"}
+            if not any(isinstance(e, Say) and e.cue == cue and _same(e.params, params) for e in said):
+                heard = [(e.cue, e.params) for e in said if isinstance(e, Say) and e.cue == cue]
+                raise ScenarioFailure(f"{where}: {cue} {params} not said (said: {heard})")
     if "not_cues" in expect:
         present = [c for c in expect["not_cues"] if any(_is(e, c) for e in says)]
         if present:
@@ -182,8 +193,8 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
         for c in expect["cue_order"]:
             if not any(_is(e, c) for e in rest):
                 raise ScenarioFailure(f"{where}: {c} not said in order (said: {_show(says)})")
-    if "said" in expect:
-        want = expect["said"]
+    if "said_exactly" in expect:
+        want = expect["said_exactly"]
         if len(want) != len(says) or not all(_is(e, c) for e, c in zip(says, want, strict=False)):
             raise ScenarioFailure(f"{where}: said {_show(says)} != {want}")
     if "opened" in expect:

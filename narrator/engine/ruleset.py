@@ -187,8 +187,8 @@ class Setup:
             for group, roles in self.groups.items():
                 chosen = sum(1 for r in picks if r in roles)
                 if chosen != row.get(group, 0):
-                    raise ValueError(f"setup.roles: {chosen} {group.replace('_', ' ')}; {where} "
-                                     f"has {row.get(group, 0)}")
+                    raise ValueError(f"setup.roles: {group.replace('_', ' ')}: {chosen} named, "
+                                     f"{row.get(group, 0)} in {where}")
             if self.mafiosi and self.mafiosi != row.get(self.counted, 0):
                 raise ValueError(f"setup.mafiosi: {where} has {row.get(self.counted, 0)} "
                                  f"{self.counted}, not {self.mafiosi}")

@@ -34,7 +34,7 @@ def changed(name: str, path: str, value: Any) -> str:
     ("boxed", "setup/table/6/mafia", -1, "setup.table.6.mafia", "a count cannot be negative"),
     ("boxed", "setup/table/6/wizards", 1, "setup.table.6.wizards", "not a role or a group"),
     ("boxed", "setup/choice/8", ["doctor", "bodyguard"], "setup",
-     "setup.roles: 2 town specials; the table's row for 9 players (8 seats and the host) has 1"),
+     "setup.roles: town specials: 2 named, 1 in the table's row for 9 players (8 seats and the host)"),
     ("boxed", "setup/filler", "peasant", "setup.filler", "unknown role 'peasant'"),
     ("boxed", "roles/turncoat/turns_into", "dragon", "roles.turncoat.turns_into",
      "unknown role 'dragon'"),

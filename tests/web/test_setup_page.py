@@ -103,7 +103,7 @@ def test_the_boxed_special_roles_are_chosen_by_ticks_and_checked_against_the_tab
                     "set.setup.roles.boss": "on"}
         r = await client.post("/setup", data=too_many, allow_redirects=False)
         assert r.status in (400, 409)
-        assert "2 town specials" in await r.text()
+        assert "town specials: 2 named, 1 in" in await r.text()
         assert not evening.starting
         fits = {**form, "set.setup.roles.spy": "on", "set.setup.roles.ninja": "on"}
         r = await client.post("/setup", data=fits, allow_redirects=False)

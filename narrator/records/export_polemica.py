@@ -43,10 +43,13 @@ def to_polemica(protocol: Mapping[str, Any]) -> dict[str, Any]:
     for f in protocol["fouls"]:
         fouls_of.setdefault(f["seat"], []).append({"time": f["time"], "stage": dict(f["stage"])})
     best = protocol.get("best_move")
+    names = protocol.get("names") or []
     for s in seats:
         seat = s["seat"]
         player: dict[str, Any] = {"position": seat, "role": ROLE_CODES[s["role"]], "techs": [],
                                   "fouls": fouls_of.get(seat, [])}
+        if seat <= len(names) and names[seat - 1]:
+            player["name"] = names[seat - 1]
         if best and best["seat"] == seat:
             player["guess"] = {"mafs": list(best["seats"])}
         out = s.get("out")

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from narrator.engine.effects import Effect, Eliminated, GameOver, OpenWindow, Phase, Record
 from narrator.engine.ruleset import RuleSet
+from narrator.rules.scoring import points, scoring_of
 
 FORMAT = 1
 
@@ -27,7 +29,8 @@ FORMAT = 1
 class ProtocolBuilder:
     def __init__(self, rules: RuleSet, seats: int, *, game_id: str = "", lang: str = "en",
                  seed: int = 0, settings: Mapping[str, Any] | None = None, started: str = "",
-                 undo_depth: int = 200) -> None:
+                 undo_depth: int = 200, names: Sequence[str] = (),
+                 event: Mapping[str, Any] | None = None) -> None:
         self.rules = rules
         self.undo_depth = undo_depth
         self._history: list[dict[str, Any]] = []
@@ -35,7 +38,12 @@ class ProtocolBuilder:
         self.d: dict[str, Any] = {
             "game": {"id": game_id, "rules": rules.name, "title": rules.title, "seats": seats,
                      "lang": lang, "seed": seed, "settings": dict(settings or {}),
-                     "started": started, "finished": ""},
+                     "started": started, "finished": "",
+                     "event": dict(event or {}),
+                     # What the sheet needs of the rules: foul boxes, a best-move line.
+                     "fouls_out": rules.fouls.remove_at, "best_move": rules.best_move},
+            "names": [names[s - 1] if s <= len(names) else "" for s in range(1, seats + 1)],
+            "extra": {},  # the organiser's extra points by seat (set after the game)
             "seats": [{"seat": s, "role": "", "fouls": 0, "out": None} for s in range(1, seats + 1)],
             "nights": [], "days": [], "fouls": [], "eliminations": [], "best_move": None,
             "winner": None, "reason": None, "over": False, "abandoned": False,
@@ -82,7 +90,8 @@ class ProtocolBuilder:
                 self.d["over"] = True
                 self.d["winner"] = effect.outcome.winner
                 self.d["reason"] = effect.outcome.reason
-                self.d["game"]["finished"] = _iso(wall) if real else ""
+                self.d["game"]["finished"] = _local(wall) if real else ""
+                self._drop_periods_after_the_end()
 
     @property
     def over(self) -> bool:
@@ -91,11 +100,22 @@ class ProtocolBuilder:
     def to_json(self) -> dict[str, Any]:
         out = {k: copy.deepcopy(v) for k, v in self.d.items() if not k.startswith("_")}
         out["protocol"] = FORMAT
+        score_players(out, self.rules)
         now = self.d["_now"]
         out["stands"] = {"phase": now["phase"], "number": now["number"], "moment": now["moment"]}
         return out
 
     # internals
+    def _drop_periods_after_the_end(self) -> None:
+        """The morning (or night) that began as the game ended holds nothing: a sheet shows
+        no period after the one where the game was decided."""
+        elims = self.d["eliminations"]
+        last = (elims[-1]["phase"], elims[-1]["number"]) if elims else None
+        for key in ("days", "nights"):
+            phase = "day" if key == "days" else "night"
+            self.d[key] = [p for p in self.d[key] if not (
+                _empty(p) and last is not None and _after((phase, p["number"]), last))]
+
     def _period(self, phase: str, number: int) -> dict[str, Any]:
         key = "days" if phase == "day" else "nights"
         periods: list[dict[str, Any]] = self.d[key]
@@ -216,6 +236,39 @@ class ProtocolBuilder:
         elif event == "game_over":
             d["winner"] = data["winner"]
             d["reason"] = data["reason"]
+
+
+def score_players(protocol: dict[str, Any], rules: RuleSet) -> None:
+    """Add `players` (seat, name, role, team, points, score) and `scoring` to a protocol:
+    points per the rule set's scoring once the game is over, None where it gives none
+    (no scoring, or the game unfinished or abandoned)."""
+    scoring = scoring_of(rules)
+    seats = protocol["seats"]
+    roles = [s["role"] for s in seats]
+    done = bool(protocol.get("over")) and not protocol.get("abandoned")
+    extra = {int(k): float(v) for k, v in (protocol.get("extra") or {}).items()}
+    scores = (points(scoring, rules, roles, protocol.get("winner"), protocol.get("best_move"), extra)
+              if scoring is not None and done else None)
+    names = protocol.get("names") or []
+    protocol["scoring"] = scoring.to_json() if scoring is not None else None
+    protocol["players"] = [{
+        "seat": s["seat"], "name": names[i] if i < len(names) else "", "role": s["role"],
+        "team": rules.roles[s["role"]].team if s["role"] in rules.roles else "",
+        "points": scores[i]["total"] if scores else None, "score": scores[i] if scores else None,
+    } for i, s in enumerate(seats)]
+
+
+def _empty(period: Mapping[str, Any]) -> bool:
+    return not any(v for k, v in period.items() if k != "number")
+
+
+def _after(a: tuple[str, int], b: tuple[str, int]) -> bool:
+    """Is period a later than period b? Night N follows day N (night 0, day 1, night 1...)."""
+    return (a[1], a[0] == "night") > (b[1], b[0] == "night")
+
+
+def _local(seconds: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(seconds))
 
 
 def _iso(seconds: float) -> str:

@@ -1,124 +1,309 @@
-"""The protocol as one printable page, laid out like the tournament paper form.
+"""The protocol as one printable A4 page, laid out like a tournament's paper form.
 
-Seats with roles, fouls and how each left; then one column per day (nominations, votes by
-round, the lift ballot) and per night (shots, checks); the best move and the winner. Plain
-HTML with its own CSS, A4 landscape, in the game's language (English or Russian).
+Header: the rule set, the tournament fields, when it was played (local time). The seats:
+number, player's name, role (its human name as the rule set's cards print it, in the
+sheet's language), foul boxes, how and when the player left, and the points where the
+rule set gives any. Then a card per day and per night up to the one where the game was
+decided: nominations (accusations and seconds where the rules have them), votes by
+round, the lift ballot; each night's choices and checks. Last the best move (only where
+the rule set has one), the winner and the judge's signature. Every word is in the
+game's language (narrator/records/sheet/<lang>.yaml).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
 from html import escape
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from narrator.errors import RecordError
 from narrator.records.journal import write_private
+from narrator.yamlfile import parse_yaml
 
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "Game protocol", "game": "Game", "rules": "Rules", "started": "Started",
-        "seat": "Seat", "role": "Role", "fouls": "Fouls", "out": "Out", "day": "Day",
-        "night": "Night", "nominations": "Nominations", "votes": "Votes", "round": "round",
-        "lift": "All leave?", "yes": "yes", "no": "no", "shots": "Shots", "checks": "Checks",
-        "best_move": "Best move", "winner": "Winner", "none": "—", "unfinished": "unfinished",
-        "withdrawn": "withdrawn", "answer_yes": "yes", "answer_no": "no", "miss": "miss",
-        "vote": "voted out", "shot": "shot", "fouls_out": "4 fouls", "removed": "removed",
-        "lifted": "all tied leave", "red": "red (town)", "black": "black (mafia)",
-        "maniac": "maniac", "draw": "draw", "civilian": "civilian", "sheriff": "sheriff",
-        "mafia": "mafia", "don": "don", "signature": "Judge's signature",
-    },
-    "ru": {
-        "title": "Протокол игры", "game": "Игра", "rules": "Правила", "started": "Начало",
-        "seat": "Место", "role": "Роль", "fouls": "Фолы", "out": "Выбыл", "day": "День",
-        "night": "Ночь", "nominations": "Выставления", "votes": "Голосование", "round": "круг",
-        "lift": "Поднять всех?", "yes": "за", "no": "против", "shots": "Выстрелы",
-        "checks": "Проверки", "best_move": "Лучший ход", "winner": "Победа", "none": "—",
-        "unfinished": "не окончена", "withdrawn": "снято", "answer_yes": "да",
-        "answer_no": "нет", "miss": "промах", "vote": "заголосован", "shot": "убит ночью",
-        "fouls_out": "4 фола", "removed": "удалён", "lifted": "подняты все",
-        "red": "красные (город)", "black": "чёрные (мафия)", "maniac": "маньяк",
-        "draw": "ничья", "civilian": "мирный", "sheriff": "шериф", "mafia": "мафия",
-        "don": "дон", "signature": "Подпись судьи",
-    },
-}
+LANGS = ("en", "ru")
 
 _CSS = """
-@page { size: A4 landscape; margin: 10mm; }
-body { font: 10pt/1.25 "DejaVu Sans", Arial, sans-serif; margin: 0; color: #000; }
-h1 { font-size: 14pt; margin: 0 0 2mm; }
-.meta { margin-bottom: 3mm; }
-.meta span { margin-right: 6mm; }
-.grid { display: flex; gap: 4mm; align-items: flex-start; }
+@page { size: A4 landscape; margin: 8mm; }
+* { box-sizing: border-box; }
+body { font: 8pt/1.2 "DejaVu Sans", Arial, sans-serif; margin: 0; color: #000; }
+h1 { font-size: 12pt; margin: 0 0 1mm; }
+.meta { margin-bottom: 2mm; }
+.meta span { margin-right: 4mm; white-space: nowrap; }
+.grid { display: flex; gap: 3mm; align-items: flex-start; }
 table { border-collapse: collapse; }
-th, td { border: 0.3mm solid #000; padding: 0.6mm 1.5mm; vertical-align: top; }
-th { background: #e8e8e8; }
+th, td { border: 0.25mm solid #000; padding: 0.4mm 1mm; vertical-align: middle; }
+th { background: #e8e8e8; font-weight: bold; }
 td.n { text-align: center; }
-.box { display: inline-block; width: 3.2mm; height: 3.2mm; border: 0.3mm solid #000;
-       margin-right: 0.6mm; text-align: center; line-height: 3.2mm; font-size: 8pt; }
-.periods { display: flex; flex-wrap: wrap; gap: 2mm; }
-.period { border: 0.3mm solid #000; padding: 1mm 2mm; min-width: 34mm; }
-.period h2 { font-size: 10pt; margin: 0 0 1mm; }
-.period p { margin: 0.5mm 0; }
-.foot { margin-top: 4mm; display: flex; gap: 10mm; }
-.sign { border-bottom: 0.3mm solid #000; min-width: 60mm; display: inline-block; }
+td.name { max-width: 38mm; overflow: hidden; white-space: nowrap; }
+td.role { max-width: 32mm; }
+td.pts { text-align: right; min-width: 8mm; }
+.box { display: inline-block; width: 2.8mm; height: 2.8mm; border: 0.25mm solid #000;
+       margin-right: 0.4mm; text-align: center; line-height: 2.6mm; font-size: 7pt; }
+.periods { flex: 1; column-width: var(--column, 40mm); column-gap: 1.5mm;
+           font-size: var(--card, 8pt); }
+.period { border: 0.25mm solid #000; padding: 0.6mm 1.2mm; margin-bottom: 1.5mm;
+          break-inside: avoid; }
+.period h2 { font-size: 1.05em; margin: 0 0 0.5mm; }
+.period p { margin: 0.3mm 0; }
+.foot { margin-top: 2mm; display: flex; gap: 8mm; }
+.sign { border-bottom: 0.25mm solid #000; min-width: 50mm; display: inline-block; }
 .struck { text-decoration: line-through; }
 """
 
 
+@cache
+def words(lang: str) -> Mapping[str, Any]:
+    """The sheet's words in one language (English for one it doesn't know)."""
+    name = f"{lang if lang in LANGS else 'en'}.yaml"
+    path = resources.files("narrator.records") / "sheet" / name
+    data = parse_yaml(path.read_text(encoding="utf-8"), name, RecordError)
+    if not isinstance(data, dict):
+        raise RecordError(name, "", "expected a mapping of words")
+    return data
+
+
+class _Sheet:
+    def __init__(self, protocol: Mapping[str, Any]) -> None:
+        self.p = protocol
+        self.game: Mapping[str, Any] = protocol["game"]
+        self.lang = str(self.game.get("lang", "en"))
+        self.w = words(self.lang)
+
+    def t(self, key: str, *more: str) -> str:
+        value: Any = self.w
+        for k in (key, *more):
+            value = value.get(k) if isinstance(value, Mapping) else None
+        return escape(str(value)) if value is not None else escape(str((key, *more)[-1]))
+
+    def role(self, role: str) -> str:
+        if not role:
+            return self.t("none")
+        return escape(role_name(self.lang, str(self.game.get("rules", "")), role))
+
+    def roles(self, roles: Iterable[str]) -> str:
+        """Who acts at a step: "Commissar / Sergeant"; a team of three or more by its first
+        role's plural ("Mafiosi"), so a night card stays short."""
+        roles = list(roles)
+        if len(roles) > 2:
+            rules = str(self.game.get("rules", ""))
+            return escape(role_name(self.lang, rules, roles[0], many=True))
+        return " / ".join(self.role(r) for r in roles)
+
+    def name(self, seat: int) -> str:
+        names = self.p.get("names") or []
+        return escape(names[seat - 1]) if 0 < seat <= len(names) else ""
+
+    # the page
+    def html(self) -> str:
+        title = self.rule_set_title()
+        periods = [self.period(kind, n, period) for kind, n, period in _periods(self.p)]
+        parts = [
+            "<!DOCTYPE html>",
+            f'<html lang="{escape(self.lang)}"><head><meta charset="utf-8">',
+            f"<title>{self.t('title')} · {title}</title>",
+            f"<style>{_CSS}</style></head><body{_density(periods)}>",
+            f"<h1>{self.t('title')} · {title}</h1>",
+            self.meta(),
+            '<div class="grid">', self.seats(), '<div class="periods">',
+            *periods,
+            "</div></div>", self.foot(), "</body></html>",
+        ]
+        return "\n".join(parts) + "\n"
+
+    def rule_set_title(self) -> str:
+        rules = str(self.game.get("rules", ""))
+        known = self.w.get("rule_sets", {})
+        return escape(str(known.get(rules) or self.game.get("title") or rules))
+
+    def meta(self) -> str:
+        event = self.game.get("event") or {}
+        items = []
+        if event.get("tournament"):
+            items.append(f"{self.t('tournament')}: <b>{escape(str(event['tournament']))}</b>")
+        for key in ("table", "round", "game"):
+            if event.get(key) is not None:
+                items.append(f"{self.t(key)}: <b>{escape(str(event[key]))}</b>")
+        when = played(self.lang, str(self.game.get("started") or ""),
+                      str(self.game.get("finished") or ""))
+        if when:
+            items.append(f"{self.t('started')}: {escape(when)}")
+        items.append(f"{self.t('game_id')}: {escape(str(self.game.get('id') or ''))}")
+        return '<div class="meta">' + "".join(f"<span>{i}</span>" for i in items) + "</div>"
+
+    def seats(self) -> str:
+        scored = any(pl.get("score") for pl in self.p.get("players", []))
+        named = any(self.p.get("names") or [])
+        boxes = int(self.game.get("fouls_out") or 4)
+        head = [self.t("seat"), *([self.t("player")] if named else []), self.t("role"),
+                self.t("fouls"), self.t("out")]
+        if scored:
+            head += [self.t("win_points"), self.t("best_move_points"), self.t("extra_points"),
+                     self.t("total_points")]
+        rows = ["<table>", "<tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+        players = {pl["seat"]: pl for pl in self.p.get("players", [])}
+        for s in self.p["seats"]:
+            seat = s["seat"]
+            fouls = "".join(f'<span class="box">{"×" if i < s["fouls"] else ""}</span>'
+                            for i in range(max(boxes, s["fouls"])))
+            cells = [f'<td class="n">{seat}</td>']
+            if named:
+                cells.append(f'<td class="name">{self.name(seat)}</td>')
+            cells += [f'<td class="role">{self.role(s["role"])}</td>', f"<td>{fouls}</td>",
+                      f"<td>{self.out(s.get('out'))}</td>"]
+            score = players.get(seat, {}).get("score")
+            if scored:
+                for key in ("win", "best_move", "extra", "total"):
+                    value = score.get(key) if score else None
+                    shown = _points(value) if value or key == "total" else ""
+                    cells.append(f'<td class="pts">{shown}</td>')
+            rows.append("<tr>" + "".join(cells) + "</tr>")
+        rows.append("</table>")
+        return "".join(rows)
+
+    def out(self, out: Mapping[str, Any] | None) -> str:
+        if not out:
+            return ""
+        short = self.t("day_short" if out["phase"] == "day" else "night_short")
+        how = self.w.get("how", {}).get(out["how"], out["how"].replace("_", " "))
+        return f"{short}{out['number']}: {escape(str(how))}"
+
+    def period(self, kind: str, number: int, p: Mapping[str, Any]) -> str:
+        out = [f'<div class="period"><h2>{self.t(kind)} {number}</h2>']
+        out += self.day(p) if kind == "day" else self.night(p)
+        out.append("</div>")
+        return "".join(out)
+
+    def day(self, p: Mapping[str, Any]) -> list[str]:
+        out = []
+        noms = []
+        for nom in p.get("nominations", []):
+            text = f"{nom['by']}→{nom['target']}" if nom.get("by") else str(nom["target"])
+            noms.append(f'<span class="struck">{text}</span>' if nom["withdrawn"] else text)
+        if noms:
+            out.append(f"<p>{self.t('nominations')}: {', '.join(noms)}</p>")
+        accusations = []
+        for acc in p.get("accusations") or []:
+            who = f"{acc['by']}→{acc['target']}" if acc.get("by") else str(acc["target"])
+            if acc.get("seconded_by"):
+                voters = acc.get("voters")
+                count = f", {self.t('yes_votes')} {len(voters)}" if voters is not None else ""
+                accusations.append(f"{who} ({self.t('seconded')} {acc['seconded_by']}{count})")
+            else:
+                accusations.append(f"{who} ({self.t('not_seconded')})")
+        if accusations:
+            out.append(f"<p>{self.t('accusations')}: {'; '.join(accusations)}</p>")
+        rounds: dict[int, list[str]] = {}
+        for v in p.get("votes", []):
+            voters = ",".join(str(x) for x in v["voters"])
+            rounds.setdefault(v["round"], []).append(
+                f"<b>{v['candidate']}</b>: {len(v['voters'])}" + (f" ({voters})" if voters else ""))
+        for rnd, lines in sorted(rounds.items()):
+            label = self.t("votes") if rnd == 1 else f"{self.t('revote')} {rnd - 1}"
+            out.append(f"<p>{label}: {'; '.join(lines)}</p>")
+        for lift in p.get("lift_votes", []):
+            cands = ", ".join(str(c) for c in lift["candidates"])
+            out.append(f"<p>{self.t('lift')} ({cands}): {self.t('yes_votes')} {len(lift['yes'])}, "
+                       f"{self.t('no_votes')} {len(lift['no'])}</p>")
+        return out
+
+    def night(self, p: Mapping[str, Any]) -> list[str]:
+        out = []
+        for step in p.get("choices", []):
+            ability = step.get("ability", "")
+            label = self.w.get("abilities", {}).get(ability)
+            if label is None:
+                continue  # meetings and status steps hold nothing to write down
+            if ability in ("check", "ask"):
+                continue  # the answers below say who asked about whom
+            picks = [f"{c['actor']}→{c['target']}" for c in step["choices"]
+                     if c.get("actor") and c.get("target")]
+            if not picks and ability != "kill":
+                continue  # nobody healed, guarded...: nothing to write (a miss is worth it)
+            out.append(f"<p>{self.roles(step.get('roles', []))} ({escape(str(label))}): "
+                       f"{', '.join(picks) or self.t('miss')}</p>")
+        for check in p.get("checks", []):
+            answer = self.t("answer_yes" if check["answer"] == "yes" else "answer_no")
+            by = ",".join(str(s) for s in check.get("by", []))
+            out.append(f"<p>{self.roles(check.get('roles', []))}"
+                       f"{f' {by}' if by else ''} → {check['target']}: {answer}</p>")
+        return out
+
+    def foot(self) -> str:
+        parts = []
+        if self.game.get("best_move", True):
+            best = self.p.get("best_move")
+            text = (f"{best['seat']} → {', '.join(str(s) for s in best['seats'])}" if best
+                    else self.w["none"])
+            parts.append(f"<div>{self.t('best_move')}: <b>{escape(text)}</b></div>")
+        winner = self.p.get("winner")
+        if self.p.get("abandoned"):
+            result = self.t("abandoned")
+        elif winner:
+            result = self.t("teams", winner) if winner in self.w.get("teams", {}) else escape(winner)
+        else:
+            result = self.t("unfinished")
+        parts.append(f"<div>{self.t('winner')}: <b>{result}</b></div>")
+        parts.append(f"<div>{self.t('signature')}: <span class=\"sign\">&nbsp;</span></div>")
+        return '<div class="foot">' + "".join(parts) + "</div>"
+
+
 def render_html(protocol: Mapping[str, Any]) -> str:
-    game = protocol["game"]
-    t = LABELS.get(game.get("lang", "en"), LABELS["en"])
-
-    def word(key: str) -> str:
-        return escape(t.get(key, key))
-
-    parts: list[str] = [
-        "<!DOCTYPE html>", f'<html lang="{escape(game.get("lang", "en"))}"><head><meta charset="utf-8">',
-        f"<title>{word('title')} {escape(str(game.get('id', '')))}</title>",
-        f"<style>{_CSS}</style></head><body>",
-        f"<h1>{word('title')}</h1>",
-        '<div class="meta">'
-        f"<span>{word('game')}: <b>{escape(str(game.get('id') or ''))}</b></span>"
-        f"<span>{word('rules')}: {escape(str(game.get('title') or game.get('rules', '')))}</span>"
-        f"<span>{word('started')}: {escape(str(game.get('started') or ''))}</span></div>",
-        '<div class="grid">', _seats_table(protocol, word), '<div class="periods">',
-    ]
-    for kind, number, period in _periods(protocol):
-        parts.append(_period_html(kind, number, period, word))
-    parts.append("</div></div>")
-    best = protocol.get("best_move")
-    best_text = (f"{best['seat']} → {', '.join(str(s) for s in best['seats'])}" if best
-                 else t["none"])
-    winner = protocol.get("winner")
-    winner_text = t.get(winner, winner) if winner else t["unfinished"]
-    parts.append(
-        '<div class="foot">'
-        f"<div>{word('best_move')}: <b>{escape(best_text)}</b></div>"
-        f"<div>{word('winner')}: <b>{escape(str(winner_text))}</b></div>"
-        f"<div>{word('signature')}: <span class=\"sign\">&nbsp;</span></div></div>"
-    )
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    return _Sheet(protocol).html()
 
 
 def write_html(protocol: Mapping[str, Any], path: Path) -> Path:
     return write_private(path, render_html(protocol))
 
 
-def _seats_table(protocol: Mapping[str, Any], word: Any) -> str:
-    rows = [f"<table><tr><th>{word('seat')}</th><th>{word('role')}</th><th>{word('fouls')}</th>"
-            f"<th>{word('out')}</th></tr>"]
-    for s in protocol["seats"]:
-        boxes = "".join(f'<span class="box">{"×" if i < s["fouls"] else ""}</span>' for i in range(4))
-        out = s.get("out")
-        out_text = ""
-        if out:
-            how = "fouls_out" if out["how"] == "fouls" else out["how"]
-            out_text = f"{word(out['phase'])} {out['number']}: {word(how)}"
-        rows.append(f'<tr><td class="n">{s["seat"]}</td><td>{word(s["role"] or "none")}</td>'
-                    f"<td>{boxes}</td><td>{out_text}</td></tr>")
-    rows.append("</table>")
-    return "".join(rows)
+def role_name(lang: str, rules: str, role: str, many: bool = False) -> str:
+    """A role's human name as the rule set's cards print it, in this language; a role the
+    phrase book has no name for is shown without its id's underscores."""
+    from narrator.phrases.book import PhraseBook, PhraseError
+
+    try:
+        return PhraseBook.load(lang if lang in LANGS else "en").role_name(role, rules, many)
+    except PhraseError:
+        return role.replace("_", " ")
+
+
+def played(lang: str, started: str, finished: str) -> str:
+    """"23 Nov 2026, 19:05–19:52" / "23 ноя 2026, 19:05–19:52" from local ISO times."""
+    if len(started) < 16:
+        return ""
+    months = words(lang).get("months", [])
+    try:
+        month = months[int(started[5:7]) - 1]
+        day = int(started[8:10])
+    except (ValueError, IndexError):
+        return started.replace("T", " ")[:16]
+    text = f"{day} {month} {started[:4]}, {started[11:16]}"
+    if len(finished) >= 16:
+        text += f"–{finished[11:16]}"
+    return text
+
+
+CARD_LINES = 90  # what the cards' column holds at 8 pt on an A4 page beside 16 seats
+
+
+def _density(periods: list[str]) -> str:
+    """A long game's cards in a smaller type, so that the sheet stays one page. The area a
+    line takes goes with the square of the type size; the lines are counted roughly (a
+    card's heading as two, a long paragraph as more)."""
+    lines = sum(p.count("<p>") + 2 for p in periods) + sum(len(p) for p in periods) // 400
+    if lines <= CARD_LINES:
+        return ""
+    size = max(4.5, 8 * (CARD_LINES / lines) ** 0.5)
+    return f' style="--card: {size:.1f}pt; --column: {40 * size / 8:.0f}mm"'
+
+
+
+def _points(value: float | None) -> str:
+    if value is None:
+        return ""
+    return f"{value:g}"
 
 
 def _periods(protocol: Mapping[str, Any]) -> Iterable[tuple[str, int, Mapping[str, Any]]]:
@@ -127,37 +312,3 @@ def _periods(protocol: Mapping[str, Any]) -> Iterable[tuple[str, int, Mapping[st
     items = [("day", d["number"], d) for d in protocol["days"]]
     items += [("night", n["number"], n) for n in protocol["nights"] if n["number"] > 0]
     return sorted(items, key=lambda i: (i[1], 0 if i[0] == "day" else 1))
-
-
-def _period_html(kind: str, number: int, p: Mapping[str, Any], word: Any) -> str:
-    out = [f'<div class="period"><h2>{word(kind)} {number}</h2>']
-    if kind == "day":
-        noms = []
-        for nom in p["nominations"]:
-            text = f"{nom['by']}→{nom['target']}"
-            noms.append(f'<span class="struck" title="{word("withdrawn")}">{text}</span>'
-                        if nom["withdrawn"] else text)
-        out.append(f"<p>{word('nominations')}: {', '.join(noms) or word('none')}</p>")
-        rounds: dict[int, list[str]] = {}
-        for v in p["votes"]:
-            voters = ", ".join(str(x) for x in v["voters"])
-            rounds.setdefault(v["round"], []).append(
-                f"<b>{v['candidate']}</b>: {len(v['voters'])}" + (f" ({voters})" if voters else ""))
-        for rnd, lines in sorted(rounds.items()):
-            out.append(f"<p>{word('votes')}, {word('round')} {rnd}:<br>{'<br>'.join(lines)}</p>")
-        for lift in p["lift_votes"]:
-            cands = ", ".join(str(c) for c in lift["candidates"])
-            out.append(f"<p>{word('lift')} ({cands}): {word('yes')} {len(lift['yes'])}, "
-                       f"{word('no')} {len(lift['no'])}</p>")
-    else:
-        for step in p["choices"]:
-            if step["ability"] != "kill":
-                continue
-            shots = [f"{c['actor']}→{c['target']}" for c in step["choices"] if c["actor"] and c["target"]]
-            out.append(f"<p>{word('shots')}: {', '.join(shots) or word('miss')}</p>")
-        for check in p["checks"]:
-            by = "/".join(word(r) for r in check["roles"])
-            answer = word("answer_yes" if check["answer"] == "yes" else "answer_no")
-            out.append(f"<p>{word('checks')} ({by}): {check['target']} — {answer}</p>")
-    out.append("</div>")
-    return "".join(out)

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from narrator.engine.actions import Action, Undo
 from narrator.engine.effects import Effect
@@ -39,9 +40,13 @@ def protocols_dir(state_dir: str | Path) -> Path:
 
 
 def write_protocol(protocol: ProtocolBuilder, folder: Path, game_id: str) -> ProtocolFiles:
+    return write_protocol_files(protocol.to_json(), folder, game_id)
+
+
+def write_protocol_files(data: dict[str, Any], folder: Path, game_id: str) -> ProtocolFiles:
+    """The JSON protocol, its sheet and (where the format can say it) its Polemica record."""
     private_dir(folder)
     paths = protocol_paths(folder, game_id)
-    data = protocol.to_json()
     write_private(paths["json"], json.dumps(data, ensure_ascii=False, indent=1) + "\n")
     write_html(data, paths["html"])
     polemica: Path | None = paths["polemica"]
@@ -148,7 +153,8 @@ class GameSession:
 def _builder(game: Game, header: GameHeader) -> ProtocolBuilder:
     return ProtocolBuilder(game.engine.rules, game.state.seats, game_id=header.game_id,
                            lang=header.lang, seed=header.seed, settings=header.settings,
-                           started=header.started, undo_depth=game.limit)
+                           started=header.started, undo_depth=game.limit,
+                           names=header.names, event=header.event)
 
 
 def _started(header: GameHeader, wall: Callable[[], float]) -> float:

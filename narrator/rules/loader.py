@@ -16,6 +16,8 @@ from typing import Any, TypeVar, cast
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import CHOICES, DayRules, FoulRules, Role, RuleSet, Step
 from narrator.errors import RuleSetError
+from narrator.rules.scoring import read_scoring
+from narrator.rules.scoring import register as register_scoring
 from narrator.rules.settings import common, read_limits, read_settings
 from narrator.yamlfile import parse_yaml, read_text
 
@@ -24,7 +26,7 @@ T = TypeVar("T")
 _TOP_KEYS = {
     "name", "title", "roles", "deck", "night_zero", "night", "day", "fouls", "win",
     "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "default_role",
-    "settings", "limits", "deck_grows", "cues",
+    "settings", "limits", "deck_grows", "cues", "scoring",
 }
 _INPUTS = ("callout", "keypad", "none")
 ABILITIES = REGISTRY.abilities
@@ -155,6 +157,8 @@ class _Reader:
             for value in [c.value for c in setting.choices] or [True, False] * (setting.kind == "bool"):
                 self.changed_steps(rules.with_fields(setting.fields(value)), f"settings.{setting.key}")
         limits = read_limits(data.get("limits"), settings, self.fail)
+        # Points for a rating: kept beside the rules (they change nothing in a game).
+        register_scoring(self.source, read_scoring(data.get("scoring"), self.fail))
         return dataclasses.replace(rules, settings=settings, limits=limits)
 
     def changed_steps(self, rules: RuleSet, where: str) -> None:

@@ -197,9 +197,9 @@ def test_the_sheet_is_one_well_formed_page(lang: str) -> None:
     assert sheet.rows == 11  # the heading and ten seats
     text = " ".join(sheet.text)
     if lang == "en":
-        assert "Day 4" in text and "Night 3" in text and "red (town)" in text and "sheriff" in text
+        assert "Day 4" in text and "Night 3" in text and "red (town)" in text and "Sheriff" in text
     else:
-        assert "День 4" in text and "Ночь 3" in text and "красные (город)" in text and "шериф" in text
+        assert "День 4" in text and "Ночь 3" in text and "красные (город)" in text and "Шериф" in text
     assert "@page" in text and "A4 landscape" in text
 
 

@@ -1,16 +1,13 @@
 """A game set up on the page with ten names ends with those names on the protocol sheet.
 
 The page hands the names to the evening's set-up, which puts them in the journal's header
-(tests/web/test_browser.py sees them there and on the page). Writing them on the sheet is
-issue 12's item 4 (E12's protocols), not landed yet: this test is a strict xfail until it
-is, so the day it passes it fails, and whoever lands the names removes the marker."""
+(tests/web/test_browser.py sees them there and on the page); the protocol writes them on
+the sheet and in `players[].name` (issue 12 item 4)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-
-import pytest
 
 from narrator.engine.actions import WindowClosed
 from narrator.errors import RuleError
@@ -23,7 +20,6 @@ from narrator.web.text import text
 NAMES = ["Ann", "Boris", "Chloé", "Dmitri", "Eve", "Farid", "Gala", "Hugo", "Irina", "Jack"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12 item 4: the protocol sheet has no names yet")
 def test_the_page_s_names_reach_the_protocol_sheet(tmp_path: Path) -> None:
     form = SetupForm(names=list(NAMES), deal="phone", fields={"tournament": "Cup"})
     errors: dict[str, str] = {}

@@ -1,0 +1,236 @@
+"""Protocol sheets a club can hand to its rating: names, tournament fields, points by the
+rule set's scoring, human role names in the sheet's language, local readable times, no
+period after the game was decided, a best move only where the rules have one, a 16-seat
+game on one A4 page (printed by headless chromium), the Polemica record with the names."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from narrator.cli import main
+from narrator.engine.effects import Effect
+from narrator.engine.state import State
+from narrator.errors import RecordError
+from narrator.records.export_polemica import to_polemica
+from narrator.records.extra_points import give_extra_points
+from narrator.records.protocol import ProtocolBuilder, score_players
+from narrator.records.protocol_html import played, render_html, words
+from narrator.rules.loader import load_bundled
+from narrator.rules.scoring import points, scoring_of
+from narrator.sim.selfplay import play
+
+RU_NAMES = ["Анна", "Борис", "Виктор", "Галина", "Дмитрий", "Елена", "Жанна", "Зиновий",
+            "Игорь", "Кирилл", "Лариса", "Михаил", "Надежда", "Олег", "Павел", "Раиса"]
+EN_NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim",
+            "Lou", "Max", "Ned", "Oli", "Pam"]
+SIZES = {"sport": [10], "club": [10], "classic": [8, 12, 16], "boxed": [6, 9, 12, 16]}
+
+
+def protocol_of(rules_name: str, seats: int, seed: int, lang: str = "en") -> dict[str, Any]:
+    rules = load_bundled(rules_name)
+    names = (RU_NAMES if lang == "ru" else EN_NAMES)[:seats]
+    builder = ProtocolBuilder(rules, seats, lang=lang, names=names, started="2026-11-23T19:05:00",
+                              event={"tournament": "Кубок" if lang == "ru" else "Cup", "table": 2,
+                                     "round": 3, "game": 4})
+
+    def feed(_st: State, effects: list[Effect]) -> None:
+        builder.feed(effects, 1_795_000_000.0)
+
+    play(rules, seed, seats=seats, on_effects=feed)
+    return builder.to_json()
+
+
+class Text(HTMLParser):
+    """The words a reader sees (no style sheet)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = False
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        self._skip = tag in ("style", "title")
+
+    def handle_endtag(self, tag: str) -> None:
+        self._skip = False
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.parts.append(data)
+
+
+def visible(html: str) -> str:
+    parser = Text()
+    parser.feed(html)
+    return re.sub(r"\s+", " ", " ".join(parser.parts))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("rules_name", sorted(SIZES))
+def test_role_names_are_human_and_a_russian_sheet_is_russian(rules_name: str, lang: str) -> None:
+    for seats in SIZES[rules_name]:
+        p = protocol_of(rules_name, seats, seed=seats, lang=lang)
+        html = render_html(p)
+        text = visible(html)
+        for role in load_bundled(rules_name).deck_for(seats):
+            assert f">{role}<" not in html, role  # never a raw id in a cell
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), text
+        if lang == "ru":
+            # Russian throughout: take away the record's id and no Latin letter is left.
+            rest = text.replace(p["game"]["id"], "")
+            assert not re.search(r"[A-Za-z]", rest), re.findall(r"\S*[A-Za-z]\S*", rest)
+            assert "Протокол игры" in html.split("<body>")[1][:200]
+        names = RU_NAMES if lang == "ru" else EN_NAMES
+        assert all(n in text for n in names[:seats])
+
+
+def test_the_sheet_words_are_the_same_in_both_languages() -> None:
+    def keys(d: Any, prefix: str = "") -> set[str]:
+        if not isinstance(d, dict):
+            return {prefix}
+        return {k for key, v in d.items() for k in keys(v, f"{prefix}.{key}")}
+
+    assert keys(words("en")) == keys(words("ru"))
+    assert len(words("en")["months"]) == len(words("ru")["months"]) == 12
+
+
+def test_times_are_local_and_readable() -> None:
+    assert played("en", "2026-11-23T19:05:12", "2026-11-23T19:52:40") == "23 Nov 2026, 19:05–19:52"
+    assert played("ru", "2026-03-01T09:00:00", "") == "1 мар 2026, 09:00"
+    p = protocol_of("sport", 10, 3)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", p["game"]["finished"])  # local, no zone
+    assert "Played: 23 Nov 2026, 19:05–" in visible(render_html(p))
+
+
+def test_no_period_after_the_one_the_game_was_decided_in() -> None:
+    for rules_name, seats in (("sport", 10), ("classic", 12), ("boxed", 16), ("club", 10)):
+        for seed in range(4):
+            p = protocol_of(rules_name, seats, seed)
+            last = p["eliminations"][-1]
+            # Night 0, day 1, night 1, day 2...: night N comes after day N.
+            end = (last["number"], last["phase"] == "night")
+            periods = [(d["number"], False) for d in p["days"]] + [
+                (n["number"], True) for n in p["nights"]]
+            assert max(periods) == end, (rules_name, seed, max(periods), end)
+
+
+def test_best_move_only_where_the_rule_set_has_one() -> None:
+    assert "Best move" in visible(render_html(protocol_of("sport", 10, 1)))
+    for rules_name in ("classic", "boxed", "club"):
+        assert "Best move" not in visible(render_html(protocol_of(rules_name, 10, 1)))
+
+
+def test_sport_points_win_best_move_and_extra() -> None:
+    rules = load_bundled("sport")
+    scoring = scoring_of(rules)
+    assert scoring is not None
+    roles = ["civilian", "mafia", "civilian", "don", "sheriff", "civilian", "mafia", "civilian",
+             "civilian", "civilian"]
+    black = {"seat": 1, "seats": [2, 4, 7]}
+    pts = points(scoring, rules, roles, "red", black, {5: 0.3, 2: -0.5})
+    assert pts[0] == {"win": 1.0, "best_move": 0.5, "extra": 0.0, "total": 1.5}
+    assert pts[1]["total"] == -0.5 and pts[3]["total"] == 0.0 and pts[4]["total"] == 1.3
+    two = points(scoring, rules, roles, "black", {"seat": 3, "seats": [2, 4, 5]}, {})
+    assert two[2] == {"win": 0.0, "best_move": 0.25, "extra": 0.0, "total": 0.25}
+    assert two[1]["total"] == two[3]["total"] == 1.0
+    one = points(scoring, rules, roles, "red", {"seat": 3, "seats": [2, 5, 6]}, {})
+    assert one[2]["best_move"] == 0.0
+    # No points for a draw, and none in rule sets without scoring or before the end.
+    assert all(p["total"] == 0 for p in points(scoring, rules, roles, "draw", None, {}))
+    for rules_name in ("classic", "boxed", "club"):
+        p = protocol_of(rules_name, 10, 2)
+        assert p["scoring"] is None and all(pl["points"] is None for pl in p["players"])
+        assert "Total" not in visible(render_html(p))
+    unfinished = protocol_of("sport", 10, 2)
+    unfinished["over"] = False
+    score_players(unfinished, rules)
+    assert all(pl["points"] is None for pl in unfinished["players"])
+
+
+def test_a_sport_protocol_has_players_with_names_teams_and_points() -> None:
+    p = protocol_of("sport", 10, 5)
+    assert [pl["name"] for pl in p["players"]] == EN_NAMES[:10]
+    winners = [pl for pl in p["players"] if pl["team"] == p["winner"]]
+    assert winners and all(pl["points"] >= 1.0 for pl in winners)
+    assert p["game"]["event"] == {"tournament": "Cup", "table": 2, "round": 3, "game": 4}
+    text = visible(render_html(p))
+    assert "Tournament: Cup" in text and "Table: 2" in text and "Round: 3" in text
+    record = to_polemica(p)
+    assert [pl["name"] for pl in record["players"]] == EN_NAMES[:10]
+
+
+def test_classic_sheet_shows_accusations_and_seconds() -> None:
+    p = protocol_of("classic", 10, 1)
+    p["days"][0]["accusations"] = [
+        {"by": 3, "target": 5, "seconded_by": 7, "voters": [1, 2, 7]},
+        {"by": 4, "target": 6, "seconded_by": None, "voters": None}]
+    text = visible(render_html(p))
+    assert "Accusations: 3→5 (seconded by 7, yes 3); 4→6 (not seconded)" in text
+
+
+def pages(pdf: Path) -> int:
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
+
+
+def test_a_sixteen_seat_game_fits_one_a4_page(tmp_path: Path) -> None:
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    for rules_name in ("boxed", "classic"):
+        # The longest of a few games: the most periods to fit.
+        p = max((protocol_of(rules_name, 16, seed, "ru") for seed in range(6)),
+                key=lambda q: len(q["days"]) + len(q["nights"]))
+        page = tmp_path / f"{rules_name}.html"
+        page.write_text(render_html(p), encoding="utf-8")
+        pdf = tmp_path / f"{rules_name}.pdf"
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--no-pdf-header-footer", f"--user-data-dir={tmp_path / 'profile'}",
+                        f"--print-to-pdf={pdf}", page.as_uri()],
+                       check=True, capture_output=True, timeout=120)
+        assert pages(pdf) == 1, (rules_name, len(p["days"]), len(p["nights"]))
+        box = re.search(rb"/MediaBox\s*\[0 0 ([\d.]+) ([\d.]+)\]", pdf.read_bytes())
+        assert box and round(float(box[1])) == 842 and round(float(box[2])) == 595  # A4 landscape
+
+
+def test_extra_points_are_given_after_the_game(tmp_path: Path) -> None:
+    assert main(["demo", "--fast", "--state-dir", str(tmp_path), "--names", ",".join(EN_NAMES[:10])]) == 0
+    path = next(p for p in (tmp_path / "protocols").glob("*.json") if ".polemica" not in p.name)
+    game_id = path.stem
+    before = json.loads(path.read_text())
+    files = give_extra_points(tmp_path, game_id, {3: 0.4})
+    after = json.loads(files.json.read_text())
+    assert after["players"][2]["points"] == pytest.approx(before["players"][2]["points"] + 0.4)
+    assert after["players"][2]["score"]["extra"] == 0.4
+    give_extra_points(tmp_path, game_id, {4: -0.2})
+    again = json.loads(files.json.read_text())
+    assert again["extra"] == {"3": 0.4, "4": -0.2}
+    assert "0.4" in visible(files.html.read_text())
+    for bad in ({3: 5.0}, {11: 0.1}):
+        with pytest.raises(RecordError):
+            give_extra_points(tmp_path, game_id, bad)
+    with pytest.raises(RecordError, match="no finished game"):
+        give_extra_points(tmp_path, "nosuch", {1: 0.1})
+    assert json.loads(files.json.read_text()) == again  # a refusal wrote nothing
+
+
+def test_demo_with_names_in_russian_writes_a_protocol_a_club_can_submit(tmp_path: Path) -> None:
+    names = RU_NAMES[:10]
+    assert main(["demo", "--fast", "--state-dir", str(tmp_path), "--lang", "ru",
+                 "--names", ",".join(names)]) == 0
+    data = json.loads(next(p for p in (tmp_path / "protocols").glob("*.json")
+                           if ".polemica" not in p.name).read_text())
+    assert [pl["name"] for pl in data["players"]] == names
+    assert all(isinstance(pl["points"], float) for pl in data["players"])
+    assert sum(pl["points"] for pl in data["players"]) >= 3  # the winning team's points
+    html = next((tmp_path / "protocols").glob("*.html")).read_text()
+    text = visible(html)
+    assert "Протокол игры · Спортивная мафия" in text and "Итого" in text
+    assert all(n in text for n in names)
+    polemica = json.loads(next((tmp_path / "protocols").glob("*.polemica.json")).read_text())
+    assert [pl["name"] for pl in polemica["players"]] == names

@@ -11,6 +11,7 @@ from __future__ import annotations
 BENCHES: dict[str, str] = {
     "engine": "narrator.bench.engine",
     "selfplay": "narrator.bench.selfplay",
+    "legal": "narrator.bench.legal",
     "demos": "narrator.bench.demos",
     "box": "narrator.bench.box",
     "seats": "narrator.bench.seats",

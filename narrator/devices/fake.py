@@ -11,10 +11,8 @@ from collections.abc import Callable, Iterable
 
 from narrator.clock import Clock, FakeClock
 from narrator.devices.pads import DEBOUNCE_S, HOLD_S
-from narrator.devices.panel import BoardPanel, Sink, Status, seat_led
-from narrator.engine.actions import Hold, Tap
+from narrator.devices.panel import BoardPanel, Status, seat_led
 from narrator.engine.effects import SeatLights
-from narrator.errors import DeviceError
 
 
 class MemoryOutputs:
@@ -71,28 +69,11 @@ class FakeSeatPanel(BoardPanel):
         self.answers: list[tuple[str, float]] = []
         self.status: Status = "off"
 
-    def _sink_or_fail(self) -> Sink:
-        if self._sink is None:
-            raise DeviceError("the fake seat panel is not started")
-        return self._sink
-
-    def tap(self, seat: int) -> None:
-        self._sink_or_fail()(Tap(seat))
-
-    def hold(self, seat: int) -> None:
-        self._sink_or_fail()(Hold(seat))
-
     def press(self, seat: int) -> None:
         self.fake_pads.set(seat - 1, True)
 
     def release(self, seat: int) -> None:
         self.fake_pads.set(seat - 1, False)
-
-    def press_host(self, name: str) -> None:
-        self.fake_pads.set(self.seats + self.host_pads.index(name), True)
-
-    def release_host(self, name: str) -> None:
-        self.fake_pads.set(self.seats + self.host_pads.index(name), False)
 
     def apply(self, lights: SeatLights) -> None:
         self.applied.append(lights)
@@ -108,6 +89,3 @@ class FakeSeatPanel(BoardPanel):
 
     def level(self, name: str) -> float:
         return self.memory.levels[name]
-
-    def lit_seats(self) -> tuple[int, ...]:
-        return tuple(s for s in range(1, self.seats + 1) if self.memory.levels[seat_led(s)] > 0)

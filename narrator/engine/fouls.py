@@ -6,7 +6,9 @@ rule set's `fouls.cancel_vote`: "nominee" (001: only a nominated player's remova
 day's vote), "nearest" (tournament practice: any removal, the vote running or the next
 one), "today" (any removal, that day's vote) or "none". Whatever it says, a nominee
 removed while the vote runs ends that vote with nobody leaving by it: the removal must
-never decide the vote (a lone leader left with one vote).
+never decide the vote (a lone leader left with one vote). A removal also ends the moment
+that was about the removed player: their speech, the ballot on them, an accusation of
+them waiting for a second.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from narrator.engine.context import Ctx
 from narrator.engine.days import end_speech_now
 from narrator.engine.effects import CloseWindow
 from narrator.engine.tasks import (
+    AwaitSecond,
     LiftVote,
     Revote,
     SpeechTask,
@@ -94,12 +97,16 @@ def remove(ctx: Ctx, seat: int, how: str) -> None:
         _stop_vote(ctx)
     elif speaking and isinstance(st.current, SpeechTask) and st.current.seat == seat:
         end_speech_now(ctx)
-    if isinstance(st.current, VoteOn) and st.current.seat == seat:
-        # The removed player was the candidate being voted on: that ballot is void.
+    moment = st.current
+    if (isinstance(moment, VoteOn) and moment.seat == seat) or (
+            isinstance(moment, AwaitSecond) and moment.target == seat):
+        # The removed player was the one being voted on, or the accused waiting for a
+        # second: that ballot or accusation is void and the day goes on.
         ctx.out.append(CloseWindow(st.window))
         st.current = None
         st.window = 0
-    ctx.day_lights() if st.phase == "day" else None
+    if st.phase == "day":
+        ctx.day_lights()
 
 
 def _is_vote_task(task: Task | None) -> bool:

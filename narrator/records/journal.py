@@ -3,9 +3,10 @@
 One JSON object per line in `<state dir>/journal/current.jsonl`: first the header (rule
 set, settings, seats, seed, dealt roles, language), then one line per action with the
 clock time and wall time it arrived, and when the game ends an `end` line, after which the
-file moves to `<state dir>/games/<game id>.jsonl`. Each line is written with one
-`write` and fsynced before `append` returns, so after a crash the file holds every action
-whose effects may have been carried out, plus at most one torn line that never counted.
+file moves to `<state dir>/games/<game id>.jsonl`. Each line is written whole (`os.write`
+again for whatever a short write left) and fsynced before `append` returns, so after a
+crash the file holds every action whose effects may have been carried out, plus at most
+one torn line (a crash in the middle of a write) that never counted.
 
 The journal holds the roles: the file is created mode 0600 in folders of mode 0700.
 """

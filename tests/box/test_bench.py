@@ -18,6 +18,15 @@ def test_engine_and_box_benches_report(capsys: pytest.CaptureFixture[str]) -> No
     assert {"machine", "date", "python"} <= set(figures)
 
 
+def test_the_legal_bench_reports_no_disagreement(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--json", "--quick", "--only", "legal"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    for name in ("sport", "classic", "club", "boxed"):
+        assert figures[f"legal_{name}_games"] == 3
+        assert figures[f"legal_{name}_failed"] == 0, figures.get(f"legal_{name}_first_failure")
+        assert figures[f"legal_{name}_actions_tried"] > 0
+
+
 def test_unknown_bench_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--only", "nothing"]) == 2
     assert "no such benchmark" in capsys.readouterr().err

@@ -12,6 +12,7 @@ script:
   - close                    # let the open window run out (one WindowClosed)
   - {error: {kind: vote, voter: 9}}       # this action must be refused (RuleError)
   - {expect: {alive: [1, 2, 3], current: [ballot, 4], cues: [vote_for], answers: [yes]}}
+  - {expect: {said: [{cue: vote_count, seat: 4, votes: 2}]}}  # a cue with these params
   - finish                   # let every window run out until the game ends
 expect:
   eliminations: [[4, vote, day, 1], ...]  # [seat, how, phase, number] in order
@@ -143,6 +144,10 @@ def _matches(game: Game, want: list[Any]) -> bool:
     return current is not None and current.to_json()[: len(want)] == want
 
 
+def _same(params: dict[str, Any], want: dict[str, Any]) -> bool:
+    return all(params.get(k) == (tuple(v) if isinstance(v, list) else v) for k, v in want.items())
+
+
 def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -> None:
     st = game.state
     if "alive" in expect and st.living() != list(expect["alive"]):
@@ -162,6 +167,12 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
         missing = [c for c in expect["cues"] if c not in cues]
         if missing:
             raise ScenarioFailure(f"{where}: cues {missing} not said (said: {cues})")
+    if "said" in expect:
+        for want in expect["said"]:
+            cue, params = want["cue"], {k: v for k, v in want.items() if k != "cue"}
+            if not any(isinstance(e, Say) and e.cue == cue and _same(e.params, params) for e in said):
+                heard = [(e.cue, e.params) for e in said if isinstance(e, Say) and e.cue == cue]
+                raise ScenarioFailure(f"{where}: {cue} {params} not said (said: {heard})")
     if "not_cues" in expect:
         cues = [e.cue for e in said if isinstance(e, Say)]
         present = [c for c in expect["not_cues"] if c in cues]

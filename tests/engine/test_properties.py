@@ -1,14 +1,14 @@
 """Properties of random legal play (hypothesis picks the seeds): games end, the dead never
 act, counts add up, states round-trip through JSON, undo restores, refused actions change
 nothing. Choices within a game come from a generator seeded by hypothesis, so a failing
-case shrinks to one seed."""
+case shrinks to one seed; the profile (tests/profiles.py) says how many games."""
 
 from __future__ import annotations
 
 import json
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from narrator.engine.actions import Action, Nominate, Tap, Undo, Vote, WindowClosed
@@ -19,10 +19,11 @@ from narrator.engine.state import State
 from narrator.errors import RuleError
 from narrator.rules.loader import bundled_names, load_bundled
 from narrator.sim.selfplay import deal
+from tests.profiles import games
 
 RULES = bundled_names()
 SEEDS = st.integers(0, 2**32)
-FAST = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = games(ci=20)
 
 
 def new_game(name: str, seed: int) -> tuple[Game, random.Random]:

@@ -123,7 +123,7 @@ async def play_demo(options: DemoOptions,
     clock: Clock = FakeClock() if options.fast else MonotonicClock()
     session, opening, resumed = _session(options)
     lang = session.header.lang if isinstance(session, GameSession) else options.lang
-    book = PhraseBook.load(lang)
+    book = PhraseBook.load(lang).for_rules(session.game.engine.rules.name)
     voice = options.voice or VoiceSettings(language=lang)
     speaker: Speaker
     recording: RecordingSpeaker | None = None

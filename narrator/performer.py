@@ -160,7 +160,7 @@ class Performer:
         elif isinstance(effect, ShowAnswer):
             log.debug("answer shown privately")
             if self.panel:
-                self.panel.show_answer(effect.answer, effect.seconds)
+                self.panel.show_answer(effect.answer, effect.seconds, effect.code)
         elif isinstance(effect, Phase):
             self.phase = effect.label
             log.info("%s %d", effect.phase, effect.number)

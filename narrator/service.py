@@ -119,7 +119,7 @@ class Service:
 
         rules = load(setup.rules)
         self.book = PhraseBook.load(setup.lang)
-        texts = list(likely_texts(self.book, rules, setup.seats))
+        texts = list(likely_texts(self.book.for_rules(rules.name), rules, setup.seats))
         texts += [self.book.render(cue, {p: 1 for p in params}) for cue, params in BOX_CUES.items()]
         rendered = await asyncio.to_thread(self._speaker(setup.lang).prepare, texts)
         log.info("speech cache ready (%d new of %d texts)", rendered, len(texts))
@@ -171,6 +171,8 @@ class Service:
             header = setup.header(_seed(setup, self.clock))
             session, opening = GameSession.start(self.settings.state_dir, header)
             greeting.append(Say("new_game", {}))
+        # The game's rule set names the cards the box may say (a jailed player's card).
+        performer.book = self.book.for_rules(session.game.engine.rules.name)
         box = Box(session, performer, self.clock)
         self.box = box
         self.evening.began(box, setup)

@@ -2,7 +2,8 @@
 
 Each game is dealt and played by the seeded simulated players (narrator.sim) straight
 through the engine; seeds are fixed (0, 1, 2, ...) and the table size cycles through
-the rule set's sizes (classic: 8-20, a sensible range of a game with no maximum). The
+the rule set's sizes (classic: 8-20, a sensible range of a game with no maximum; boxed:
+its setup table's rows, with the special roles drawn by the seed as a club might). The
 figures are the games played, the ones that raised or did not end (both must be 0:
 the property "never raises and always ends"), the longest game in actions and the
 games per second (CPU time of this process).
@@ -23,7 +24,7 @@ from typing import Any
 from narrator.engine.actions import Action
 from narrator.engine.ruleset import RuleSet
 from narrator.rules.loader import bundled_names, load_bundled
-from narrator.sim.selfplay import play
+from narrator.sim.selfplay import play, with_random_roles
 
 # The largest table tried for a rule set with no maximum (classic: 002 has none).
 OPEN_ENDED_UP_TO = 20
@@ -61,7 +62,8 @@ def play_games(rules: RuleSet, games: int, first_seed: int = 0) -> tuple[list[st
         seats = sizes[seed % len(sizes)]
         record: list[Action] = []
         try:
-            state = play(rules, seed, seats=seats, record=record)
+            # A setup table's special roles drawn by the seed (boxed), so every role plays.
+            state = play(with_random_roles(rules, seats, seed), seed, seats=seats, record=record)
         except Exception as exc:  # the figure is what failed, not a traceback
             failures.append(f"seed {seed}, {seats} seats: {type(exc).__name__}: {exc}")
             continue

@@ -79,9 +79,9 @@ class FakeSeatPanel(BoardPanel):
         self.applied.append(lights)
         super().apply(lights)
 
-    def show_answer(self, answer: str, seconds: float) -> None:
+    def show_answer(self, answer: str, seconds: float, code: int = 0) -> None:
         self.answers.append((answer, seconds))
-        super().show_answer(answer, seconds)
+        super().show_answer(answer, seconds, code)
 
     def set_status(self, status: Status) -> None:
         self.status = status

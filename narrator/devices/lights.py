@@ -17,22 +17,25 @@ from narrator.devices.timing import Alarm
 
 @dataclass(frozen=True, slots=True)
 class Pattern:
-    """`level` for `on` seconds, dark for `off` seconds, repeating; off == 0: steady."""
+    """`level` for `on` seconds, dark for `off` seconds, repeating; off == 0: steady.
+    Blinks are in step with the clock (time 0), or from `start` (a blink code, whose
+    first blink must be whole to be counted)."""
 
     level: float = 0.0
     on: float = 0.0
     off: float = 0.0
+    start: float = 0.0
 
     def level_at(self, t: float) -> float:
         if self.off <= 0:
             return self.level
-        return self.level if (t % (self.on + self.off)) < self.on else 0.0
+        return self.level if ((t - self.start) % (self.on + self.off)) < self.on else 0.0
 
     def next_change(self, t: float) -> float | None:
         if self.off <= 0 or self.level == 0:
             return None
         period = self.on + self.off
-        start = t - (t % period)
+        start = t - ((t - self.start) % period)
         edge = start + self.on
         return edge if edge > t else start + period
 

@@ -43,6 +43,7 @@ STATUS_PATTERNS: dict[str, Pattern] = {
     "off": DARK, "ready": LIT, "paused": SLOW_BLINK, "error": FAST_BLINK,
 }
 ANSWER_LEDS = {"yes": "yes", "no": "no"}
+CODE_PERIOD = 0.6  # one blink of a card's code: 0.3 s lit, 0.3 s dark
 
 
 def seat_led(seat: int) -> str:
@@ -59,8 +60,9 @@ class SeatPanel(Protocol):
 
     def apply(self, lights: SeatLights) -> None: ...
 
-    def show_answer(self, answer: str, seconds: float) -> None:
-        """Light green ("yes") or red ("no") for `seconds`, then dark. Never a sound."""
+    def show_answer(self, answer: str, seconds: float, code: int = 0) -> None:
+        """Light green ("yes") or red ("no") for `seconds`, then dark; a card (a boxed
+        commissar's answer) is `code` green blinks within `seconds`. Never a sound."""
         ...
 
     def set_status(self, status: Status) -> None: ...
@@ -171,11 +173,19 @@ class BoardPanel:
                 patterns[name] = DARK
         driver.show(patterns)
 
-    def show_answer(self, answer: str, seconds: float) -> None:
-        if answer not in ANSWER_LEDS:
-            raise ValueError(f"answer must be 'yes' or 'no', not {answer!r}")
-        other = "no" if answer == "yes" else "yes"
+    def show_answer(self, answer: str, seconds: float, code: int = 0) -> None:
         driver = self._need_lights()
+        if answer not in ANSWER_LEDS:
+            if code <= 0:
+                raise ValueError(f"answer must be 'yes' or 'no', or a card with its code, not {answer!r}")
+            # A card: its place in the announced list of roles, counted in green blinks
+            # that fit the window (as short as needed for a large table).
+            period = min(CODE_PERIOD, seconds / code)
+            blink = Pattern(1.0, period / 2, period / 2, start=self.clock.now())
+            driver.show({"no": DARK})
+            driver.show({"yes": blink}, period * code - period / 2)
+            return
+        other = "no" if answer == "yes" else "yes"
         driver.show({other: DARK})
         driver.show({answer: LIT}, seconds)
 

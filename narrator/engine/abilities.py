@@ -47,24 +47,56 @@ def single_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
     return targets.pop() if len(targets) == 1 else 0
 
 
+def step_order(ctx: Ctx, step: Step) -> int:
+    """The step's place in the night (the morning tells its news in this order)."""
+    return ctx.rules.night.index(step) if step in ctx.rules.night else -1
+
+
+def guarded(ctx: Ctx, target: int) -> bool:
+    """Is this seat under a guard tonight: every action of others aimed at it fails."""
+    return target in ctx.state.guarded
+
+
+def news_arg(args: Mapping[str, Any], names: tuple[str, ...] = ("news",)) -> str | None:
+    for name in names:
+        if name in args and (not isinstance(args[name], str) or not args[name]):
+            return f"{name} must be a cue id, got {args[name]!r}"
+    return None
+
+
 # --- meet: night zero, role holders show themselves to the box ---------------------------
 
 
 _MEET = Ability(chooses=False)
 
+# A seance: the boxed ghost talker and the players out of the game talk by signs for the
+# step's window. Nobody chooses anything the box must know.
+_SEANCE = Ability(chooses=False)
+
 
 # --- kill -----------------------------------------------------------------------------------
 
 
+_MODES = ("unanimous", "leader", "single", "majority")
+
+
 def _kill_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
     mode = args.get("mode", "unanimous")
-    if mode not in ("unanimous", "leader", "single", "majority"):
-        return f"mode must be unanimous, leader, single or majority, got {mode!r}"
+    if mode not in _MODES:
+        return f"mode must be one of {', '.join(_MODES)}, got {mode!r}"
     leader = args.get("leader")
     if mode == "leader" and leader not in roles:
         return f"mode leader needs `leader:` naming a role, got {leader!r}"
-    unknown = set(args) - {"mode", "leader", "how"} - STEP_ARGS
-    return f"unknown args {sorted(unknown)}" if unknown else None
+    uncounted = args.get("uncounted", [])
+    if not isinstance(uncounted, list) or any(r not in roles for r in uncounted):
+        return f"uncounted must be a list of roles, got {uncounted!r}"
+    if args.get("majority", "of_votes") not in ("of_members", "of_votes"):
+        return f"majority must be of_members or of_votes, got {args['majority']!r}"
+    if not isinstance(args.get("changes", False), bool):
+        return f"changes must be true or false, got {args['changes']!r}"
+    unknown = set(args) - {"mode", "leader", "how", "uncounted", "majority", "changes",
+                           "news"} - STEP_ARGS
+    return f"unknown args {sorted(unknown)}" if unknown else news_arg(args)
 
 
 def kill_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
@@ -83,18 +115,30 @@ def kill_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
 
 
 def majority_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
-    """The seat more than half of the taps cast chose (000's blind mafia, simultaneous
-    shot): each living actor taps once at most (two taps void theirs); a tie kills nobody."""
-    actors = living_actors(ctx, step)
+    """The seat more than half of the votes chose, or 0 (a tie, or no majority: nobody).
+
+    Voters are the step's living, unblocked holders whose vote counts (not the `uncounted`
+    roles: the boxed sleepwalker). A voter's two taps void that vote (000's blind mafia,
+    a simultaneous shot), unless `changes: true` (boxed: «Можно поменять своё решение»:
+    the last choice counts). The majority is of the votes cast, or with `majority:
+    of_members` of all the voters (the boxed mafia: a vote not given is not a yes)."""
+    uncounted = step.args.get("uncounted", ())
+    st = ctx.state
+    voters = [s for s in living_actors(ctx, step) if st.roles[s] not in uncounted]
     collective = [c.target for c in choices if c.actor == 0]
-    if collective:
+    if collective and voters:
         return collective[-1]
     by_actor: dict[int, list[int]] = {}
     for c in choices:
-        by_actor.setdefault(c.actor, []).append(c.target)
-    cast = [picks[0] for actor, picks in by_actor.items() if actor in actors and len(picks) == 1]
+        if c.actor in voters:
+            by_actor.setdefault(c.actor, []).append(c.target)
+    if step.args.get("changes", False):
+        cast = [picks[-1] for picks in by_actor.values()]
+    else:
+        cast = [picks[0] for picks in by_actor.values() if len(picks) == 1]
+    weighed = len(voters) if step.args.get("majority") == "of_members" else len(cast)
     for target in set(cast):
-        if 2 * cast.count(target) > len(cast):
+        if target and 2 * cast.count(target) > weighed:
             return target
     return 0
 
@@ -102,9 +146,15 @@ def majority_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
 def _kill_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     dawn.kill_called = True
     target = kill_target(ctx, step, choices)
-    if target and ctx.state.alive[target]:
-        dawn.kills.setdefault(target, str(step.args.get("how", "shot")))
-        dawn.killed_by.setdefault(target, step.id)
+    if not target or not ctx.state.alive[target]:
+        return
+    if guarded(ctx, target):
+        dawn.stopped.add(target)
+        ctx.record("stopped", secret=True, step=step.id, seat=target, night=ctx.state.number)
+        return
+    dawn.killed_by.setdefault(target, step.id)
+    dawn.attack(target, str(step.args.get("how", "shot")), str(step.args.get("news", "")),
+                step_order(ctx, step))
 
 
 _KILL = Ability(check_args=_kill_args, at_dawn=_kill_at_dawn)
@@ -167,4 +217,4 @@ def _check_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
 
 _CHECK = Ability(check_args=_check_args, at_step_end=_check_at_step_end)
 
-ABILITIES: dict[str, Ability] = {"meet": _MEET, "kill": _KILL, "check": _CHECK}
+ABILITIES: dict[str, Ability] = {"meet": _MEET, "seance": _SEANCE, "kill": _KILL, "check": _CHECK}

@@ -177,12 +177,12 @@ class AddTime(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Decide(Action):
-    """A yes/no decision by a seat (the judge's verdict, a don's last word on the kill)."""
+class Verdict(Action):
+    """The judge (boxed) replaces the day's vote: `target` goes to jail."""
 
-    kind: ClassVar[str] = "decide"
-    seat: int
-    yes: bool
+    kind: ClassVar[str] = "verdict"
+    judge: int
+    target: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +196,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
         Deal, Tap, Hold, Entry, Choose, WindowClosed, EndSpeech, Nominate, Withdraw, Second,
-        Vote, Foul, Unfoul, Remove, BestMove, StartVoting, Pause, Resume, Repeat, AddTime, Decide, Undo,
+        Vote, Foul, Unfoul, Remove, BestMove, StartVoting, Pause, Resume, Repeat, AddTime, Verdict,
+        Undo,
     )
 }
 

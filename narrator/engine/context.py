@@ -185,17 +185,58 @@ class Intervention:
 # --- night abilities ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """One attempt on a seat tonight: how it kills, the morning's words for a death by it
+    ("": the engine's `night_victim`), and its step's place in the night."""
+
+    how: str
+    news: str = ""
+    order: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class News:
+    """A line of the morning's news about a seat, after the deaths, in the night's order.
+    `always`: said even when the rule set tells only the deaths (a silenced player)."""
+
+    order: int
+    cue: str
+    seat: int
+    always: bool = False
+
+
 @dataclass(slots=True)
 class Dawn:
     """Tonight's result as the abilities build it, step by step."""
 
-    kills: dict[int, str] = field(default_factory=dict)  # seat -> how ("shot", ...)
-    killed_by: dict[int, str] = field(default_factory=dict)  # seat -> the killing step's id
+    kills: dict[int, str] = field(default_factory=dict)  # seat -> how of the first attack
+    killed_by: dict[int, str] = field(default_factory=dict)  # seat -> the first killing step's id
     kill_called: bool = False  # a kill step was called tonight ("nobody was hurt" if in vain)
-    saved: set[int] = field(default_factory=set)
+    saved: set[int] = field(default_factory=set)  # saved from every attack tonight
     # Public news of the night, said after its victims leave: (cue, seat). A seat that
     # left tonight is passed over (a silenced player who was also shot...).
     morning: list[tuple[str, int]] = field(default_factory=list)
+    attacks: dict[int, list[Attack]] = field(default_factory=dict)  # every attack, by seat
+    saves: dict[int, int] = field(default_factory=dict)  # attacks a limited save cancels
+    save_news: dict[int, News] = field(default_factory=dict)  # said if the save worked
+    stopped: set[int] = field(default_factory=set)  # seats whose attackers a guard stopped
+    news: list[News] = field(default_factory=list)
+
+    def attack(self, seat: int, how: str, news: str = "", order: int = 0) -> None:
+        self.kills.setdefault(seat, how)
+        self.attacks.setdefault(seat, []).append(Attack(how, news, order))
+
+    def death(self, seat: int) -> Attack | None:
+        """The attack that kills this seat tonight, or None: a save cancels the first
+        attacks in the night's order ("от второй смерти… спасти… не может")."""
+        if seat in self.saved:
+            return None
+        attacks = sorted(self.attacks.get(seat, []), key=lambda a: a.order)
+        if not attacks and seat in self.kills:
+            attacks = [Attack(self.kills[seat])]
+        saved = self.saves.get(seat, 0)
+        return attacks[saved] if len(attacks) > saved else None
 
 
 # Args the night runner reads itself, allowed on every step: `cues` (extra cue ids the

@@ -61,6 +61,8 @@ class Engine:
         ctx = Ctx(rules, st, self.hooks)
         if roles is not None:
             self._deal(ctx, tuple(roles))
+        if rules.announce_deck:
+            announce_deck(ctx)
         self._run(ctx)
         return st, ctx.out
 
@@ -166,3 +168,16 @@ class Engine:
             ctx.out.append(ExtendWindow(st.window, float(action.seconds)))
             ctx.say("time_added", seconds=action.seconds)
 
+
+def announce_deck(ctx: Ctx) -> None:
+    """The roles in play and how many of each, before the first night, in the rule set's
+    order of roles (boxed: «НЕ ЗАБУДЬТЕ ЗАРАНЕЕ ОГЛАСИТЬ… КАКИЕ РОЛИ И В КАКОМ
+    КОЛИЧЕСТВЕ УЧАСТВУЮТ В ПАРТИИ»)."""
+    deck = ctx.state.deck
+    ctx.say("deck_intro")
+    for role in ctx.rules.roles:
+        count = deck.get(role, 0)
+        if count == 1:
+            ctx.say("deck_role", role=role)
+        elif count > 1:
+            ctx.say("deck_roles", role=role, count=count)

@@ -3,12 +3,19 @@
 Rule sets add their own night-step cues (wake, sleep, ...) in their YAML files; the
 phrase-book test checks that every cue here and in every bundled rule set has a text in
 every language, with the same parameters. Parameters are public values only: seat
-numbers (`seat`, `seats`), counts (`count`, `votes`, `seconds`), day numbers (`day`).
+numbers (`seat`, `seats`), counts (`count`, `votes`, `seconds`, `minutes`), day numbers
+(`day`), and a role named only where the rules make it public (`role`: the roles in play
+before the game, a card shown when its holder leaves). A rule set may give an engine cue
+its own words (`cues:` in its YAML, e.g. boxed's «Город засыпает»).
 """
 
 from __future__ import annotations
 
 ENGINE_CUES: dict[str, tuple[str, ...]] = {
+    # before the first night (boxed): the roles in play, in the rule set's order
+    "deck_intro": (),  # "Roles in this game:"
+    "deck_role": ("role",),  # "Commissar."
+    "deck_roles": ("role", "count"),  # "Civilians: four."
     # night
     "night_falls": (),  # "Night falls. Everyone, close your eyes."
     "night_zero": (),  # the first night: roles meet the host, no shots
@@ -62,8 +69,16 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "convicted": ("seat", "votes"),  # Princeton: a majority of the living
     "acquitted": ("seat", "votes"),
     "first_day_stays": ("seat",),  # zeroVoting liftOnly: the day-1 leader stays
-    "verdict_convicts": (),  # boxed: the judge takes over the vote; who leaves is said next
-    "verdict_spares": (),  # boxed: the judge rules that nobody leaves today
+    "verdict_jails": ("seat",),  # boxed: the judge replaces the vote and jails this player
+    "role_revealed": ("seat", "role"),  # a player leaving shows the card (boxed)
+    "proposals": ("minutes",),  # boxed: the discussion opens; anyone proposes candidates
+    "all_or_none": ("seats",),  # boxed: after a tie, everyone votes "all of them, or none"
+    "all_or_none_count": ("votes", "count"),  # votes for "all", and the rest (for "none")
+    "all_leave": ("seats",),
+    "none_leave": (),
+    "coin_all": ("seats",),  # the all-or-none vote tied again: the coin says "all"
+    "coin_none": (),  # ... or "none"
+    "team_out": (),  # boxed: the rest of the mafia is out; a turncoat now wakes with them
     "eliminated": ("seat",),  # "Player number seven leaves the table."
     # host corrections and fouls
     "foul": ("seat", "count"),  # "Player number three, foul. That is two fouls."

@@ -136,11 +136,15 @@ class SeatLights(Effect):
 
 @dataclass(slots=True)
 class ShowAnswer(Effect):
-    """A private check answer on the answer LEDs: "yes" lights green, "no" lights red."""
+    """A private check answer on the answer LEDs: "yes" lights green, "no" lights red.
+
+    A role check's answer is the card shown (boxed: "mafia", "civilian"...), with `code`
+    its place in the list of roles announced before the game: the lights blink it."""
 
     kind: ClassVar[str] = "show_answer"
     answer: str
     seconds: float
+    code: int = 0
 
 
 @dataclass(slots=True)

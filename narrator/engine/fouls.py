@@ -16,6 +16,7 @@ from __future__ import annotations
 from narrator.engine.context import Ctx
 from narrator.engine.days import end_speech_now
 from narrator.engine.effects import CloseWindow
+from narrator.engine.night import say_news
 from narrator.engine.tasks import (
     AwaitSecond,
     LiftVote,
@@ -38,6 +39,8 @@ def give_foul(ctx: Ctx, seat: int) -> None:
     st = ctx.state
     ctx.require_alive(seat)
     rules = ctx.rules.fouls
+    if not rules.enabled:
+        raise RuleError("these rules have no fouls")
     st.fouls[seat] += 1
     count = st.fouls[seat]
     ctx.record("foul", seat=seat, count=count, phase=st.phase_label())
@@ -93,6 +96,8 @@ def remove(ctx: Ctx, seat: int, how: str) -> None:
     ctx.eliminate(seat, how)
     if ctx.check_win():
         return
+    if st.phase == "day":
+        say_news(ctx)  # boxed: a removal may leave the turncoat the last of the mafia
     if stop:
         _stop_vote(ctx)
     elif speaking and isinstance(st.current, SpeechTask) and st.current.seat == seat:

@@ -1,11 +1,13 @@
-"""Night questions with private yes/no answers, beyond the sport check.
+"""Night questions with private answers, beyond the sport check.
 
 `ask` covers the roles that question the box at night in the other rule sets:
+- `reveals: card`: the answer is the checked player's card, as a role check shows it
+  (boxed: the commissar learns the role; `shows_as` hides the ninja), not yes or no;
 - `each: true`: every holder asks about their own player (Princeton angels);
 - `ranked: true`: the first of the step's roles with a living holder asks, the others
   only watch (boxed: the sergeant takes over the commissar's checks);
-- `targets: dead`: only questions about players out of the game are answered (boxed:
-  the ghost talker).
+- `targets: living` / `dead`: only questions about such players are answered.
+A question about a guarded player (the boxed bodyguard's) gets no answer.
 Before the step's sleep cue, every answer gets a window of `show` seconds, one window per
 card of the step's roles in the deck (a public number), so the night lasts the same
 whoever asked, died or was blocked. An answer is shown on the answer lights, never
@@ -17,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from narrator.engine.abilities import check_answer, living_actors, question_args
+from narrator.engine.abilities import check_answer, guarded, living_actors, question_args
 from narrator.engine.context import Ability, Ctx, TaskSpec
 from narrator.engine.effects import ShowAnswer
 from narrator.engine.picks import flags, unknown_args
@@ -33,9 +35,13 @@ def _ask_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
     problem = problem or flags(args, ("each", "ranked"))
     if problem:
         return problem
-    problem = question_args(args, roles)
-    if problem:
-        return problem
+    if args.get("reveals") == "card":
+        if "match" in args:
+            return "a card is shown as it is: no match"
+    else:
+        problem = question_args(args, roles)
+        if problem:
+            return problem
     if args.get("targets", "any") not in _TARGETS:
         return f"targets must be one of {', '.join(_TARGETS)}, got {args['targets']!r}"
     show = args.get("show")
@@ -98,9 +104,12 @@ def _ask_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     st = ctx.state
     answers: list[Task] = []
     for by, target in questions(ctx, step, choices):
-        if not _answerable(ctx, step, target):
+        if not _answerable(ctx, step, target) or guarded(ctx, target):
             continue
-        answer = "yes" if check_answer(ctx, step, target) else "no"
+        if step.args["reveals"] == "card":
+            answer = card_shown(ctx, target)
+        else:
+            answer = "yes" if check_answer(ctx, step, target) else "no"
         ctx.record("check", secret=True, step=step.id, by=by, target=target, answer=answer,
                    night=st.number)
         answers.append(AskAnswer(step.id, answer, target))
@@ -108,12 +117,28 @@ def _ask_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     ctx.push(*answers)
 
 
+def card_shown(ctx: Ctx, target: int) -> str:
+    """The card a role check shows for this player (boxed: the commissar learns the role;
+    the ninja and a turncoat not yet turned show a civilian's card)."""
+    role = ctx.role(target)
+    return role.shows_as or role.name
+
+
+def card_code(ctx: Ctx, card: str) -> int:
+    """A card's place (from 1) in the list of roles in play, as they were announced: the
+    answer light shows a card as that many blinks."""
+    order = [r for r in ctx.rules.roles if ctx.state.deck.get(r)]
+    return order.index(card) + 1 if card in order else 0
+
+
 def _ask_answer(ctx: Ctx, t: AskAnswer) -> bool:
     seconds = float(ctx.step(t.step).args["show"])
-    if t.answer and ctx.rules.answers_public:
+    if t.answer in ("yes", "no") and ctx.rules.answers_public:
         ctx.say(f"answer_public_{t.answer}", seat=t.target)
-    elif t.answer:
+    elif t.answer in ("yes", "no"):
         ctx.out.append(ShowAnswer(t.answer, seconds))
+    elif t.answer:
+        ctx.out.append(ShowAnswer(t.answer, seconds, card_code(ctx, t.answer)))
     return ctx.wait(t, "answer", seconds)
 
 

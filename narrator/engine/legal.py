@@ -30,7 +30,7 @@ from narrator.engine.context import Registry
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
-from narrator.engine.tasks import AwaitSecond, CallOut, LastWord, NightInput
+from narrator.engine.tasks import AwaitSecond, CallOut, LastWord, NightInput, Proposals
 from narrator.engine.voting import sitting_out
 
 
@@ -56,7 +56,11 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
             out.append(Withdraw())
         else:
             taken = {n.target for n in st.nominations}
-            out.extend(Nominate(s) for s in living if s not in taken and s not in st.immune)
+            free = [s for s in living if s not in taken and s not in st.immune]
+            out.extend(Nominate(s) for s in free)
+            if isinstance(task, Proposals):
+                # Anyone still in (not silenced today) proposes, besides the host.
+                out.extend(Nominate(s, b) for s in free for b in living if b not in st.muted)
     if "end_speech" in accepts:
         out.append(EndSpeech())
         if host:
@@ -69,7 +73,7 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
         voted = set(st.ballot.voters()) if st.ballot else set()
         if st.ballot:
             voted.update(sitting_out(rules, st.ballot))
-        out.extend(Vote(v) for v in living if v not in voted)
+        out.extend(Vote(v) for v in living if v not in voted and v not in st.muted)
     if isinstance(task, AwaitSecond) and "second" in accepts:
         # Anyone but the accused and the accuser.
         out.extend(Second(s) for s in living if s not in (task.target, task.accuser))
@@ -78,8 +82,9 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
     for kind, intervention in hooks.interventions.items():
         if kind not in accepts:
             out.extend(intervention.legal(rules, st))
-    if host:
+    if host and rules.fouls.enabled:
         out.extend(Foul(s) for s in living)
+    if host:
         out.extend(Remove(s) for s in living)
         out.append(Resume() if st.paused else Pause())
     return out

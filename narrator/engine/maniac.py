@@ -1,9 +1,10 @@
-"""The win check of a lone killer (club maniac, boxed serial killer): team "maniac".
+"""The win checks of a lone killer (club maniac, boxed serial killer): team "maniac".
 
 While the maniac lives neither side can win (wins.py: the general checks wait while a
-third team lives). The maniac wins when no black player is left and at most one red
-one: the next night would end it anyway. Left alone with a single black player the game
-is a draw: each kills the other at night, and a vote of two is a tie.
+third team lives). `maniac` (club): the maniac wins when no black player is left and at
+most one red one, the next night would end it anyway; left alone with a single black
+player the game is a draw. `maniac_alone` (boxed): «побеждает, если убивает всех
+остальных игроков», only the killer is left.
 """
 
 from __future__ import annotations
@@ -29,4 +30,11 @@ def _maniac(ctx: Ctx) -> Outcome | None:
     return None
 
 
-WINS: dict[str, WinCheck] = {"maniac": _maniac}
+def _maniac_alone(ctx: Ctx) -> Outcome | None:
+    count = sides(ctx)
+    if count.get(TEAM, 0) == 1 and sum(count.values()) == 1:
+        return Outcome("the maniac is the last player left", TEAM)
+    return None
+
+
+WINS: dict[str, WinCheck] = {"maniac": _maniac, "maniac_alone": _maniac_alone}

@@ -21,6 +21,7 @@ from narrator.engine.tasks import (
     CallOut,
     Daybreak,
     DayStart,
+    Gap,
     LastWord,
     NightInput,
     NightStart,
@@ -44,10 +45,22 @@ def _night_start(ctx: Ctx, t: NightStart) -> bool:
     ctx.out.append(Phase("night", st.number))
     ctx.dark()
     ctx.sound("gong")
+    # The day's silence and sleep are over.
+    st.muted = []
+    st.asleep = []
     ctx.say("night_zero" if st.number == 0 else "night_falls")
-    steps = [NightStep(s.id) for s in ctx.rules.steps() if s.called_on(st.number) and in_deck(ctx, s)]
+    steps: list[Task] = []
+    for s in ctx.rules.steps():
+        if s.called_on(st.number) and in_deck(ctx, s):
+            if steps and ctx.rules.step_gap > 0:
+                steps.append(Gap())
+            steps.append(NightStep(s.id))
     ctx.push(*steps, Daybreak())
     return False
+
+
+def _gap(ctx: Ctx, t: Gap) -> bool:
+    return ctx.wait(t, "gap", ctx.rules.step_gap)
 
 
 def _step(ctx: Ctx, t: NightStep) -> bool:
@@ -55,8 +68,9 @@ def _step(ctx: Ctx, t: NightStep) -> bool:
     st = ctx.state
     st.taps = []
     st.tapped = []
-    if step.wake:
-        ctx.say(step.wake)
+    wake = step.cue("wake", st.deck)
+    if wake:
+        ctx.say(wake)
     if step.input == "callout" and ctx.ability(step).chooses:
         calls: list[Task] = [CallOut(step.id, seat) for seat in range(1, st.seats + 1)]
         if step.args.get("nobody"):
@@ -157,9 +171,9 @@ def _answer(ctx: Ctx, t: AnswerWindow) -> bool:
 
 
 def _sleep(ctx: Ctx, t: Sleep) -> bool:
-    step = ctx.step(t.step)
-    if step.sleep:
-        ctx.say(step.sleep)
+    sleep = ctx.step(t.step).cue("sleep", ctx.state.deck)
+    if sleep:
+        ctx.say(sleep)
     return False
 
 
@@ -229,6 +243,7 @@ def _dawn(ctx: Ctx, t: Daybreak) -> bool:
             ctx.ability(step).at_dawn(ctx, step, st.night[step.id], dawn)
     st.night = {}
     st.blocked = []  # a block lasts one night
+    st.guarded = []
     night = st.number
     st.phase = "day"
     st.voting_started = False  # a removal during the morning cancels this day's vote
@@ -237,28 +252,58 @@ def _dawn(ctx: Ctx, t: Daybreak) -> bool:
     ctx.out.append(Phase("day", st.number))
     ctx.sound("chime")
     ctx.say("morning", day=st.number)
-    victims = sorted(s for s in dawn.kills if s not in dawn.saved and st.alive[s])
+    deaths = {s: d for s in sorted({*dawn.kills, *dawn.attacks})
+              if st.alive[s] and (d := dawn.death(s)) is not None}
+    victims = sorted(deaths, key=lambda s: (deaths[s].order, s))
     first_blood = not st.eliminations
-    if victims:
-        if len(victims) == 1:
-            ctx.say("night_victim", seat=victims[0])
-        else:
-            ctx.say("night_victims", seats=tuple(victims))
+    if any(d.news for d in deaths.values()):
+        # The rule set names the killers: each death with its own words, in night order.
         for seat in victims:
-            ctx.eliminate(seat, dawn.kills[seat], phase="night", number=night)
-    elif dawn.kill_called:
+            ctx.say(deaths[seat].news or "night_victim", seat=seat)
+    elif len(victims) == 1:
+        ctx.say("night_victim", seat=victims[0])
+    elif victims:
+        ctx.say("night_victims", seats=tuple(sorted(victims)))
+    if not victims and dawn.kill_called:
         ctx.say("nobody_killed")
+    for seat in victims:
+        ctx.eliminate(seat, deaths[seat].how, phase="night", number=night)
     if ctx.check_win() or _idle_draw(ctx):
         return False
-    for cue, seat in dawn.morning:
-        if st.alive[seat]:
-            ctx.say(cue, seat=seat)
+    say_news(ctx)
+    _morning_news(ctx, dawn)
     ctx.day_lights()
     if first_blood and len(victims) == 1 and ctx.rules.best_move:
         st.first_victim = victims[0]
-    words = [LastWord(s) for s in victims if dawn.kills[s] in ctx.rules.day.last_word_after]
+    words = [LastWord(s) for s in victims if deaths[s].how in ctx.rules.day.last_word_after]
     ctx.push(*words, DayStart())
     return False
+
+
+def _morning_news(ctx: Ctx, dawn: Dawn) -> None:
+    """The night's news after its deaths, in the night's order (boxed: who was saved, put
+    to sleep, silenced), then the older kind (a lover's guest is immune)."""
+    st = ctx.state
+    news = list(dawn.news)
+    for seat, saved in dawn.save_news.items():
+        if dawn.attacks.get(seat) and dawn.death(seat) is None:
+            news.append(saved)  # the save worked: somebody came for this seat
+    everything = ctx.rules.dawn.news == "booklet"
+    for item in sorted(news, key=lambda n: n.order):
+        if st.alive[item.seat] and (everything or item.always):
+            ctx.say(item.cue, seat=item.seat)
+    for cue, seat in dawn.morning:
+        if st.alive[seat]:
+            ctx.say(cue, seat=seat)
+
+
+def say_news(ctx: Ctx) -> None:
+    """Public news an elimination made due (boxed: "all the mafia are in jail"), said once
+    the game is known to go on."""
+    st = ctx.state
+    for cue in st.news:
+        ctx.say(cue)
+    st.news = []
 
 
 def _idle_draw(ctx: Ctx) -> bool:
@@ -288,5 +333,6 @@ TASKS: dict[type[Task], TaskSpec[Any]] = {
     StepEnd: TaskSpec(_step_end),
     AnswerWindow: TaskSpec(_answer),
     Sleep: TaskSpec(_sleep),
+    Gap: TaskSpec(_gap),
     Daybreak: TaskSpec(_dawn),
 }

@@ -1,8 +1,9 @@
-"""Night protection: a doctor's heal and a bodyguard's shield, settled at dawn.
+"""Night protection: a doctor's heal (settled at dawn) and a bodyguard's guard (settled
+when the step ends, so that it stops the steps after it).
 
-Both only change tonight's result and say nothing. A pick the rules do not allow (the
-same seat twice in a row, a second self-heal) is taken like any other and simply does
-nothing, so the night sounds the same whatever was chosen.
+Neither says anything at night. A pick the rules do not allow (the same seat twice in a
+row, a self-heal, a self-guard) is taken like any other and simply does nothing, so the
+night sounds the same whatever was chosen.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from narrator.engine.abilities import living_actors, single_target
-from narrator.engine.context import Ability, Ctx, Dawn
+from narrator.engine.abilities import guarded, living_actors, news_arg, single_target, step_order
+from narrator.engine.context import Ability, Ctx, Dawn, News
 from narrator.engine.picks import flags, remember, unknown_args
 from narrator.engine.ruleset import Role, Step
 from narrator.engine.state import Pick
@@ -20,20 +21,31 @@ _SELF = ("always", "once", "never")
 
 
 def _heal_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
-    problem = unknown_args(args, ("self", "no_repeat")) or flags(args, ("no_repeat",))
+    problem = unknown_args(args, ("self", "no_repeat", "saves", "news", "kills_unattacked",
+                                  "kill_news"))
+    problem = problem or flags(args, ("no_repeat",)) or news_arg(args, ("news", "kill_news"))
     if problem:
         return problem
     if args.get("self", "always") not in _SELF:
         return f"self must be one of {', '.join(_SELF)}, got {args['self']!r}"
+    saves = args.get("saves", 0)
+    if isinstance(saves, bool) or not isinstance(saves, int) or saves < 0:
+        return f"saves must be a number of deaths (0: all), got {saves!r}"
+    how = args.get("kills_unattacked")
+    if how is not None and (not isinstance(how, str) or not how):
+        return f"kills_unattacked must say how the patient dies, got {how!r}"
     return None
 
 
 def _heal_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
+    """The healer's patient is saved from tonight's attacks (`saves`: from that many, the
+    first in the night's order; 0: from all). A boxed self-taught doctor's patient nobody
+    came for dies of the medicines (`kills_unattacked`)."""
     st = ctx.state
     healers = living_actors(ctx, step)
     target = single_target(ctx, step, choices)
     repeated = remember(ctx, step, target)
-    if not target or (repeated and step.args.get("no_repeat", False)):
+    if not target or (repeated and step.args.get("no_repeat", False)) or guarded(ctx, target):
         return
     if target in healers:
         mode = step.args.get("self", "always")
@@ -43,34 +55,50 @@ def _heal_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> 
             if step.id in st.self_healed:
                 return
             st.self_healed.append(step.id)
-    dawn.saved.add(target)
+    order = step_order(ctx, step)
+    how = step.args.get("kills_unattacked")
+    if how and not dawn.attacks.get(target) and target not in dawn.stopped:
+        dawn.attack(target, str(how), str(step.args.get("kill_news", "")), order)
+        ctx.record("medicines", secret=True, step=step.id, seat=target, night=st.number)
+        return
+    saves = int(step.args.get("saves", 0))
+    if saves:
+        dawn.saves[target] = dawn.saves.get(target, 0) + saves
+    else:
+        dawn.saved.add(target)
+    if "news" in step.args:
+        dawn.save_news[target] = News(order, str(step.args["news"]), target)
     ctx.record("healed", secret=True, step=step.id, seat=target, night=st.number)
 
 
-_HEAL = Ability(check_args=_heal_args, at_dawn=_heal_at_dawn)
+def _guard_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
+    return unknown_args(args, ("news",)) or news_arg(args)
 
 
-def _protect_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
-    return unknown_args(args, ("no_repeat",)) or flags(args, ("no_repeat",))
-
-
-def _protect_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
-    """The bodyguard stands in front of the chosen player: an attack on them hits the
-    bodyguard instead (whom only a heal can then save)."""
+def _guard_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
+    """The bodyguard guards another player for the rest of the night: every action of
+    others aimed at that player fails (settled now, so it stops the steps after it).
+    Nothing happens to the bodyguard."""
+    st = ctx.state
     guards = living_actors(ctx, step)
     target = single_target(ctx, step, choices)
-    repeated = remember(ctx, step, target)
-    if not target or target in guards or (repeated and step.args.get("no_repeat", False)):
+    if not target or target in guards or not st.alive[target]:
         return
-    if target in dawn.kills:
-        how = dawn.kills.pop(target)
-        dawn.kills.setdefault(guards[0], how)
-        ctx.record("shielded", secret=True, step=step.id, seat=target, guard=guards[0],
-                   night=ctx.state.number)
+    st.guarded = [target]
+    ctx.record("guarded", secret=True, step=step.id, seat=target, night=st.number)
+
+
+def _guard_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
+    # The morning tells a guard only when it stopped a kill: a stopped check or sleep
+    # would tell the table what the commissar or the spy chose.
+    for seat in ctx.state.guarded:
+        if seat in dawn.stopped and "news" in step.args:
+            dawn.news.append(News(step_order(ctx, step), str(step.args["news"]), seat))
 
 
 ABILITIES: dict[str, Ability] = {
-    "heal": _HEAL,
-    # After the kills are known and before anything that follows a victim (a lover's guest).
-    "protect": Ability(check_args=_protect_args, at_dawn=_protect_at_dawn, dawn_order=10),
+    # After the kills: a self-taught doctor must know whether a killer came.
+    "heal": Ability(check_args=_heal_args, at_dawn=_heal_at_dawn, dawn_order=20),
+    "guard": Ability(check_args=_guard_args, at_step_end=_guard_at_step_end,
+                     at_dawn=_guard_at_dawn, dawn_order=10),
 }

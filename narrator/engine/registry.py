@@ -18,6 +18,7 @@ from narrator.engine import (
     inquiry,
     maniac,
     night,
+    proposals,
     protection,
     turncoat,
     verdict,
@@ -43,11 +44,12 @@ def merged(*tables: Mapping[K, V]) -> dict[K, V]:
 
 
 REGISTRY = Registry(
-    tasks=merged(night.TASKS, inquiry.TASKS, days.TASKS, voting.TASKS, discussion.TASKS),
+    tasks=merged(night.TASKS, inquiry.TASKS, days.TASKS, voting.TASKS, discussion.TASKS,
+                 proposals.TASKS),
     abilities=merged(abilities.ABILITIES, protection.ABILITIES, visits.ABILITIES,
-                     inquiry.ABILITIES, turncoat.ABILITIES),
+                     inquiry.ABILITIES),
     interventions=merged(verdict.INTERVENTIONS),
     wins=merged(wins.WINS, maniac.WINS),
-    procedures=merged(days.PROCEDURES, discussion.PROCEDURES),
+    procedures=merged(days.PROCEDURES, discussion.PROCEDURES, proposals.PROCEDURES),
     on_elimination=(turncoat.turn,),
 )

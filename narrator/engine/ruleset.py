@@ -31,6 +31,8 @@ class Role:
     turns_into: str | None = None
     # Roles that never share a deck with this one (boxed: doctor and self-taught doctor).
     excludes: tuple[str, ...] = ()
+    # The card a role check shows for this role (boxed: the ninja shows as a civilian).
+    shows_as: str | None = None
 
     @property
     def check_team(self) -> str:
@@ -57,9 +59,19 @@ class Step:
     first_night: int = 1  # the first night this step is called (0: night zero)
     last_night: int | None = None  # night zero's meetings stop at 0
     args: Mapping[str, Any] = field(default_factory=dict)
+    # Other wake and sleep cues when a role is in this game's deck (a public fact): the
+    # boxed commissar wakes with the sergeant, or alone: {sergeant: {wake: .., sleep: ..}}.
+    cues_if: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def called_on(self, night: int) -> bool:
         return night >= self.first_night and (self.last_night is None or night <= self.last_night)
+
+    def cue(self, which: str, deck: Mapping[str, int]) -> str:
+        """The step's `wake` or `sleep` cue for a game with this deck."""
+        for role, cues in self.cues_if.items():
+            if deck.get(role) and which in cues:
+                return cues[which]
+        return str(getattr(self, which))
 
 
 @dataclass(frozen=True)
@@ -92,6 +104,11 @@ class DayRules:
     second: float = 10.0  # Princeton: how long an accusation waits for a second
     # Roles that may, once per game, replace a day vote by their own verdict (boxed: judge).
     verdict: tuple[str, ...] = ()
+    # boxed: when the all-or-none re-vote ties again, the coin answers "all or none"
+    # ("all_or_none") or picks one of the tied ("one").
+    coin: str = "all_or_none"
+    # A player who leaves by the day's vote (or a verdict) shows the card, said aloud.
+    reveal_role: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,6 +122,92 @@ class FoulRules:
     cancel_vote: str = "nominee"
     # club (004): a player whose third foul cost a speech starts again from none.
     reset_after_lost_speech: bool = False
+    # False: the rules have no fouls (the boxed booklet); the host's removal stays.
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class DawnRules:
+    # What the morning tells besides the victims (boxed: "booklet": who killed whom, who
+    # was saved, put to sleep, silenced; "deaths": only the dead, by killer, and the silenced).
+    news: str = "booklet"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A deck built from a table of counts by seats, some of whose columns are groups of
+    special roles a club picks (the boxed booklet: "Вы сами выбираете, какие роли оставить
+    в игре"). `table[seats]` counts roles and groups; `choice` are the picks the box plays
+    when the club names none (from the largest key not above the seats); `filler` fills
+    the rest when the table is not followed, `counted` is the role whose number
+    `mafiosi` then sets. `players_extra` is how many players the table counts besides the
+    seats (the boxed table counts the host). `roles`, `follow_table` and `mafiosi` are
+    settings."""
+
+    table: Mapping[int, Mapping[str, int]]
+    groups: Mapping[str, tuple[str, ...]]
+    choice: Mapping[int, tuple[str, ...]]
+    filler: str
+    counted: str
+    players_extra: int = 0
+    roles: tuple[str, ...] = ()
+    follow_table: bool = True
+    mafiosi: int = 0
+
+    def picks(self, seats: int) -> tuple[str, ...]:
+        if self.roles:
+            return self.roles
+        keys = [k for k in self.choice if k <= seats]
+        return self.choice[max(keys)] if keys else ()
+
+    def deck(self, seats: int, rules: RuleSet) -> dict[str, int]:
+        """This table's deck, or ValueError saying which setting breaks which rule."""
+        low = min(self.table)
+        if seats < low or seats > max(self.table):
+            besides = " besides the host" if self.players_extra else ""
+            raise ValueError(f"{rules.name} is played by {low}-{max(self.table)} players{besides}")
+        picks = self.picks(seats)
+        special = {r for roles in self.groups.values() for r in roles}
+        seen: set[str] = set()
+        for role in picks:
+            if role not in special:
+                raise ValueError(f"setup.roles: {role!r} is not a special role of {rules.name}")
+            if role in seen:
+                raise ValueError(f"setup.roles: {role} is named twice")
+            seen.add(role)
+            clash = [o for o in rules.roles[role].excludes if o in picks]
+            if clash:
+                raise ValueError(f"setup.roles: {role} and {clash[0]} never play together")
+        row = self.table[seats]
+        players = seats + self.players_extra
+        where = f"the table's row for {players} players" + (
+            f" ({seats} seats and the host)" if self.players_extra == 1 else "")
+        deck: dict[str, int] = {}
+        if self.follow_table:
+            for group, roles in self.groups.items():
+                chosen = sum(1 for r in picks if r in roles)
+                if chosen != row.get(group, 0):
+                    raise ValueError(f"setup.roles: {chosen} {group.replace('_', ' ')}; {where} "
+                                     f"has {row.get(group, 0)}")
+            if self.mafiosi and self.mafiosi != row.get(self.counted, 0):
+                raise ValueError(f"setup.mafiosi: {where} has {row.get(self.counted, 0)} "
+                                 f"{self.counted}, not {self.mafiosi}")
+            for role, n in row.items():
+                if role not in self.groups and n:
+                    deck[role] = n
+        else:
+            for role, n in row.items():
+                if role not in self.groups and role != self.filler and n:
+                    deck[role] = n
+            deck[self.counted] = self.mafiosi or row.get(self.counted, 0)
+            left = seats - sum(deck.values()) - len(picks)
+            if left < 1:
+                raise ValueError(f"setup.roles: no {self.filler} left for {seats} seats, and "
+                                 f"every game has one")
+            deck[self.filler] = left
+        for role in picks:
+            deck[role] = 1
+        return deck
 
 
 @dataclass(frozen=True)
@@ -135,15 +238,23 @@ class RuleSet:
     settings: tuple[Setting, ...] = ()  # what a club may change (narrator.rules.settings)
     limits: tuple[Limit, ...] = ()  # tables the document forbids (narrator.rules.limits)
     source: str = ""  # the file it came from, for messages
+    # A deck from a table and the club's picks (boxed); `deck` then holds the decks the
+    # current settings make, by seats.
+    setup: Setup | None = None
+    dawn: DawnRules = DawnRules()
+    # Seconds of silence between a step's sleep cue and the next wake cue.
+    step_gap: float = 0.0
+    # The roles in play (and how many of each) are announced before the first night.
+    announce_deck: bool = False
 
     @property
     def min_seats(self) -> int:
-        return min(self.deck)
+        return min(self.setup.table) if self.setup else min(self.deck)
 
     @property
     def max_seats(self) -> int:
         """The largest table listed (with `deck_grows`, larger ones are played too)."""
-        return max(self.deck)
+        return max(self.setup.table) if self.setup else max(self.deck)
 
     def steps(self) -> tuple[Step, ...]:
         return self.night_zero + self.night
@@ -154,13 +265,29 @@ class RuleSet:
 
     def cue_ids(self) -> set[str]:
         """Every cue this rule set's own data names (the engine's are in cues.ENGINE_CUES)."""
-        cues: set[str] = set(self.cues.values())
+        return self.step_cue_ids() | self.news_cue_ids() | set(self.cues.values())
+
+    def step_cue_ids(self) -> set[str]:
+        """The night steps' wake and sleep cues: words with no parameters."""
+        cues: set[str] = set()
         for step in self.steps():
             cues.update(c for c in (step.wake, step.sleep) if c)
-            extra = step.args.get("cues", ())
-            if isinstance(extra, list | tuple):
-                cues.update(str(c) for c in extra)
+            for variant in step.cues_if.values():
+                cues.update(variant.values())
         return cues
+
+    def news_cue_ids(self) -> set[str]:
+        """Cues a step's hooks say (`cues`, and the morning's `news` about a seat)."""
+        cues: set[str] = set()
+        for step in self.steps():
+            for key in ("cues", "news", "kill_news"):
+                extra = step.args.get(key, ())
+                cues.update([extra] if isinstance(extra, str) else [str(c) for c in extra])
+        return cues
+
+    def cue(self, cue: str) -> str:
+        """The words this rule set uses for an engine cue."""
+        return self.cues.get(cue, cue)
 
     def plays(self, seats: int) -> bool:
         try:
@@ -170,6 +297,8 @@ class RuleSet:
         return True
 
     def deck_for(self, seats: int) -> dict[str, int]:
+        if self.setup is not None:
+            return self.setup.deck(seats, self)
         top = self.max_seats
         if seats in self.deck:
             deck = dict(self.deck[seats])
@@ -193,8 +322,10 @@ class RuleSet:
         """The rule set's value at a settings path ("day.speech", "best_move",
         "night.lover_visit.args.blocks", "deck.mafia"...); KeyError if there is none."""
         head, _, rest = path.partition(".")
-        if head in ("day", "fouls") and rest in _fields(getattr(self, head)):
+        if head in ("day", "fouls", "dawn") and rest in _fields(getattr(self, head)):
             return getattr(getattr(self, head), rest)
+        if head == "setup" and self.setup is not None and rest in _SETUP_SETTINGS:
+            return getattr(self.setup, rest)
         if head in _TOP_SETTINGS and not rest:
             return getattr(self, head)
         if head == "deck" and rest in self.roles:
@@ -208,6 +339,18 @@ class RuleSet:
                 if name in _STEP_SETTINGS:
                     return getattr(step, name)
         raise KeyError(path)
+
+    def with_decks(self) -> RuleSet:
+        """With `deck` built from the setup for every seat count its settings allow."""
+        if self.setup is None:
+            return self
+        decks = {}
+        for seats in self.setup.table:
+            try:
+                decks[seats] = self.setup.deck(seats, self)
+            except ValueError:
+                continue
+        return dataclasses.replace(self, deck=decks)
 
     def with_settings(self, settings: Mapping[str, Any]) -> RuleSet:
         """A copy with settings changed. A rule set that declares its settings takes only
@@ -236,8 +379,11 @@ class RuleSet:
         sections: dict[str, dict[str, Any]] = {
             "day": dataclasses.asdict(self.day),
             "fouls": dataclasses.asdict(self.fouls),
+            "dawn": dataclasses.asdict(self.dawn),
             "": {name: getattr(self, name) for name in _TOP_SETTINGS},
         }
+        if self.setup is not None:
+            sections["setup"] = {name: getattr(self.setup, name) for name in _SETUP_SETTINGS}
         steps = {step.id: step for step in self.steps()}
         counts = dict(self.deck_counts)
         for key, value in values.items():
@@ -260,11 +406,15 @@ class RuleSet:
             if target is None or name not in target:
                 raise ValueError(f"unknown setting {key!r}")
             target[name] = _typed(key, target[name], value)
+        setup = self.setup
+        if setup is not None:
+            setup = dataclasses.replace(setup, **sections["setup"])
         return dataclasses.replace(
             self, day=DayRules(**sections["day"]), fouls=FoulRules(**sections["fouls"]),
+            dawn=DawnRules(**sections["dawn"]), setup=setup,
             night_zero=tuple(steps[s.id] for s in self.night_zero),
             night=tuple(steps[s.id] for s in self.night), deck_counts=counts, **sections[""],
-        )
+        ).with_decks()
 
 
 def _fields(section: Any) -> set[str]:
@@ -307,9 +457,14 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "day.first_day_vote": ("normal", "none", "lift_only"),
     "day.single_nominee_first_day": ("no_vote", "vote"),
     "day.single_nominee_later": ("leaves", "vote", "no_vote"),
-    "day.tie": ("revote_then_lift", "revote_then_lift_then_coin"),
+    "day.tie": ("revote_then_lift", "revote_then_lift_then_coin", "all_or_none_then_coin"),
+    "day.coin": ("all_or_none", "one"),
     "fouls.cancel_vote": ("nominee", "nearest", "today", "none"),
+    "dawn.news": ("booklet", "deaths"),
 }
+
+# The setup's fields a game may change through settings ("setup.roles"...).
+_SETUP_SETTINGS = ("roles", "follow_table", "mafiosi")
 
 # Top-level fields a game may change through settings.
 _TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat")

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-KINDS = ("choice", "bool", "int", "seconds")
+KINDS = ("choice", "bool", "int", "seconds", "roles")
 Value = str | int | bool
 
 
@@ -44,6 +44,18 @@ class Setting:
             if not isinstance(value, bool):
                 raise ValueError("must be true or false")
             return value
+        if self.kind == "roles":
+            # A list of roles among the choices (boxed: the special roles in play); from
+            # the command line as words: "doctor,boss" or "[doctor, boss]".
+            if isinstance(value, str):
+                value = [v for v in value.strip("[] ").replace(",", " ").split() if v]
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise ValueError("must be a list of roles")
+            allowed = [str(c.value) for c in self.choices]
+            for v in value:
+                if v not in allowed:
+                    raise ValueError(f"{v!r} is not one of {', '.join(allowed)}")
+            return tuple(value)
         if self.kind == "choice":
             for c in self.choices:
                 # A form may send 2 as "2": the declared value is the one kept.
@@ -70,7 +82,8 @@ class Setting:
         return {self.key: value}
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        out: dict[str, Any] = {"key": self.key, "kind": self.kind, "default": self.default,
+        default = list(self.default) if isinstance(self.default, tuple) else self.default
+        out: dict[str, Any] = {"key": self.key, "kind": self.kind, "default": default,
                                "label": _text(self.text, lang), "rule": self.rule}
         if self.choices:
             out["choices"] = [{"value": c.value, "label": _text(c.text, lang)} for c in self.choices]

@@ -183,6 +183,11 @@ class State:
     verdict_used: bool = False  # the once-a-game verdict was given
     visits: dict[str, Visit] = field(default_factory=dict)  # tonight's, by step id
     turned: list[int] = field(default_factory=list)  # seats that changed sides
+    guarded: list[int] = field(default_factory=list)  # tonight: actions aimed here fail
+    asleep: list[int] = field(default_factory=list)  # no role tonight and the next day
+    muted: list[int] = field(default_factory=list)  # today: no proposal, no vote
+    news: list[str] = field(default_factory=list)  # public cues due after the win check
+    said_news: list[str] = field(default_factory=list)  # once-a-game news already said
 
     @classmethod
     def start(cls, rules: str, seats: int, deck: dict[str, int], seed: int) -> State:

@@ -107,6 +107,13 @@ class Sleep(Task):
 
 
 @dataclass(frozen=True, slots=True)
+class Gap(Task):
+    """The pause between one step's sleep cue and the next step's wake cue."""
+
+    name: ClassVar[str] = "gap"
+
+
+@dataclass(frozen=True, slots=True)
 class Daybreak(Task):
     """Dawn: tonight's choices settle, the victims are named, the day begins."""
 
@@ -213,6 +220,21 @@ class LiftVote(Task):
 
 
 @dataclass(frozen=True, slots=True)
+class AllOrNone(Task):
+    """A tie's re-vote by everyone still in: all of `seats` leave, or none (boxed)."""
+
+    name: ClassVar[str] = "all_or_none"
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Proposals(Task):
+    """The boxed day: one free discussion in which anyone proposes candidates."""
+
+    name: ClassVar[str] = "proposals"
+
+
+@dataclass(frozen=True, slots=True)
 class DiscussionDay(Task):
     """The Princeton day: the discussion is announced."""
 
@@ -272,15 +294,16 @@ TASK_TYPES: dict[str, type[Task]] = {
     cls.name: cls
     for cls in (
         NightStart, NightStep, CallOut, NightInput, StepEnd, AnswerWindow, AskAnswer, Sleep,
-        Daybreak, DayStart, NightNext, Speeches, Speech, SilentTurn, LastWord, TieSpeech,
-        Voting, VoteOn, VoteOnLast, Tally, Revote, LiftVote, DiscussionDay, Discussion,
-        Accusations, AccuserSpeech, Comments, AwaitSecond, Conviction, ConvictionCount,
+        Gap, Daybreak, DayStart, NightNext, Speeches, Speech, SilentTurn, LastWord, TieSpeech,
+        Voting, VoteOn, VoteOnLast, Tally, Revote, LiftVote, AllOrNone, Proposals,
+        DiscussionDay, Discussion, Accusations, AccuserSpeech, Comments, AwaitSecond,
+        Conviction, ConvictionCount,
     )
 }
 
 
 # Tasks whose one field is a tuple, spread in the text form.
-_SPREAD: frozenset[type[Task]] = frozenset({Revote, LiftVote})
+_SPREAD: frozenset[type[Task]] = frozenset({Revote, LiftVote, AllOrNone})
 
 
 def task_from_json(data: Any) -> Task:

@@ -1,50 +1,48 @@
-"""Roles that change sides: a boxed turncoat is red until the rest of the mafia is gone.
+"""Roles that change sides: a boxed turncoat plays as a civilian until the rest of the
+mafia is gone.
 
-A role with `turns_into` becomes that role the moment no other living player is on that
-role's team, however they left (voted out, shot, removed). From then on it is counted,
-checked and called as that role. The box tells the holder privately: the `turned` step
-shows "yes" on the answer lights to a turned holder and "no" to one who has not turned,
-every night, whatever happened.
+A role with `turns_into` (on that role's team for the win from the start) becomes that
+role the moment no other living player of the team is left, however they left (jailed,
+killed, removed). From then on it is checked and called as that role. The table is told
+in public, as the booklet's host says it («вся мафия в тюрьме»): the `team_out` cue, once,
+after the win check, whether or not the turncoat still lives (saying it only for a
+living one would tell the table the turncoat's fate).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from narrator.engine.context import Ability, Ctx
-from narrator.engine.effects import ShowAnswer
-from narrator.engine.ruleset import Step
-from narrator.engine.state import Pick
+from narrator.engine.context import Ctx
 
 
 def turn(ctx: Ctx, seat: int, how: str) -> None:
     """After every elimination (the registry's `on_elimination`): does anyone turn?"""
     st = ctx.state
     roles = ctx.rules.roles
-    if not any(roles[r].turns_into for r in st.deck) or not all(st.roles[1:]):
+    turners = [r for r in st.deck if roles[r].turns_into]
+    if not turners or not all(st.roles[1:]):
         return  # nobody can turn in this game, or roles not learned yet (night zero)
-    for s in st.living():
-        into = ctx.role(s).turns_into
-        if into is None:
+    for card in turners:
+        into = roles[card].turns_into
+        assert into is not None
+        team = roles[into].team
+        rest = [o for o in st.living() if ctx.role(o).team == team and st.roles[o] != card]
+        if rest:
             continue
-        team = ctx.rules.roles[into].team
-        if any(ctx.role(o).team == team for o in st.living() if o != s):
-            continue
-        st.roles[s] = into
-        st.turned.append(s)
-        ctx.record("turned", secret=True, seat=s, role=into, phase=st.phase_label())
+        if "team_out" not in st.said_news:
+            st.said_news.append("team_out")
+            st.news.append("team_out")
+        for s in st.living():
+            if st.roles[s] == card:
+                st.roles[s] = into
+                st.turned.append(s)
+                ctx.record("turned", secret=True, seat=s, role=into, phase=st.phase_label())
 
 
-def _turned_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
+def dealt_card(ctx: Ctx, seat: int) -> str:
+    """The card this player was dealt (a turned turncoat still holds the turncoat's)."""
     st = ctx.state
-    turned = st.turned
-    seats = [s for s in (*st.holders(step.roles), *turned) if st.alive[s]]
-    if seats:
-        answer = "yes" if any(s in turned for s in seats) else "no"
-        ctx.out.append(ShowAnswer(answer, step.answer))
-
-
-ABILITIES: dict[str, Ability] = {
-    # Nobody chooses anything, but it is not a meeting either: the step only shows the answer.
-    "turned": Ability(at_step_end=_turned_at_step_end),
-}
+    if seat in st.turned:
+        for name, role in ctx.rules.roles.items():
+            if role.turns_into == st.roles[seat] and st.deck.get(name):
+                return name
+    return st.roles[seat]

@@ -1,4 +1,5 @@
-"""Night visits that reach into the next day: a lover's guest and a boss's silence.
+"""Night visits that reach into the next day: a lover's guest, a boss's silence, a spy's
+sleep.
 
 A lover's visit, as its step's args say: `blocks` (the guest's own night choice has no
 effect), `immune: true` (the guest cannot be nominated the next day; said in the
@@ -6,8 +7,9 @@ morning) or `immune: vote` (the guest may be nominated but is not voted on the n
 said when the vote begins, as club's 004 has it), `dies_with` (the guest dies with the
 lover if she is killed that night), `saves: [step ids]` (the guest survives those
 steps' kills: 000's lover), `self` (she may spend the night with herself), `no_repeat`.
-The boss silences one player for the next day. Both are announced, since the table has
-to know; who made the visit is never said.
+The boss silences one player for the next day (no proposal, no vote). The spy's sleeper
+has no role for the rest of the night and the next day. All are announced, since the
+table has to know; who made the visit is never said.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from narrator.engine.abilities import living_actors, single_target
-from narrator.engine.context import Ability, Ctx, Dawn
+from narrator.engine.abilities import guarded, living_actors, news_arg, single_target, step_order
+from narrator.engine.context import Ability, Ctx, Dawn, News
 from narrator.engine.picks import flags, remember, unknown_args
 from narrator.engine.ruleset import Role, Step
 from narrator.engine.state import Pick, Visit
@@ -82,21 +84,51 @@ _GUEST = Ability(check_args=_guest_args, at_step_end=_guest_at_step_end,
 
 
 def _silence_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
-    return unknown_args(args, ())
+    return unknown_args(args, ("self", "news")) or flags(args, ("self",)) or news_arg(args)
 
 
 def _silence_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
+    """The boss's choice takes no part in the next day's discussion nor its vote (the
+    boss may choose himself where `self` says so). The table is told in the morning."""
     st = ctx.state
     target = single_target(ctx, step, choices)
-    if not target or target in living_actors(ctx, step) or not st.alive[target]:
+    if not target or not st.alive[target] or guarded(ctx, target):
         return
-    # The same flag as a third foul: the next speech is lost (or shortened near the end).
-    st.silenced[target] = True
-    dawn.morning.append(("silenced", target))
+    if target in living_actors(ctx, step) and not step.args.get("self", False):
+        return
+    st.muted = [target]
+    dawn.news.append(News(step_order(ctx, step), str(step.args.get("news", "silenced")), target,
+                          always=True))
     ctx.record("silence", secret=True, step=step.id, seat=target, night=st.number)
+
+
+def _sleep_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
+    return unknown_args(args, ("news",)) or news_arg(args)
+
+
+def _sleep_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
+    """The spy puts another player to sleep: no role for the rest of the night (settled
+    now, so the steps after hers do nothing for the sleeper; the sleeper's steps are
+    still called, with the same words) and none the next day."""
+    st = ctx.state
+    spies = living_actors(ctx, step)
+    target = single_target(ctx, step, choices)
+    if not target or target in spies or not st.alive[target] or guarded(ctx, target):
+        return
+    st.blocked.append(target)
+    st.asleep = [target]
+    ctx.record("asleep", secret=True, step=step.id, seat=target, night=st.number)
+
+
+def _sleep_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
+    if "news" in step.args:
+        for seat in ctx.state.asleep:
+            dawn.news.append(News(step_order(ctx, step), str(step.args["news"]), seat))
 
 
 ABILITIES: dict[str, Ability] = {
     "guest": _GUEST,
     "silence": Ability(check_args=_silence_args, at_dawn=_silence_at_dawn),
+    "sleep": Ability(check_args=_sleep_args, at_step_end=_sleep_at_step_end,
+                     at_dawn=_sleep_at_dawn),
 }

@@ -2,7 +2,9 @@
 
 Votes not cast go to the last candidate when the rule set says so. A tie gets short
 speeches and a re-vote among the tied; when the same split repeats, the table votes on
-lifting all of them (a majority of the living lifts, an even split keeps).
+lifting all of them (a majority of the living lifts, an even split keeps). The boxed
+booklet instead goes straight from a tie to a vote of everyone on "all or none", and a
+tie there to a coin. A player silenced for the day (the boxed boss's choice) has no vote.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from typing import Any
 
 from narrator.engine.actions import Action, Tap, Vote
 from narrator.engine.context import Ctx, TaskSpec
+from narrator.engine.night import say_news
 from narrator.engine.rng import randbelow
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import LIFT, Ballot
 from narrator.engine.tasks import (
+    AllOrNone,
     LastWord,
     LiftVote,
     Revote,
@@ -26,6 +30,7 @@ from narrator.engine.tasks import (
     VoteOnLast,
     Voting,
 )
+from narrator.engine.turncoat import dealt_card
 from narrator.errors import RuleError
 
 
@@ -104,6 +109,8 @@ def take_vote(ctx: Ctx, candidate: int, action: Action) -> None:
     else:
         raise RuleError(f"{action.kind} is not expected during a vote")
     ctx.require_alive(voter, "voter")
+    if voter in st.muted:
+        raise RuleError(f"seat {voter} is silenced today and does not vote")
     current = ballot(ctx)
     if current.has_voted(voter):
         raise RuleError(f"seat {voter} has already voted")
@@ -143,7 +150,8 @@ def _vote_on_last(ctx: Ctx, t: VoteOnLast) -> bool:
         return False
     current = ballot(ctx)
     out = sitting_out(ctx.rules, current)
-    rest = [s for s in st.living() if not current.has_voted(s) and s not in out]
+    rest = [s for s in st.living()
+            if not current.has_voted(s) and s not in out and s not in st.muted]
     st.ballot = current.with_votes(t.seat, rest)
     ctx.say("vote_for", seat=t.seat)
     _ballot_closed(ctx, t)
@@ -159,9 +167,11 @@ def sitting_out(rules: RuleSet, current: Ballot) -> tuple[int, ...]:
 
 
 def vote_counts(ctx: Ctx, voter: int) -> bool:
-    """Does this living player's vote count (a boxed sleepwalker's does not)?"""
+    """Does this living player's vote count (not a silenced player's, nor a role's whose
+    votes never count)?"""
     st = ctx.state
-    return st.alive[voter] and (not st.roles[voter] or ctx.role(voter).votes)
+    return (st.alive[voter] and voter not in st.muted
+            and (not st.roles[voter] or ctx.role(voter).votes))
 
 
 def _tally_votes(ctx: Ctx) -> dict[int, int]:
@@ -194,6 +204,12 @@ def _tally(ctx: Ctx, t: Tally) -> bool:
             st.ballot = replace(current, kind="lift", prev=(seat,), votes=())
             return False
         leave(ctx, [seat], "vote")
+        return False
+    if day.tie == "all_or_none_then_coin":
+        # The boxed booklet: a new vote by everyone still in, "jail them all, or none".
+        ctx.say("tie", seats=tuple(leaders))
+        st.ballot = Ballot("lift", current.round + 1, tuple(leaders), tuple(leaders))
+        ctx.push(AllOrNone(tuple(leaders)))
         return False
     if sorted(leaders) == sorted(current.prev):
         return _lift_all(ctx, leaders)
@@ -261,17 +277,72 @@ def _lift_ballot(ctx: Ctx, t: LiftVote) -> bool:
     return ctx.wait(t, "ballot", ctx.rules.day.ballot)
 
 
-def leave(ctx: Ctx, seats: list[int], how: str) -> None:
-    """Players voted out: they leave, the game may end, else each has a last word."""
+def _all_or_none(ctx: Ctx, t: AllOrNone) -> bool:
+    ctx.say("all_or_none", seats=t.seats)
+    ctx.day_lights()
+    return ctx.wait(t, "ballot", ctx.rules.day.ballot)
+
+
+def _all_or_none_act(ctx: Ctx, t: AllOrNone, action: Action) -> None:
+    take_vote(ctx, LIFT, action)
+
+
+def _all_or_none_closed(ctx: Ctx, t: AllOrNone) -> None:
+    """Everyone still in voted: a vote given is "all", a vote not given "none" (nobody
+    abstains). More for all: all leave; more for none: nobody; as many: the coin."""
+    st = ctx.state
+    tied = [s for s in t.seats if st.alive[s]]
+    voters = [s for s in st.living() if vote_counts(ctx, s)]
+    yes = [v for v in ballot(ctx).votes_for(LIFT) if v in voters]
+    no = len(voters) - len(yes)
+    ctx.record("all_or_none", day=st.number, candidates=tied, voters=sorted(yes))
+    ctx.say("all_or_none_count", votes=len(yes), count=no)
+    ctx.day_lights()
+    if len(yes) > no:
+        ctx.say("all_leave", seats=tuple(tied))
+        leave(ctx, tied, "lifted", announce=False)
+        return
+    if no > len(yes):
+        ctx.say("none_leave")
+        st.ballot = None
+        return
+    if ctx.rules.day.coin == "one":
+        st.rng, pick = randbelow(st.rng, len(tied))
+        ctx.say("coin_toss", seat=tied[pick])
+        leave(ctx, [tied[pick]], "vote")
+        return
+    st.rng, heads = randbelow(st.rng, 2)
+    ctx.record("coin", day=st.number, all=bool(heads))
+    if heads:
+        ctx.say("coin_all", seats=tuple(tied))
+        leave(ctx, tied, "lifted", announce=False)
+    else:
+        ctx.say("coin_none")
+        st.ballot = None
+
+
+def leave(ctx: Ctx, seats: list[int], how: str, announce: bool = True) -> None:
+    """Players voted out: they leave (each named, unless `announce` is off because a cue
+    named them all), show their cards where the rules say so, the game may end, else
+    each has a last word."""
     st = ctx.state
     for seat in seats:
-        ctx.say("eliminated", seat=seat)
+        if announce:
+            ctx.say("eliminated", seat=seat)
         ctx.eliminate(seat, how, phase="day")
+        reveal(ctx, seat)
     if ctx.check_win():
         return
+    say_news(ctx)
     if how in ctx.rules.day.last_word_after:
         ctx.push(*[LastWord(s) for s in seats])
     st.ballot = None
+
+
+def reveal(ctx: Ctx, seat: int) -> None:
+    """The player turns the card over (boxed: «раскрывает свою роль»): said aloud too."""
+    if ctx.rules.day.reveal_role and ctx.state.roles[seat]:
+        ctx.say("role_revealed", seat=seat, role=dealt_card(ctx, seat))
 
 
 _VOTE_INPUTS = frozenset({"vote", "tap"})
@@ -283,4 +354,6 @@ TASKS: dict[type[Task], TaskSpec[Any]] = {
     Tally: TaskSpec(_tally),
     Revote: TaskSpec(_revote),
     LiftVote: TaskSpec(_lift_ballot, act=_lift_act, closed=_lift_closed, accepts=_VOTE_INPUTS),
+    AllOrNone: TaskSpec(_all_or_none, act=_all_or_none_act, closed=_all_or_none_closed,
+                        accepts=_VOTE_INPUTS),
 }

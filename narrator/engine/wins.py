@@ -42,7 +42,15 @@ def _black_parity(ctx: Ctx) -> Outcome | None:
     return None
 
 
+def _nobody_left(ctx: Ctx) -> Outcome | None:
+    # The last players killed each other (the boxed booklet has no outcome for that).
+    if not ctx.state.living():
+        return Outcome("nobody is left at the table", "draw")
+    return None
+
+
 WINS: dict[str, WinCheck] = {
     "no_black": _no_black,
     "black_parity": _black_parity,
+    "nobody_left": _nobody_left,
 }

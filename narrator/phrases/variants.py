@@ -29,6 +29,8 @@ def values(rules: RuleSet, seats: int) -> dict[str, list[ParamValue]]:
         "count": list(range(1, rules.fouls.remove_at + 1)),
         "seconds": sorted(speech | {10, 30}),  # "add thirty seconds", the last ten
         "day": list(range(1, seats // 2 + 2)),
+        "role": list(rules.roles),
+        "minutes": [max(1, round(day.discussion / 60))],
     }
 
 

@@ -12,8 +12,10 @@ from narrator.phrases.book import PhraseBook
 from narrator.voice.estimate import estimate_seconds
 
 
-def estimated_timeline(lang: str = "en", jitter: float = 0.0, seed: int = 0) -> Timeline:
-    book = PhraseBook.load(lang)
+def estimated_timeline(lang: str = "en", jitter: float = 0.0, seed: int = 0,
+                       rules: str = "") -> Timeline:
+    """`rules`: the rule set whose card names `{role}` speaks (boxed's cards differ)."""
+    book = PhraseBook.load(lang).for_rules(rules)
     return Timeline(
         text_of=book.render,
         seconds_of=lambda text: estimate_seconds(text, lang),

@@ -99,8 +99,22 @@ def _team_args(args: Args) -> str | None:
     return None if isinstance(args.get("team"), str) else "team must name a team"
 
 
+# --- setup_table: a deck built from a table and the club's picks (boxed) -----------------
+
+
+def _setup_table(rules: RuleSet, seats: int, limit: Limit) -> str | None:
+    if rules.setup is None:
+        return None
+    try:
+        rules.setup.deck(seats, rules)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 LIMITS: dict[str, LimitCheck] = {
     "seats": LimitCheck(_seats, lambda args: _whole(args, ("min", "max"))),
     "role_at_most": LimitCheck(_role_at_most, _role_args),
     "minority": LimitCheck(_minority, _team_args),
+    "setup_table": LimitCheck(_setup_table, lambda args: _whole(args, ())),
 }

@@ -14,7 +14,16 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from narrator.engine.registry import REGISTRY
-from narrator.engine.ruleset import CHOICES, DayRules, FoulRules, Role, RuleSet, Step
+from narrator.engine.ruleset import (
+    CHOICES,
+    DawnRules,
+    DayRules,
+    FoulRules,
+    Role,
+    RuleSet,
+    Setup,
+    Step,
+)
 from narrator.errors import RuleSetError
 from narrator.rules.scoring import read_scoring
 from narrator.rules.scoring import register as register_scoring
@@ -26,7 +35,8 @@ T = TypeVar("T")
 _TOP_KEYS = {
     "name", "title", "roles", "deck", "night_zero", "night", "day", "fouls", "win",
     "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "default_role",
-    "settings", "limits", "deck_grows", "cues", "scoring",
+    "settings", "limits", "deck_grows", "cues", "scoring", "setup", "dawn", "step_gap",
+    "announce_deck",
 }
 _INPUTS = ("callout", "keypad", "none")
 ABILITIES = REGISTRY.abilities
@@ -97,16 +107,22 @@ class _Reader:
         for key in data:
             if key not in _TOP_KEYS:
                 raise self.fail(str(key), "unknown key")
-        for key in ("name", "roles", "deck", "night"):
+        for key in ("name", "roles", "night"):
             if key not in data:
                 raise self.fail(key, "missing")
+        if ("deck" in data) == ("setup" in data):
+            raise self.fail("deck", "a rule set has either `deck:` or `setup:`")
         roles = self.roles(data["roles"])
         default_role = self.typed(data.get("default_role", "civilian"), str, "default_role")
         if default_role not in roles:
             raise self.fail("default_role", f"unknown role {default_role!r}")
-        deck = self.deck(data["deck"], roles)
+        setup = self.setup(data["setup"], roles) if "setup" in data else None
+        deck = self.deck(data["deck"], roles) if setup is None else {}
         # A role may come into the deck only through a setting (classic's second angel).
         in_deck = {r for counts in deck.values() for r in counts} | _dealt_by_settings(data)
+        if setup is not None:
+            in_deck |= {r for row in setup.table.values() for r in row if r in roles}
+            in_deck |= {r for group in setup.groups.values() for r in group}
         night_zero = self.steps(data.get("night_zero", []), "night_zero", roles, in_deck)
         night = self.steps(data["night"], "night", roles, in_deck)
         seen: set[str] = set()
@@ -123,9 +139,11 @@ class _Reader:
         if day.procedure not in PROCEDURES:
             raise self.fail("day.procedure", f"unknown procedure {day.procedure!r}")
         fouls = self.section(data.get("fouls", {}), FoulRules, "fouls")
+        dawn = self.section(data.get("dawn", {}), DawnRules, "dawn")
+        sections = {"day": day, "fouls": fouls, "dawn": dawn}
         for key, allowed in CHOICES.items():
             section, _, name = key.partition(".")
-            self.choice(getattr(day if section == "day" else fouls, name), allowed, key)
+            self.choice(getattr(sections[section], name), allowed, key)
         for i, role in enumerate(day.verdict):
             if role not in roles:
                 raise self.fail(f"day.verdict[{i}]", f"unknown role {role!r}")
@@ -149,12 +167,24 @@ class _Reader:
             deck_grows=self.typed(data.get("deck_grows", False), bool, "deck_grows"),
             cues=self.cues(data.get("cues", {})),
             source=self.source,
+            setup=setup,
+            dawn=dawn,
+            step_gap=float(self.typed(data.get("step_gap", 0), float, "step_gap")),
+            announce_deck=self.typed(data.get("announce_deck", False), bool, "announce_deck"),
         )
+        if setup is not None:
+            try:
+                rules = rules.with_decks()
+                for seats in setup.table:
+                    rules.deck_for(seats)  # the box's own choice fits every row
+            except ValueError as exc:
+                raise self.fail("setup", str(exc)) from None
         # A file without `settings:` offers the settings every rule set shares.
         offered = data["settings"] if "settings" in data else dict.fromkeys(common())
         settings = read_settings(offered, rules, self.fail)
         for setting in settings:
-            for value in [c.value for c in setting.choices] or [True, False] * (setting.kind == "bool"):
+            choices = [c.value for c in setting.choices] if setting.kind == "choice" else []
+            for value in choices or [True, False] * (setting.kind == "bool"):
                 self.changed_steps(rules.with_fields(setting.fields(value)), f"settings.{setting.key}")
         limits = read_limits(data.get("limits"), settings, self.fail)
         # Points for a rating: kept beside the rules (they change nothing in a game).
@@ -189,7 +219,8 @@ class _Reader:
             where = f"roles.{name}"
             spec = self.typed(spec, dict, where)
             for key in spec:
-                if key not in ("team", "checks_as", "counts_as", "votes", "turns_into", "excludes"):
+                if key not in ("team", "checks_as", "counts_as", "votes", "turns_into", "excludes",
+                               "shows_as"):
                     raise self.fail(f"{where}.{key}", "unknown key")
             turns_into = spec.get("turns_into")
             out[str(name)] = Role(
@@ -201,8 +232,11 @@ class _Reader:
                 turns_into=None if turns_into is None else self.typed(
                     turns_into, str, f"{where}.turns_into"),
                 excludes=tuple(self.typed(spec.get("excludes", []), list, f"{where}.excludes")),
+                shows_as=spec.get("shows_as"),
             )
         for name, role in out.items():
+            if role.shows_as is not None and role.shows_as not in out:
+                raise self.fail(f"roles.{name}.shows_as", f"unknown role {role.shows_as!r}")
             if role.turns_into is not None and role.turns_into not in out:
                 raise self.fail(f"roles.{name}.turns_into", f"unknown role {role.turns_into!r}")
             for i, other in enumerate(role.excludes):
@@ -239,6 +273,51 @@ class _Reader:
             raise self.fail("deck", "no deck")
         return out
 
+    def setup(self, data: Any, roles: Mapping[str, Role]) -> Setup:
+        data = self.typed(data, dict, "setup")
+        known = {"table", "groups", "choice", "filler", "counted", "players_extra", "roles",
+                 "follow_table", "mafiosi"}
+        for key in data:
+            if key not in known:
+                raise self.fail(f"setup.{key}", "unknown key")
+        groups: dict[str, tuple[str, ...]] = {}
+        for group, members in self.typed(data.get("groups", {}), dict, "setup.groups").items():
+            members = self.typed(members, list, f"setup.groups.{group}")
+            for j, role in enumerate(members):
+                if role not in roles:
+                    raise self.fail(f"setup.groups.{group}[{j}]", f"unknown role {role!r}")
+            groups[str(group)] = tuple(members)
+        table: dict[int, dict[str, int]] = {}
+        for seats, row in self.typed(data.get("table"), dict, "setup.table").items():
+            where = f"setup.table.{seats}"
+            if not isinstance(seats, int) or not 3 <= seats <= 20:
+                raise self.fail(where, "a row is keyed by a seat count from 3 to 20")
+            row = self.typed(row, dict, where)
+            for name, n in row.items():
+                if name not in roles and name not in groups:
+                    raise self.fail(f"{where}.{name}", f"not a role or a group: {name!r}")
+                if self.typed(n, int, f"{where}.{name}") < 0:
+                    raise self.fail(f"{where}.{name}", "a count cannot be negative")
+            table[seats] = {str(k): int(v) for k, v in row.items()}
+        if not table:
+            raise self.fail("setup.table", "no row")
+        choice: dict[int, tuple[str, ...]] = {}
+        for seats, picks in self.typed(data.get("choice", {}), dict, "setup.choice").items():
+            self.typed(seats, int, f"setup.choice.{seats}")
+            choice[int(seats)] = tuple(self.typed(picks, list, f"setup.choice.{seats}"))
+        filler = self.typed(data.get("filler"), str, "setup.filler")
+        counted = self.typed(data.get("counted"), str, "setup.counted")
+        for key, role in (("filler", filler), ("counted", counted)):
+            if role not in roles:
+                raise self.fail(f"setup.{key}", f"unknown role {role!r}")
+        return Setup(
+            table=table, groups=groups, choice=choice, filler=filler, counted=counted,
+            players_extra=self.typed(data.get("players_extra", 0), int, "setup.players_extra"),
+            roles=tuple(self.typed(data.get("roles", []), list, "setup.roles")),
+            follow_table=self.typed(data.get("follow_table", True), bool, "setup.follow_table"),
+            mafiosi=self.typed(data.get("mafiosi", 0), int, "setup.mafiosi"),
+        )
+
     def steps(self, data: Any, where: str, roles: Mapping[str, Role], in_deck: set[str]) -> tuple[Step, ...]:
         data = self.typed(data, list, where)
         out = []
@@ -273,6 +352,15 @@ class _Reader:
             if window <= 0 or answer < 0:
                 raise self.fail(f"{at}.window", "window lengths must be positive")
             last = spec.get("last_night")
+            cues_if = self.typed(spec.get("cues_if", {}), dict, f"{at}.cues_if")
+            for role, variant in cues_if.items():
+                if role not in roles:
+                    raise self.fail(f"{at}.cues_if.{role}", f"unknown role {role!r}")
+                variant = self.typed(variant, dict, f"{at}.cues_if.{role}")
+                for which, cue in variant.items():
+                    if which not in ("wake", "sleep"):
+                        raise self.fail(f"{at}.cues_if.{role}.{which}", "only wake and sleep")
+                    self.typed(cue, str, f"{at}.cues_if.{role}.{which}")
             out.append(Step(
                 id=self.typed(spec["id"], str, f"{at}.id"),
                 roles=tuple(step_roles),
@@ -285,6 +373,7 @@ class _Reader:
                 first_night=self.typed(spec.get("first_night", 1), int, f"{at}.first_night"),
                 last_night=None if last is None else self.typed(last, int, f"{at}.last_night"),
                 args=args,
+                cues_if={str(r): {str(k): str(c) for k, c in v.items()} for r, v in cues_if.items()},
             ))
         return tuple(out)
 

@@ -4,7 +4,8 @@ A rule set lists its settings under `settings:`, keyed by the rule-set field eac
 changes (`fouls.cancel_vote`, `day.speech`, `best_move`, `night.lover_visit.args.blocks`,
 `deck.mafia`...), or by a name of its own with `sets:` saying which fields each value
 sets (classic's `opens_with: day`). A declaration gives the kind of value (`choice`,
-`bool`, `int`, `seconds`), the values allowed, a label in English and Russian, and the
+`bool`, `int`, `seconds`, `roles`: a list of roles, boxed's special roles in play), the
+values allowed, a label in English and Russian, and the
 document's rule the setting follows or departs from; the default is the rule set's own
 value, so it is written once. Keys every rule set shares (timers and the like) are
 described once in `common_settings.yaml`: a rule set names them with no body, or with
@@ -108,6 +109,8 @@ def _where(limit: Limit, seats: int, values: Mapping[str, Any]) -> str:
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
     return str(value)
 
 
@@ -167,7 +170,9 @@ def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: 
             raise fail(f"{where}.{lang}", "a label in every language is needed")
         text[lang] = label
     choices: tuple[Choice, ...] = ()
-    if kind == "choice":
+    if kind == "roles":
+        choices = _role_choices(spec.get("values"), rules, fail, f"{where}.values")
+    elif kind == "choice":
         choices = _choices(spec.get("values"), base.get("values"), fail, f"{where}.values")
     elif "values" in spec:
         raise fail(f"{where}.values", f"only a choice has values, this is {kind}")
@@ -197,7 +202,8 @@ def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: 
         setting.check(default)
     except ValueError as exc:
         raise fail(where, f"the rule set's own value {_show(default)} {exc}") from None
-    values: list[Value] = [c.value for c in choices] or ([True, False] if kind == "bool" else [default])
+    values: list[Any] = ([c.value for c in choices] if kind == "choice" else
+                         [True, False] if kind == "bool" else [default])
     for value in values:
         try:
             rules.with_fields(setting.fields(value))
@@ -233,6 +239,21 @@ def _sets(data: Any, kind: str, choices: tuple[Choice, ...], rules: RuleSet, fai
                 raise fail(f"{where}.{value}.{path}", "no such field in the rule set")
         out[value] = {str(k): v for k, v in fields.items()}
     return out
+
+
+def _role_choices(given: Any, rules: RuleSet, fail: Fail, where: str) -> tuple[Choice, ...]:
+    """The roles a `roles` setting may name: the listed ones, or the setup's special
+    roles; labelled with the rule set's card names from the phrase books."""
+    from narrator.phrases.book import PhraseBook
+
+    if given is None:
+        groups = rules.setup.groups.values() if rules.setup else ()
+        given = [r for group in groups for r in group]
+    if not isinstance(given, list) or not given or any(r not in rules.roles for r in given):
+        raise fail(where, f"expected a list of this rule set's roles, got {given!r}")
+    books = {lang: PhraseBook.load(lang).for_rules(rules.name) for lang in LANGUAGES}
+    return tuple(Choice(r, {lang: book.role_name(r) for lang, book in books.items()})
+                 for r in given)
 
 
 def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice, ...]:

@@ -10,18 +10,20 @@ restarted from its journal) choose the same, so a resumed game ends as it would 
 
 from __future__ import annotations
 
-from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Vote
+from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Verdict, Vote
 from narrator.engine.registry import REGISTRY
 from narrator.engine.rng import Rng
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.tasks import (
     Accusations,
+    AllOrNone,
     AwaitSecond,
     CallOut,
     LastWord,
     LiftVote,
     NightInput,
+    Proposals,
     SilentTurn,
     Speech,
     VoteOn,
@@ -61,10 +63,13 @@ class Table:
         role = st.roles[seat]
         return self._teams.get(role, "red") if role else "red"
 
+    def card(self, st: State, seat: int) -> str:
+        """The role a player plays: the box's once it knows them (a turned turncoat is a
+        mafioso), else the card dealt."""
+        return st.roles[seat] or (self.cards[seat] if self.cards else "")
+
     def holders(self, st: State, roles: tuple[str, ...]) -> list[int]:
-        if self.cards:
-            return [s for s in range(1, st.seats + 1) if self.cards[s] in roles]
-        return st.holders(roles)
+        return [s for s in range(1, st.seats + 1) if self.card(st, s) in roles]
 
     def respond(self, st: State) -> list[Action]:
         task = st.current
@@ -79,7 +84,7 @@ class Table:
                 return [Tap(s) for s in self.holders(st, step.roles)]
             return []
         out: list[Action] = []
-        if st.phase == "day" and self._chance(self.foul_rate):
+        if st.phase == "day" and self.rules.fouls.enabled and self._chance(self.foul_rate):
             out.append(Foul(self.rng.choice(st.living())))
         if (isinstance(task, Speech) and not task.final) or isinstance(task, SilentTurn):
             seat = task.seat
@@ -102,6 +107,10 @@ class Table:
                 target = self.rng.choice(targets)
                 by = self.rng.choice([s for s in living if s != target])
                 out.append(Nominate(target, by=by))
+        elif isinstance(task, Proposals):
+            out.extend(self._proposals(st))
+        elif isinstance(task, AllOrNone):
+            out.extend(Vote(v) for v in st.living() if v not in st.muted and self._chance(0.5))
         elif isinstance(task, AwaitSecond):
             target, accuser = task.target, task.accuser
             seconders = [s for s in st.living() if s not in (target, accuser)]
@@ -119,7 +128,7 @@ class Table:
                 # Every seat draws, voted or not, so the same moment gives the same votes
                 # however many were already cast before a restart.
                 p = sure if teams[voter] != teams[candidate] else unsure
-                if below(1_000_000) < p * 1_000_000 and voter not in voted:
+                if below(1_000_000) < p * 1_000_000 and voter not in voted | set(st.muted):
                     out.append(Vote(voter))
         elif isinstance(task, LiftVote):
             out.extend(Vote(v) for v in st.living() if self._chance(0.5))
@@ -131,6 +140,31 @@ class Table:
                 if s not in picks:
                     picks.append(s)
             out.append(BestMove(tuple(picks)))
+        return out
+
+    def _proposals(self, st: State) -> list[Action]:
+        """The boxed day: a few players propose candidates (rather not a team mate); now
+        and then a judge replaces the vote instead."""
+        out: list[Action] = []
+        living = st.living()
+        speakers = [s for s in living if s not in st.muted]
+        judges = [s for s in speakers if not st.verdict_used and s not in st.asleep
+                  and self.card(st, s) in self.rules.day.verdict]
+        if judges and self._chance(0.15):
+            judge = judges[0]
+            others = [s for s in living if self.team(st, s) != self.team(st, judge)] or living
+            return [Verdict(judge, self.rng.choice(others))]
+        taken = {n.target for n in st.nominations}
+        for _ in range(3):
+            free = [s for s in living if s not in taken and s not in st.immune]
+            if not speakers or not free or not self._chance(self.nominate_rate):
+                break
+            by = self.rng.choice(speakers)
+            target = self.rng.choice(free)
+            if self.team(st, target) == self.team(st, by) and self._chance(0.8):
+                target = self.rng.choice(free)  # rather not a team mate
+            taken.add(target)
+            out.append(Nominate(target, by=by))
         return out
 
     def _night_call(self, st: State, step_id: str, called: int) -> list[Action]:
@@ -149,7 +183,8 @@ class Table:
     def _plan(self, st: State, step_id: str, actors: list[int]) -> int:
         step = self.rules.step_index[step_id]
         self._moment(st.number, list(self.rules.step_index).index(step_id))
-        own = {self.team(st, a) for a in actors}
+        uncounted = step.args.get("uncounted", ())
+        own = {self.team(st, a) for a in actors if (st.roles[a] or "") not in uncounted}
         if step.ability == "check" or step.ability == "kill":
             targets = [s for s in st.living() if self.team(st, s) not in own]
         else:

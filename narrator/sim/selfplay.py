@@ -20,6 +20,23 @@ from narrator.sim.players import Table
 MAX_ACTIONS = 50_000
 
 
+def with_random_roles(rules: RuleSet, seats: int, seed: int) -> RuleSet:
+    """For a rule set whose deck comes from a setup table (boxed): the table's row for
+    these seats with special roles drawn by the seed, as a club might choose them, so
+    self-play meets every role. Other rule sets are returned as they are."""
+    setup = rules.setup
+    if setup is None or seats not in setup.table:
+        return rules
+    rng = Rng(seed ^ 0x5EED)
+    picks: list[str] = []
+    for group, members in setup.groups.items():
+        pool = list(members)
+        for _ in range(setup.table[seats].get(group, 0)):
+            pool = [r for r in pool if not any(o in picks for o in rules.roles[r].excludes)]
+            picks.append(pool.pop(rng.below(len(pool))))
+    return rules.with_settings({"setup.roles": picks})
+
+
 def deal(rules: RuleSet, seats: int, seed: int) -> list[str]:
     """The rule set's deck for this many seats, shuffled by the seed."""
     roles = [role for role, n in sorted(rules.deck_for(seats).items()) for _ in range(n)]

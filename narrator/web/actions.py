@@ -28,7 +28,8 @@ from narrator.errors import RuleError
 from narrator.web.text import Text
 
 PAGE_KINDS = ("foul", "unfoul", "remove", "pause", "resume", "add_time", "end_speech", "undo", "nominate",
-              "withdraw", "start_voting", "repeat", "vote", "second", "best_move")
+              "withdraw", "start_voting", "repeat", "vote", "second", "best_move",
+              "verdict")  # the boxed judge's verdict: public, the judge shows the card
 AT_NIGHT = ("foul", "unfoul", "remove", "pause", "resume")
 
 

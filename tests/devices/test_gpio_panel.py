@@ -157,6 +157,27 @@ def test_the_answer_shows_for_its_time_then_goes_dark(factory: Any) -> None:
     panel_run(factory, body)
 
 
+def test_a_card_is_shown_as_its_code_in_green_blinks(factory: Any) -> None:
+    """The boxed commissar learns a role: the card's place in the announced list of roles
+    (here the 4th), counted in green blinks within the answer window; red stays dark."""
+    async def body(panel: GpioSeatPanel, clock: FakeClock, got: list[Action]) -> None:
+        green, red = factory.pin(MAP.answer_yes), factory.pin(MAP.answer_no)
+        await tick(clock, 0.17)  # the code starts with a whole blink wherever the clock is
+        panel.show_answer("mafia", 8.0, code=4)
+        levels = []
+        for _ in range(80):
+            await tick(clock, 0.1)
+            levels.append(green.state)
+            assert red.state == 0
+        rises = sum(1 for a, b in zip([0, *levels], levels, strict=False) if not a and b)
+        assert rises == 4
+        assert levels[-40:] == [0] * 40  # the code is over well before the window ends
+        with pytest.raises(ValueError):
+            panel.show_answer("mafia", 8.0)  # a card without its code
+
+    panel_run(factory, body)
+
+
 def test_status_led_patterns(factory: Any) -> None:
     async def body(panel: GpioSeatPanel, clock: FakeClock, got: list[Action]) -> None:
         status = factory.pin(MAP.status)

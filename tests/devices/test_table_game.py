@@ -88,7 +88,7 @@ class Table:
                 if self.game.state.phase == "day" and isinstance(self.game.state.current, VoteOn):
                     self.ballot_lights.append(e.on)
             elif isinstance(e, ShowAnswer):
-                self.panel.show_answer(e.answer, e.seconds)
+                self.panel.show_answer(e.answer, e.seconds, e.code)
                 green = self.factory.pin(MAP.answer_yes).state
                 red = self.factory.pin(MAP.answer_no).state
                 self.answers.append((e.answer, green, red))

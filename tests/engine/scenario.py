@@ -13,6 +13,9 @@ script:
   - {error: {kind: vote, voter: 9}}       # this action must be refused (RuleError)
   - {expect: {alive: [1, 2, 3], current: [ballot, 4], cues: [vote_for], answers: [yes]}}
   - {expect: {said: [{cue: vote_count, seat: 4, votes: 2}]}}  # a cue with these params
+  - night: {mafia_kill: {2: 5, 8: [4, 5]}}  # play the next night: at the call of a target,
+                             # its actor taps (a list: taps in turn, the last counts); stop at
+                             # the next day's first window
   - finish                   # let every window run out until the game ends
 expect:
   eliminations: [[4, vote, day, 1], ...]  # [seat, how, phase, number] in order
@@ -23,8 +26,13 @@ tables:                      # optional: set-ups checked before any game starts
   - {seats: 6, refused: "at least 8 players"}   # refused: part of the one-line message
 ```
 A file may hold only `tables:` (no game is played then).
-`expect` inside the script checks the state at that point; `cues` there lists cue ids that
-must have been said since the previous script line.
+`expect` inside the script checks the state at that point. Since the previous `expect`:
+`cues` lists cues that were said (a cue id, or `[cue, {params}]`), `not_cues` ones that
+were not, `cue_order` cues said in this order (others may come between), `said_exactly`
+the cues said, all of them in order; `answers` the answers shown, `opened` how many windows of each purpose
+(`{gap: 7}`), `lights_on` the seats lit last. At that point: `window` the open window's
+`[purpose, seconds]`, `deck` the game's deck, `alive`, `phase`, `current`, `roles`,
+`fouls`, `nominations`.
 """
 
 from __future__ import annotations
@@ -34,9 +42,10 @@ from typing import Any
 
 import yaml
 
-from narrator.engine.actions import WindowClosed, action_from_json
-from narrator.engine.effects import Effect, Say, ShowAnswer
+from narrator.engine.actions import Tap, WindowClosed, action_from_json
+from narrator.engine.effects import Effect, OpenWindow, Say, SeatLights, ShowAnswer
 from narrator.engine.game import Game
+from narrator.engine.tasks import CallOut
 from narrator.errors import RuleError
 from narrator.rules.loader import load_bundled
 from narrator.rules.settings import SettingError, configure
@@ -80,6 +89,8 @@ def run_scenario(path: Path) -> Game | None:
                 steps += 1
                 if steps > MAX_STEPS:
                     raise ScenarioFailure(f"{where}: never reached {want}")
+        elif isinstance(line, dict) and "night" in line:
+            said += _play_night(game, line["night"] or {}, where)
         elif isinstance(line, dict) and "error" in line:
             action = action_from_json(line["error"])
             before = game.state.to_json()
@@ -162,11 +173,11 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
         for seat, count in expect["fouls"].items():
             if st.fouls[int(seat)] != count:
                 raise ScenarioFailure(f"{where}: seat {seat} has {st.fouls[int(seat)]} fouls")
+    says = [e for e in said if isinstance(e, Say)]
     if "cues" in expect:
-        cues = [e.cue for e in said if isinstance(e, Say)]
-        missing = [c for c in expect["cues"] if c not in cues]
+        missing = [c for c in expect["cues"] if not any(_is(e, c) for e in says)]
         if missing:
-            raise ScenarioFailure(f"{where}: cues {missing} not said (said: {cues})")
+            raise ScenarioFailure(f"{where}: cues {missing} not said (said: {_show(says)})")
     if "said" in expect:
         for want in expect["said"]:
             cue, params = want["cue"], {k: v for k, v in want.items() if k != "cue"}
@@ -174,10 +185,34 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
                 heard = [(e.cue, e.params) for e in said if isinstance(e, Say) and e.cue == cue]
                 raise ScenarioFailure(f"{where}: {cue} {params} not said (said: {heard})")
     if "not_cues" in expect:
-        cues = [e.cue for e in said if isinstance(e, Say)]
-        present = [c for c in expect["not_cues"] if c in cues]
+        present = [c for c in expect["not_cues"] if any(_is(e, c) for e in says)]
         if present:
             raise ScenarioFailure(f"{where}: cues {present} said but must not be")
+    if "cue_order" in expect:
+        rest = iter(says)
+        for c in expect["cue_order"]:
+            if not any(_is(e, c) for e in rest):
+                raise ScenarioFailure(f"{where}: {c} not said in order (said: {_show(says)})")
+    if "said_exactly" in expect:
+        want = expect["said_exactly"]
+        if len(want) != len(says) or not all(_is(e, c) for e, c in zip(says, want, strict=False)):
+            raise ScenarioFailure(f"{where}: said {_show(says)} != {want}")
+    if "opened" in expect:
+        for purpose, count in expect["opened"].items():
+            got = sum(1 for e in said if isinstance(e, OpenWindow) and e.purpose == purpose)
+            if got != count:
+                raise ScenarioFailure(f"{where}: {got} {purpose} windows opened, not {count}")
+    if "lights_on" in expect:
+        lights = [e for e in said if isinstance(e, SeatLights)]
+        lit = sorted(lights[-1].on) if lights else []
+        if lit != sorted(expect["lights_on"]):
+            raise ScenarioFailure(f"{where}: seats lit {lit} != {expect['lights_on']}")
+    if "window" in expect:
+        window = [st.open.purpose, st.open.seconds] if st.current and st.open else None
+        if window != list(expect["window"]):
+            raise ScenarioFailure(f"{where}: open window {window} is not {expect['window']}")
+    if "deck" in expect and dict(st.deck) != expect["deck"]:
+        raise ScenarioFailure(f"{where}: deck {dict(st.deck)} != {expect['deck']}")
     if "answers" in expect:
         answers = [e.answer for e in said if isinstance(e, ShowAnswer)]
         if answers != list(expect["answers"]):
@@ -186,3 +221,52 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
         raise ScenarioFailure(f"{where}: roles {st.roles[1:]} != {expect['roles']}")
     if "nominations" in expect and [n.target for n in st.nominations] != list(expect["nominations"]):
         raise ScenarioFailure(f"{where}: nominations {st.nominations} != {expect['nominations']}")
+
+
+def _is(effect: Say, want: Any) -> bool:
+    """Is this said cue the one wanted: a cue id, or [cue id, {params}] (lists for tuples)?"""
+    if isinstance(want, str):
+        return effect.cue == want
+    cue, params = want
+    got: dict[str, Any] = {k: list(v) if isinstance(v, tuple) else v
+                           for k, v in effect.params.items()}
+    return bool(effect.cue == cue and got == params)
+
+
+def _show(says: list[Say]) -> list[Any]:
+    return [[e.cue, e.params] if e.params else e.cue for e in says]
+
+
+def _play_night(game: Game, plan: dict[str, dict[int, Any]], where: str) -> list[Effect]:
+    """Play the night in progress, or the next one (letting the day before it pass with no
+    action): at each call of a step's call-out, every actor planned to choose that seat
+    taps. Stops at the next day's first window, or when the game ends."""
+    said: list[Effect] = []
+    steps = 0
+
+    def close() -> None:
+        nonlocal steps
+        steps += 1
+        if steps > MAX_STEPS:
+            raise ScenarioFailure(f"{where}: the night does not end")
+        said.extend(_close(game, where))
+
+    while not (game.state.phase == "night" and game.state.number >= 1):
+        if game.over:
+            raise ScenarioFailure(f"{where}: the game ended before the night")
+        close()
+    night = game.state.number
+    unknown = set(plan) - {s.id for s in game.engine.rules.night}
+    if unknown:
+        raise ScenarioFailure(f"{where}: no night steps {sorted(unknown)}")
+    while not game.over:
+        st = game.state
+        if st.phase == "day" and st.number > night and st.current is not None:
+            break
+        current = st.current
+        if isinstance(current, CallOut):
+            for actor, targets in plan.get(current.step, {}).items():
+                if current.seat in (targets if isinstance(targets, list) else [targets]):
+                    said.extend(game.apply(Tap(int(actor))))
+        close()
+    return said

@@ -55,7 +55,8 @@ def test_forty_characters_are_allowed_and_every_reason_is_given_at_once() -> Non
 
 def test_a_table_the_rule_set_forbids_and_a_wrong_setting_are_refused() -> None:
     assert codes(GameSetup(rules="sport", seats=9)) == [("seats", "seats")]
-    assert codes(GameSetup(rules="boxed", seats=5)) == [("seats", "seats")]
+    # The boxed booklet's smallest row, 6 players, counts the host: 5 seats play it, 4 can't.
+    assert codes(GameSetup(rules="boxed", seats=4)) == [("seats", "seats")]
     assert codes(GameSetup(settings={"day.speech": "long"})) == [("settings.day.speech", "setting")]
     assert codes(GameSetup(rules="nosuch")) == [("rules", "rules")]
     assert codes(GameSetup(lang="fr", deal="dice")) == [("lang", "lang"), ("deal", "deal")]

@@ -67,10 +67,11 @@ def test_the_books_have_the_same_cues_with_the_same_params() -> None:
 
 def test_night_step_cues_name_nobody() -> None:
     # A night step's words are the same whoever acts: no seat, no count.
+    names: list[str] = getattr(loader, "bundled_names", list)()
     for lang in LANGUAGES:
         book = PhraseBook.load(lang)
-        for cues in rule_set_cues().values():
-            for cue in cues:
+        for name in names:
+            for cue in loader.load_bundled(name).step_cue_ids():
                 assert book.params_of(cue) == frozenset(), (lang, cue)
                 assert not re.search(r"\d", book.render(cue, {}))
 
@@ -166,3 +167,11 @@ def test_role_names_follow_the_rule_set() -> None:
         "Мирные горожане: три.")
     assert ru.for_rules("boxed").render("role_revealed", {"seat": 4, "role": "turncoat"}) == (
         "Карта игрока номер четыре: Перевёртыш.")
+
+
+@pytest.mark.parametrize("name", sorted(rule_set_cues()))
+def test_a_rule_sets_own_words_for_an_engine_cue_take_its_parameters(name: str) -> None:
+    for lang in LANGUAGES:
+        book = PhraseBook.load(lang)
+        for engine_cue, own in loader.load_bundled(name).cues.items():
+            assert book.params_of(own) == frozenset(ENGINE_CUES[engine_cue]), (lang, own)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MAPPED = ("sport", "classic", "club")
+MAPPED = ("sport", "classic", "club", "boxed")
 # A table row's scenario cell: file names ending in .yaml or .py, or "—" with a reason.
 _NAMES = re.compile(r"`([\w/.]+\.(?:yaml|py))`")
 

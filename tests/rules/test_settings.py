@@ -149,6 +149,12 @@ def test_a_file_without_settings_offers_the_common_ones() -> None:
     (["--set", "fouls.cancel_vote=never"], "narrator: sport: fouls.cancel_vote=never: must be one of"),
     (["--set", "day.speech"], "narrator: --set: day.speech: expected KEY=VALUE"),
     (["--rules", "classic", "--seats", "6"], "narrator: classic: 6 players: at least 8 players: 002:"),
+    (["--rules", "boxed", "--seats", "4"], "narrator: boxed: 4 players: at least 5 players: 003:"),
+    (["--rules", "boxed", "--seats", "9", "--set", "setup.roles=doctor,bodyguard,boss"],
+     "narrator: boxed: setup.roles=[doctor, bodyguard, boss], 9 players: setup.roles: 2 town "
+     "specials; the table's row for 10 players (9 seats and the host) has 1: 003:"),
+    (["--rules", "boxed", "--set", "setup.roles=wizard"],
+     "narrator: boxed: setup.roles=wizard: 'wizard' is not one of sergeant"),
 ])
 def test_the_command_line_refuses_with_one_line_and_exit_2(argv: list[str], message: str,
                                                            capsys: pytest.CaptureFixture[str]) -> None:

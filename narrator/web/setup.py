@@ -92,6 +92,9 @@ def read_form(data: Mapping[str, str], errors: dict[str, str], t: Text) -> Setup
         value: Any
         if spec["kind"] == "bool":
             value = raw == "on"
+        elif spec["kind"] == "roles":
+            # One box per role (boxed: the special roles in play); none ticked: the box's own.
+            value = [c["value"] for c in spec["choices"] if data.get(f"set.{key}.{c['value']}") == "on"]
         elif raw is None or raw == "":
             continue
         elif spec["kind"] == "choice":
@@ -218,6 +221,12 @@ def _setting(spec: Mapping[str, Any], chosen: Mapping[str, Any], err: Any) -> st
         checked = " checked" if value else ""
         return (f'<label class="check"><input type="checkbox" name="{name}"{checked}> '
                 f'{label}{err(name)}</label>')
+    if spec["kind"] == "roles":
+        boxes = "".join(
+            f'<label class="check"><input type="checkbox" name="{name}.{esc(c["value"])}"'
+            f'{" checked" if c["value"] in value else ""}> {esc(c["label"])}</label>'
+            for c in spec["choices"])
+        return f'<fieldset><legend>{label}</legend>{boxes}{err(name)}</fieldset>'
     if spec["kind"] == "choice":
         opts = "".join(f'<option value="{esc(c["value"])}"{" selected" if c["value"] == value else ""}>'
                        f'{esc(c["label"])}</option>' for c in spec["choices"])

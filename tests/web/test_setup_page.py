@@ -91,6 +91,28 @@ def test_unplayable_choices_are_refused_with_the_reason_and_nothing_starts(tmp_p
     run(tmp_path, body)
 
 
+def test_the_boxed_special_roles_are_chosen_by_ticks_and_checked_against_the_table(
+        tmp_path: Path) -> None:
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        page = await (await client.get("/setup?rules=boxed&seats=9&lang=ru")).text()
+        assert 'name="set.setup.roles.turncoat"' in page and "Перевёртыш" in page
+        form = {"rules": "boxed", "seats": "9", "lang": "en", "deal": "cards",
+                "set.day.votes_default_to_last": "on", "set.day.reveal_role": "on",
+                "set.setup.follow_table": "on"}
+        too_many = {**form, "set.setup.roles.doctor": "on", "set.setup.roles.spy": "on",
+                    "set.setup.roles.boss": "on"}
+        r = await client.post("/setup", data=too_many, allow_redirects=False)
+        assert r.status in (400, 409)
+        assert "2 town specials" in await r.text()
+        assert not evening.starting
+        fits = {**form, "set.setup.roles.spy": "on", "set.setup.roles.ninja": "on"}
+        r = await client.post("/setup", data=fits, allow_redirects=False)
+        assert r.status == 303
+        assert dict(evening.setup.settings) == {"setup.roles": ["spy", "ninja"]}
+
+    run(tmp_path, body)
+
+
 def test_starting_needs_the_pin(tmp_path: Path) -> None:
     async def body(table: Table, client: Client, evening: Evening) -> None:
         await client.post("/logout")

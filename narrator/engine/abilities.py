@@ -186,7 +186,17 @@ def _check_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | Non
 
 
 def check_answer(ctx: Ctx, step: Step, target: int) -> bool:
-    role = ctx.role(target)
+    st = ctx.state
+    if st.roles[target]:
+        names: tuple[str, ...] = (st.roles[target],)
+    else:
+        # On the night the box learns the cards (classic's first night, when an angel asks
+        # before every card has shown itself) the seat's card is one of the roles it may
+        # still be: every one of them answers alike (in classic, all red), and if not the
+        # default role's answer stands.
+        options = st.possible[target]
+        names = (ctx.rules.default_role,) if ctx.rules.default_role in options else options[:1]
+    role = ctx.rules.roles[names[0]]
     value = role.name if step.args["reveals"] == "role" else role.check_team
     return value in step.args["match"]
 

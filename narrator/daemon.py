@@ -2,9 +2,14 @@
 
 Devices, the keypad and the recognizer hand actions to `Box.submit`. The referee takes
 them one at a time: the engine checks the action and computes its effects (pure), the
-journal appends and flushes the action, and only then does the performer carry the
-effects out. Every device runs in its own supervised task that logs a failure and starts
-the device again instead of stopping the game.
+journal takes the action's line, and only once the line is on disk does the performer
+carry the effects out, in the actions' order. The fsync runs off the loop (the journal's
+Disk), so the loop never waits for the disk: at night the call-out beat is the same with
+no taps or many, and an action with nothing to act on asks for no fsync of its own (the
+next one's covers it). When the disk fails, the box says a technical pause, stops the
+timers and shows the error until the writes go through again. Every device runs in its
+own supervised task that logs a failure and starts the device again instead of stopping
+the game.
 """
 
 from __future__ import annotations
@@ -13,14 +18,16 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
 from typing import Protocol
 
 from narrator.clock import Clock
 from narrator.engine.actions import Action, Undo, WindowClosed
-from narrator.engine.effects import Effect, Outcome
+from narrator.engine.effects import Effect, Outcome, Say
 from narrator.engine.game import Game
 from narrator.errors import DeviceError, RuleError
 from narrator.performer import Performer
+from narrator.records.disk import done_future
 
 log = logging.getLogger("narrator.daemon")
 
@@ -63,6 +70,10 @@ class Session(Protocol):
 
     def apply(self, action: Action, at: float) -> list[Effect]: ...
 
+    def durable(self) -> Future[None]:
+        """Done once every action applied so far is on disk."""
+        ...
+
 
 class Unrecorded:
     """A game kept nowhere (tests, a demo without a state folder)."""
@@ -77,6 +88,9 @@ class Unrecorded:
     def apply(self, action: Action, at: float) -> list[Effect]:
         return self._game.apply(action)
 
+    def durable(self) -> Future[None]:
+        return done_future()
+
 
 class Box:
     def __init__(self, session: Session, performer: Performer, clock: Clock) -> None:
@@ -87,6 +101,12 @@ class Box:
         self._actions: asyncio.Queue[Action] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self.refused = 0
+        # Applied actions waiting for the disk before their effects are carried out.
+        self._durable: asyncio.Queue[tuple[Future[None], Action, list[Effect]]] = asyncio.Queue()
+        self._in_flight = 0
+        self.disk_fault: str | None = None  # the journal cannot be written (said and shown)
+        self._stopped_timers = False
+        self.on_fault: list[Callable[[str | None], None]] = []  # the page, the status LED
 
     def submit(self, action: Action) -> None:
         """Hand an action to the referee (call on the loop's thread)."""
@@ -121,19 +141,70 @@ class Box:
         except Exception:
             self.refused += 1
             raise
+        if not effects and not isinstance(action, Undo):
+            return effects  # nothing to act on: its line rides on the next fsync
+        synced = self.session.durable()
+        if synced.done() and not self._in_flight:
+            self._act(action, effects)
+        else:
+            self._in_flight += 1
+            self._durable.put_nowait((synced, action, effects))
+        return effects
+
+    def _act(self, action: Action, effects: list[Effect]) -> None:
         if isinstance(action, Undo):
             self.performer.reset()
         self.performer.submit(effects)
         for listener in self.listeners:
             listener(action, effects)
-        return effects
+
+    async def _release(self) -> None:
+        """Carry out effects once their actions are on disk, in the actions' order."""
+        while True:
+            synced, action, effects = await self._durable.get()
+            try:
+                await asyncio.wrap_future(synced)
+                self._act(action, effects)
+            except Exception:
+                log.exception("could not carry out the effects of %s", action.kind)
+            finally:
+                self._in_flight -= 1
+
+    # the journal's disk, from its writer thread (see narrator.records.disk)
+    def disk_failed(self, exc: OSError) -> None:
+        self._loop.call_soon_threadsafe(self._disk_fault, f"{type(exc).__name__}: {exc}")
+
+    def disk_recovered(self) -> None:
+        self._loop.call_soon_threadsafe(self._disk_fault, None)
+
+    def _disk_fault(self, fault: str | None) -> None:
+        if fault is not None and self.disk_fault is None:
+            # The table must know why nothing happens: a fixed cue, the same whoever acted.
+            timers = self.performer.timers
+            self._stopped_timers = not timers.paused
+            if self._stopped_timers:
+                timers.pause()
+            self.performer.submit([Say("technical_pause", {})])
+        elif fault is None and self.disk_fault is not None:
+            if self._stopped_timers:
+                self.performer.timers.resume()
+            self._stopped_timers = False
+            self.performer.submit([Say("technical_resume", {})])
+        self.disk_fault = fault
+        for hear in self.on_fault:
+            try:
+                hear(fault)
+            except Exception:
+                log.exception("a watcher of faults failed")
 
     def start(self, opening: list[Effect]) -> None:
         """Start the performer with the opening (or resuming) effects, and the referee."""
+        self._loop = asyncio.get_running_loop()
         self.performer.start()
         self.performer.submit(opening)
         for listener in self.listeners:
             listener(None, opening)
+        self.spawn("release", self._release)
         self.spawn("referee", self._referee)
 
     def spawn(self, name: str, run: Callable[[], Awaitable[None]], restart: bool = False,
@@ -157,7 +228,7 @@ class Box:
         """Wait for the end of the game and for the last words about it to be said."""
         referee = next(t for t in self._tasks if t.get_name() == "referee")
         await referee
-        while not self.performer.idle:
+        while self._in_flight or not self.performer.idle:
             await self.clock.sleep(0.1)
         return self.outcome
 

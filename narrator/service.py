@@ -37,6 +37,7 @@ from narrator.evening.memory import recall
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.phrases.variants import likely_texts
+from narrator.records.disk import Disk, DiskMaker, direct_disk
 from narrator.records.session import GameSession
 from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
@@ -71,8 +72,12 @@ class Ports:
 
 class Service:
     def __init__(self, settings: Settings, ports: Ports, clock: Clock | None = None,
-                 notifier: Notifier | None = None, setup: GameSetup | None = None) -> None:
+                 notifier: Notifier | None = None, setup: GameSetup | None = None,
+                 journal_disk: DiskMaker = direct_disk) -> None:
         self.settings = settings
+        # narrator run: the writer thread (records.disk.thread_disk); tests on a FakeClock
+        # write inline, since a fake clock cannot wait for a thread.
+        self.journal_disk = journal_disk
         self.ports = ports
         self.clock = clock or MonotonicClock()
         self.notifier = notifier or Notifier()
@@ -151,7 +156,21 @@ class Service:
             self.notifier.stopping()
 
     def _new_box(self, first: bool) -> Box:
-        found = GameSession.resume(self.settings.state_dir) if first else None
+        # The journal's writer thread tells the box (made below) when the disk fails.
+        boxes: list[Box] = []
+
+        def failed(exc: OSError) -> None:
+            for b in boxes:
+                b.disk_failed(exc)
+
+        def recovered() -> None:
+            for b in boxes:
+                b.disk_recovered()
+
+        def disk(fd: int) -> Disk:
+            return self.journal_disk(fd, failed, recovered)
+
+        found = GameSession.resume(self.settings.state_dir, disk=disk) if first else None
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         self.book = PhraseBook.load(setup.lang)
         timers = WindowTimers(self.clock, on_expire=lambda w: box.window_expired(w))
@@ -169,11 +188,13 @@ class Service:
             greeting.append(where_we_are(session.game.state))
         else:
             header = setup.header(_seed(setup, self.clock))
-            session, opening = GameSession.start(self.settings.state_dir, header)
+            session, opening = GameSession.start(self.settings.state_dir, header, disk=disk)
             greeting.append(Say("new_game", {}))
         # The game's rule set names the cards the box may say (a jailed player's card).
         performer.book = self.book.for_rules(session.game.engine.rules.name)
         box = Box(session, performer, self.clock)
+        boxes.append(box)
+        box.on_fault.append(self._show_fault)
         self.box = box
         self.evening.began(box, setup)
         for hook in self.on_box:
@@ -201,6 +222,10 @@ class Service:
             self.notifier.watchdog()
             await self.clock.sleep(interval)
 
+
+    def _show_fault(self, fault: str | None) -> None:
+        if self.ports.panel is not None:
+            self.ports.panel.set_status("error" if fault else "ready")
 
     def _speaker(self, lang: str) -> Speaker:
         if lang not in self._speakers:

@@ -22,6 +22,10 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "confirm_foul": ("seat",),  # a voice command waiting for "yes"
     "confirm_undo": (),
     "web_page": ("address", "port", "pin"),  # the organiser's page, said once at start-up
+    # A fault stops the game (the journal can't be written): the same words whatever
+    # happened at the table, so they carry nothing; then the game goes on.
+    "technical_pause": (),
+    "technical_resume": (),
 }
 
 

@@ -29,9 +29,11 @@ def run(args: argparse.Namespace) -> int:
     clock = MonotonicClock()
 
     async def main() -> None:
+        from narrator.records.disk import thread_disk
         from narrator.web.site import serve
 
-        service = Service(settings, build_ports(settings, clock), clock, setup=setup)
+        service = Service(settings, build_ports(settings, clock), clock, setup=setup,
+                          journal_disk=thread_disk)
         page = await serve(service, settings, clock, service.announce, service.evening)
         try:
             await service.run()

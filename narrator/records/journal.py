@@ -19,6 +19,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,11 +29,15 @@ from narrator.engine.effects import Effect, Outcome
 from narrator.engine.game import Game
 from narrator.engine.ruleset import RuleSet
 from narrator.errors import RecordError, RuleError
+from narrator.records.disk import DirectDisk, Disk
 
 log = logging.getLogger(__name__)
 
 VERSION = 1
 CURRENT = "current.jsonl"
+
+# Makes the Disk that takes a journal's action lines, given the file's descriptor.
+DiskFactory = Callable[[int], Disk]
 
 # Called with each replayed action (None for the game's opening) and its effects.
 OnEffects = Callable[[Action | None, list[Effect], "Entry | None"], None]
@@ -165,18 +170,21 @@ class Journal:
     """An open journal of a game in play. Use `create` or `resume`, not the constructor."""
 
     def __init__(self, state_dir: Path, path: Path, header: GameHeader, fd: int, lines: int,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time,
+                 disk: DiskFactory = DirectDisk) -> None:
         self.state_dir = state_dir
         self.path = path
         self.header = header
         self._fd: int | None = fd
         self.lines = lines
         self._wall = wall
+        self.disk = disk(fd)  # takes the action lines; the header and end go inline
 
     # starting
     @classmethod
     def create(cls, state_dir: str | Path, header: GameHeader,
-               wall: Callable[[], float] = time.time) -> Journal:
+               wall: Callable[[], float] = time.time,
+               disk: DiskFactory = DirectDisk) -> Journal:
         """Start the journal of a new game. A leftover unfinished journal is archived as
         abandoned first (it is never overwritten)."""
         root = Path(state_dir)
@@ -196,7 +204,7 @@ class Journal:
                 started=header.started or time.strftime("%Y-%m-%dT%H:%M:%S", stamp),
             )
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
-        journal = cls(root, path, header, fd, 0, wall)
+        journal = cls(root, path, header, fd, 0, wall, disk)
         journal._write({"journal": VERSION, "header": header.to_json(), "wall": now})
         _fsync_dir(folder)
         log.info("new game %s: %s, %d seats", header.game_id, header.rules, header.seats)
@@ -204,7 +212,8 @@ class Journal:
 
     @classmethod
     def resume(cls, state_dir: str | Path, on_effects: OnEffects | None = None,
-               wall: Callable[[], float] = time.time) -> tuple[Journal, Game] | None:
+               wall: Callable[[], float] = time.time,
+               disk: DiskFactory = DirectDisk) -> tuple[Journal, Game] | None:
         """The unfinished game in `state_dir`, rebuilt by applying its actions again.
 
         None when there is none (a finished journal left behind by a crash is archived).
@@ -248,18 +257,28 @@ class Journal:
                 on_effects(entry.action, effects, entry)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND)
         log.info("resumed game %s after %d actions", contents.header.game_id, len(contents.entries))
-        return cls(root, path, contents.header, fd, 1 + len(contents.entries), wall), game
+        return cls(root, path, contents.header, fd, 1 + len(contents.entries), wall, disk), game
 
     # writing
     def append(self, action: Action, at: float, wall: float | None = None) -> None:
-        """Write one action and return only when it is on disk. `at` is the daemon's clock
-        time, `wall` the wall-clock time (read now if not given)."""
+        """Hand one action's line to the disk. `at` is the daemon's clock time, `wall` the
+        wall-clock time (read now if not given). On disk once `sync()` is done (at once
+        with the DirectDisk)."""
         wall = self._wall() if wall is None else wall
-        self._write({"at": round(at, 4), "wall": round(wall, 4), "action": action.to_json()})
+        if self._fd is None:
+            raise RecordError(str(self.path), "", "the journal is closed")
+        self.disk.write(_line({"at": round(at, 4), "wall": round(wall, 4),
+                               "action": action.to_json()}))
+        self.lines += 1
+
+    def sync(self) -> Future[None]:
+        """Done once every action appended so far is on disk."""
+        return self.disk.sync()
 
     def finish(self, outcome: Outcome | None) -> Path:
         """Close the journal of an ended (or abandoned, outcome None) game and move it to
         games/; the next start begins a new game. Returns the archived file."""
+        self.disk.close()  # every action line first, in order
         now = self._wall()
         end: dict[str, Any] = {"end": _outcome_json(outcome), "wall": now}
         if outcome is None:
@@ -270,16 +289,20 @@ class Journal:
 
     def close(self) -> None:
         if self._fd is not None:
+            self.disk.close()
             os.close(self._fd)
             self._fd = None
 
     def _write(self, obj: Mapping[str, Any]) -> None:
         if self._fd is None:
             raise RecordError(str(self.path), "", "the journal is closed")
-        data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-        _write_all(self._fd, data)
+        _write_all(self._fd, _line(obj))
         os.fsync(self._fd)
         self.lines += 1
+
+
+def _line(obj: Mapping[str, Any]) -> bytes:
+    return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
 class _NoHeader(Exception):

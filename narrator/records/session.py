@@ -12,6 +12,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,16 @@ from narrator.engine.actions import Action, Undo
 from narrator.engine.effects import Effect
 from narrator.engine.game import Game
 from narrator.errors import RuleError
+from narrator.records.disk import DirectDisk
 from narrator.records.export_polemica import ExportError, write_polemica
-from narrator.records.journal import Entry, GameHeader, Journal, private_dir, write_private
+from narrator.records.journal import (
+    DiskFactory,
+    Entry,
+    GameHeader,
+    Journal,
+    private_dir,
+    write_private,
+)
 from narrator.records.protocol import ProtocolBuilder, protocol_paths
 from narrator.records.protocol_html import write_html
 
@@ -78,22 +87,24 @@ class GameSession:
 
     @classmethod
     def start(cls, state_dir: str | Path, header: GameHeader,
-              wall: Callable[[], float] = time.time) -> tuple[GameSession, list[Effect]]:
+              wall: Callable[[], float] = time.time,
+              disk: DiskFactory = DirectDisk) -> tuple[GameSession, list[Effect]]:
         """A new game; returns it with its opening effects."""
         game = header.new_game()  # a bad header fails here, before any file is made
-        journal = Journal.create(state_dir, header, wall)
+        journal = Journal.create(state_dir, header, wall, disk)
         protocol = _builder(game, journal.header)
         protocol.feed(game.opening, wall())
         return cls(Path(state_dir), journal, game, protocol, wall), list(game.opening)
 
     @classmethod
-    def resume(cls, state_dir: str | Path,
-               wall: Callable[[], float] = time.time) -> tuple[GameSession, list[Effect]] | None:
+    def resume(cls, state_dir: str | Path, wall: Callable[[], float] = time.time,
+               disk: DiskFactory = DirectDisk) -> tuple[GameSession, list[Effect]] | None:
         """The unfinished game of the state folder, with the effects that bring the table
         back to where it stood (lights, the open window in full). None if there is none;
         a game that had ended before its files were written is completed here."""
         rebuilt: list[tuple[Action | None, list[Effect], Entry | None]] = []
-        found = Journal.resume(state_dir, lambda a, e, entry: rebuilt.append((a, e, entry)), wall)
+        found = Journal.resume(state_dir, lambda a, e, entry: rebuilt.append((a, e, entry)), wall,
+                               disk)
         if found is None:
             return None
         journal, game = found
@@ -134,6 +145,10 @@ class GameSession:
         if game.over:
             self._finish()
         return effects
+
+    def durable(self) -> Future[None]:
+        """Done once every action applied so far is on disk: act on effects only then."""
+        return self.journal.sync()
 
     def abandon(self) -> ProtocolFiles:
         """End an unfinished game ("new game"): its protocol is written as it stands."""

@@ -82,7 +82,9 @@ def view_of(box: Box) -> dict[str, Any]:
         files = session.files
         formats = [fmt for fmt, path in (("html", files.html), ("json", files.json),
                                          ("polemica", files.polemica)) if path is not None]
-    return public_state(info_of(box), st, timer, box.performer.last_said, formats)
+    out = public_state(info_of(box), st, timer, box.performer.last_said, formats)
+    out["fault"] = box.disk_fault  # a technical pause: the journal cannot be written
+    return out
 
 
 def phone_deal(box: Box) -> PhoneDeal | None:

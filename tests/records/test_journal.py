@@ -16,7 +16,7 @@ import pytest
 from narrator.engine.actions import Action, Undo, Vote, action_from_json
 from narrator.engine.state import State
 from narrator.errors import RecordError, RuleError
-from narrator.records import journal as journal_mod
+from narrator.records import disk as disk_mod
 from narrator.records.journal import CURRENT, GameHeader, Journal, games_dir, journal_dir, read
 from narrator.records.session import GameSession
 from tests.records.helpers import FakeWall, drive, header
@@ -275,7 +275,7 @@ def test_a_failing_disk_changes_nothing(tmp_path: Path, monkeypatch: pytest.Monk
     def full(fd: int, data: bytes) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(journal_mod, "_write_all", full)
+    monkeypatch.setattr(disk_mod, "write_all", full)
     with pytest.raises(OSError):
         session.apply(Undo(), at=99.0)
     assert session.game.state is state and session.game.history == history

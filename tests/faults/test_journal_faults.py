@@ -1,0 +1,195 @@
+"""The journal under faults: a slow disk, a full or read-only one, a torn batch. The box
+acts on an action only once it is on disk, but never waits for the disk at night."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import itertools
+import json
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from narrator.clock import FakeClock
+from narrator.daemon import Box
+from narrator.engine.actions import Tap
+from narrator.engine.tasks import CallOut
+from narrator.performer import Performer
+from narrator.phrases.book import PhraseBook
+from narrator.records.disk import FileOps, ThreadDisk
+from narrator.records.fake_disk import ClockDisk
+from narrator.records.journal import GameHeader, read
+from narrator.records.session import GameSession
+from narrator.voice.fake import FakeSpeaker
+from narrator.windows import WindowTimers
+
+SPORT = ("civilian",) * 6 + ("sheriff", "mafia", "mafia", "don")
+
+
+def night_beats(tmp_path: Path, taps: int) -> tuple[list[float], ClockDisk]:
+    """Call-out start times of night 1 on a disk whose fsync takes 100 ms, with `taps`
+    taps in every call-out window."""
+    clock = FakeClock()
+    disks: list[ClockDisk] = []
+
+    def disk(fd: int) -> ClockDisk:
+        disks.append(ClockDisk(clock, 0.1, fd))
+        return disks[-1]
+
+    async def main() -> list[float]:
+        header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",
+                            started="2025-01-01T20:00:00")
+        session, opening = GameSession.start(tmp_path, header, wall=lambda: 1.7e9, disk=disk)
+        boxes: list[Box] = []
+        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
+        performer = Performer(FakeSpeaker(clock), PhraseBook.load("en"), timers)
+        box = Box(session, performer, clock)
+        boxes.append(box)
+        box.start(opening)
+        tapped: set[int] = set()
+        for _ in range(50_000):
+            st = box.game.state
+            if st.phase_label() == "night-1" and isinstance(st.current, CallOut) \
+                    and timers.is_open(st.window) and st.window not in tapped:
+                tapped.add(st.window)
+                for i in range(taps):
+                    box.submit(Tap(i % 10 + 1))
+            if performer.phase == "day-2":
+                break
+            await clock.step()
+        await box.stop()
+        session.journal.close()
+        return [s.at for s in performer.spoken if s.phase == "night-1" and s.cue == "callout"]
+
+    return asyncio.run(main()), disks[0]
+
+
+def test_the_night_beat_is_the_same_with_no_taps_or_ten(tmp_path: Path) -> None:
+    quiet, quiet_disk = night_beats(tmp_path / "quiet", 0)
+    busy, busy_disk = night_beats(tmp_path / "busy", 10)
+    assert len(quiet) == len(busy) == 30
+    beats = [b - a for a, b in itertools.pairwise(quiet)]
+    busy_beats = [b - a for a, b in itertools.pairwise(busy)]
+    assert max(abs(a - b) for a, b in zip(beats, busy_beats, strict=True)) <= 0.005
+    assert max(abs(a - b) for a, b in zip(quiet, busy, strict=True)) <= 0.005
+    # ... and every tap is in the journal, in order, though none asked for an fsync.
+    assert len(busy_disk.lines) - len(quiet_disk.lines) >= 30 * 10
+    assert busy_disk.fsyncs == quiet_disk.fsyncs
+
+
+class FullDisk(FileOps):
+    """Fails `n` times (half a write, then ENOSPC; or the fsync: EROFS), then works."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.calls = 0
+
+    def write(self, fd: int, data: bytes) -> int:
+        self.calls += 1
+        if self.n > 0 and self.calls % 2:
+            self.n -= 1
+            os.write(fd, data[: len(data) // 2])  # a torn batch in the middle of the file
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return super().write(fd, data)
+
+    def fsync(self, fd: int) -> None:
+        if self.n > 0:
+            self.n -= 1
+            raise OSError(errno.EROFS, "Read-only file system")
+        super().fsync(fd)
+
+
+def test_a_full_disk_is_retried_and_nothing_is_lost(tmp_path: Path) -> None:
+    path = tmp_path / "j.jsonl"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    events: list[str] = []
+    disk = ThreadDisk(fd, on_fault=lambda exc: events.append(f"fault {exc.errno}"),
+                      on_recover=lambda: events.append("ok"), ops=FullDisk(5),
+                      sleep=lambda _s: None)
+    for i in range(20):
+        disk.write(json.dumps({"n": i}).encode() + b"\n")
+        if i % 4 == 3:
+            disk.sync()
+    disk.sync().result(timeout=10)
+    disk.close()
+    os.close(fd)
+    lines = path.read_text().splitlines()
+    assert [json.loads(line)["n"] for line in lines] == list(range(20))
+    assert disk.faults == 5
+    assert events[0].startswith("fault") and events[-1] == "ok"
+
+
+def test_the_box_says_a_technical_pause_and_goes_on(tmp_path: Path) -> None:
+    """The writer thread fails: the box says so, stops the timers and shows the error;
+    when the disk is back the queued action is carried out and the game goes on."""
+    clock = FakeClock()
+    gate = threading.Event()
+    faults: list[str | None] = []
+
+    class Stuck(FileOps):
+        def fsync(self, fd: int) -> None:
+            if not gate.is_set():
+                raise OSError(errno.EIO, "Input/output error")
+            super().fsync(fd)
+
+    async def main() -> tuple[list[str], list[str]]:
+        boxes: list[Box] = []
+
+        def disk(fd: int) -> ThreadDisk:
+            # The writer thread is real: it retries every millisecond of real time.
+            return ThreadDisk(fd, on_fault=lambda e: boxes[0].disk_failed(e),
+                              on_recover=lambda: boxes[0].disk_recovered(), ops=Stuck(),
+                              sleep=lambda _s: time.sleep(0.001))
+
+        header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",
+                            started="2025-01-01T20:00:00")
+        session, opening = GameSession.start(tmp_path, header, wall=lambda: 1.7e9, disk=disk)
+        speaker = FakeSpeaker(clock)
+        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
+        box = Box(session, Performer(speaker, PhraseBook.load("en"), timers), clock)
+        boxes.append(box)
+        box.on_fault.append(faults.append)
+        box.start(opening)
+        async def until(done: Callable[[], bool]) -> None:
+            for _ in range(20_000):
+                if done():
+                    return
+                if not await clock.step():
+                    await asyncio.sleep(0.001)  # the writer thread's turn
+            raise AssertionError("never happened")
+
+        await until(lambda: box.disk_fault is not None)
+        assert timers.paused
+        before = box.game.state.window
+        for _ in range(100):
+            await clock.step()
+        assert box.game.state.window == before  # the game waits: no timer runs out
+        gate.set()
+        await until(lambda: box.disk_fault is None)
+        for _ in range(100):
+            await clock.step()
+        await box.stop()
+        session.journal.close()
+        return [t for _a, t in speaker.said], [line for line in (tmp_path / "journal" /
+                                                                  "current.jsonl").read_text().splitlines()]
+
+    said, lines = asyncio.run(main())
+    assert "Technical pause. Please wait." in said
+    assert said.index("The technical pause is over. We continue.") > said.index(
+        "Technical pause. Please wait.")
+    assert faults[0] is not None and faults[-1] is None
+    assert len(lines) > 2 and read(tmp_path / "journal" / "current.jsonl").entries
+
+
+@pytest.mark.parametrize("mode", [0o600])
+def test_the_journal_is_private(tmp_path: Path, mode: int) -> None:
+    header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",
+                        started="2025-01-01T20:00:00")
+    session, _ = GameSession.start(tmp_path, header, wall=lambda: 1.7e9)
+    session.journal.close()
+    assert (tmp_path / "journal" / "current.jsonl").stat().st_mode & 0o777 == mode

@@ -163,7 +163,7 @@ class Box:
         while True:
             synced, action, effects = await self._durable.get()
             try:
-                await asyncio.wrap_future(synced)
+                await asyncio.shield(asyncio.wrap_future(synced))
                 self._act(action, effects)
             except Exception:
                 log.exception("could not carry out the effects of %s", action.kind)

@@ -185,6 +185,8 @@ class Service:
         if found is not None:
             session, opening = found
             log.info("resuming game %s", session.header.game_id)
+            if session.journal.repaired is not None:
+                greeting.append(Say("journal_repaired", {}))
             greeting.append(where_we_are(session.game.state))
         else:
             header = setup.header(_seed(setup, self.clock))

@@ -26,6 +26,8 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     # happened at the table, so they carry nothing; then the game goes on.
     "technical_pause": (),
     "technical_resume": (),
+    # A resumed journal had a damaged line: the game goes on from the step before it.
+    "journal_repaired": (),
 }
 
 

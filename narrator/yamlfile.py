@@ -10,12 +10,30 @@ import yaml
 
 from narrator.errors import InputFileError
 
+MAX_YAML_BYTES = 2 * 1024 * 1024  # the largest bundled file is a few tens of kB
 
-def read_text(path: str | Path, error: type[InputFileError]) -> str:
+
+class TooBig(ValueError):
+    pass
+
+
+def read_limited(path: Path, limit: int) -> bytes:
+    """A file's bytes, refused past `limit` (`rules: /dev/zero` must not eat the memory)."""
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise TooBig(f"larger than {limit // (1024 * 1024)} MB: not a file of this kind")
+    return data
+
+
+def read_text(path: str | Path, error: type[InputFileError],
+              limit: int = MAX_YAML_BYTES) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_limited(Path(path), limit).decode("utf-8")
     except OSError as exc:
-        raise error(str(path), "", f"cannot read: {exc.strerror}") from None
+        raise error(str(path), "", f"cannot read: {exc.strerror or exc}") from None
+    except TooBig as exc:
+        raise error(str(path), "", str(exc)) from None
     except UnicodeDecodeError:
         raise error(str(path), "", "not a text file") from None
 
@@ -23,6 +41,8 @@ def read_text(path: str | Path, error: type[InputFileError]) -> str:
 def parse_yaml(text: str, source: str, error: type[InputFileError]) -> Any:
     try:
         return yaml.safe_load(text)
+    except RecursionError:
+        raise error(source, "", "not valid YAML: nested too deeply") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""

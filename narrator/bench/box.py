@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import os
-import resource
 import socket
 import subprocess
 import sys
@@ -54,12 +53,21 @@ def _vm_rss_mb(pid: int) -> float:
     return 0.0
 
 
+_DEMO = """
+import contextlib, io, resource, sys
+from narrator.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["demo", "--fast", "--seed", "2", "--no-state"])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
 def _demo_peak_rss_mb() -> float:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    subprocess.run([sys.executable, "-m", "narrator", "demo", "--fast", "--seed", "2", "--no-state"],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
-    return max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+    # The child reports its own peak: RUSAGE_CHILDREN would be the largest child this
+    # process ever had (a test run's earlier children), not the demo's.
+    done = subprocess.run([sys.executable, "-c", _DEMO], check=True, text=True,
+                          capture_output=True, env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
+    return int(done.stdout.strip().splitlines()[-1]) / 1024
 
 
 _WITH_RECOGNIZER = """

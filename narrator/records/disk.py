@@ -45,6 +45,12 @@ def done_future() -> Future[None]:
     return fut
 
 
+def settle(fut: Future[None]) -> None:
+    # A waiter may have been cancelled (the box stopped): that must not kill the writer.
+    if fut.set_running_or_notify_cancel():
+        fut.set_result(None)
+
+
 def write_all(fd: int, data: bytes, write: Callable[[int, bytes], int] = os.write) -> None:
     view = memoryview(data)
     while view:
@@ -133,7 +139,7 @@ class ThreadDisk:
             stop = any(item is _STOP for item in batch)
             self._commit(lines, sync=bool(waiters))
             for fut in waiters:
-                fut.set_result(None)
+                settle(fut)
 
     def _commit(self, lines: bytes, sync: bool) -> None:
         while True:

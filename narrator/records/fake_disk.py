@@ -9,7 +9,7 @@ import os
 from concurrent.futures import Future
 
 from narrator.clock import Clock
-from narrator.records.disk import write_all
+from narrator.records.disk import settle, write_all
 
 
 class ClockDisk:
@@ -42,7 +42,7 @@ class ClockDisk:
             if self.fd is not None:
                 os.fsync(self.fd)
             self.fsyncs += 1
-        fut.set_result(None)
+        settle(fut)
 
     def close(self) -> None:
         pass

@@ -30,11 +30,13 @@ from narrator.engine.game import Game
 from narrator.engine.ruleset import RuleSet
 from narrator.errors import RecordError, RuleError
 from narrator.records.disk import DirectDisk, Disk
+from narrator.yamlfile import TooBig, read_limited
 
 log = logging.getLogger(__name__)
 
 VERSION = 1
 CURRENT = "current.jsonl"
+MAX_BYTES = 16 * 1024 * 1024  # a long game's journal is well under 1 MB
 
 # Makes the Disk that takes a journal's action lines, given the file's descriptor.
 DiskFactory = Callable[[int], Disk]
@@ -179,6 +181,7 @@ class Journal:
         self.lines = lines
         self._wall = wall
         self.disk = disk(fd)  # takes the action lines; the header and end go inline
+        self.repaired: Path | None = None  # where a damaged tail was set aside on resume
 
     # starting
     @classmethod
@@ -226,8 +229,18 @@ class Journal:
             return None
         private_dir(journal_dir(root))
         os.chmod(path, 0o600)
+        repaired: Path | None = None
         try:
-            contents = read(path)
+            try:
+                contents = read(path)
+            except RecordError as exc:
+                # A bad line after the header (a damaged card, a bug): the game resumes
+                # from the good lines before it; the rest is kept aside, never dropped.
+                bad = _line_number(exc.where)
+                if bad is None or bad <= 1:
+                    raise
+                repaired = _set_aside(path, bad, wall(), exc.problem)
+                contents = read(path)
         except _NoHeader as exc:
             log.warning("%s: %s; the file is set aside", path, exc)
             path.rename(path.with_suffix(f".broken-{int(wall())}"))
@@ -247,17 +260,22 @@ class Journal:
             raise RecordError(str(path), "line 1", f"cannot start this game: {exc}") from None
         if on_effects:
             on_effects(None, list(game.opening), None)
+        replayed = 0
         for entry in contents.entries:
             try:
                 effects = game.apply(entry.action)
             except RuleError as exc:
-                raise RecordError(str(path), f"line {entry.line}",
-                                  f"the engine refuses {entry.action.kind}: {exc}") from None
+                problem = f"the engine refuses {entry.action.kind}: {exc}"
+                repaired = _set_aside(path, entry.line, wall(), problem)
+                break
+            replayed += 1
             if on_effects:
                 on_effects(entry.action, effects, entry)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND)
-        log.info("resumed game %s after %d actions", contents.header.game_id, len(contents.entries))
-        return cls(root, path, contents.header, fd, 1 + len(contents.entries), wall, disk), game
+        log.info("resumed game %s after %d actions", contents.header.game_id, replayed)
+        journal = cls(root, path, contents.header, fd, 1 + replayed, wall, disk)
+        journal.repaired = repaired
+        return journal, game
 
     # writing
     def append(self, action: Action, at: float, wall: float | None = None) -> None:
@@ -314,9 +332,11 @@ def read(path: str | Path) -> Contents:
     bad line is a RecordError naming the file and the line."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        raw = read_limited(Path(path), MAX_BYTES)
     except OSError as exc:
         raise RecordError(name, "", f"cannot read: {exc.strerror}") from None
+    except TooBig as exc:
+        raise RecordError(name, "", str(exc)) from None
     parts = raw.split(b"\n")
     # A line is complete only with its newline: the last piece never is.
     complete, tail = parts[:-1], parts[-1]
@@ -326,7 +346,9 @@ def read(path: str | Path) -> Contents:
     for i, line in enumerate(complete, start=1):
         try:
             parsed.append((i, json.loads(line.decode("utf-8"))))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            if isinstance(exc, RecursionError):
+                exc = ValueError("nested too deeply")  # type: ignore[assignment]
             if i == len(complete) and not torn:
                 # The last line, garbled by a write the power cut: it never counted.
                 torn = True
@@ -363,6 +385,39 @@ def read(path: str | Path) -> Contents:
             raise RecordError(name, where, str(exc)) from None
         entries.append(Entry(action, float(at), float(wall), i))
     return Contents(header, entries, end, ended, good, torn)
+
+
+def _line_number(where: str) -> int | None:
+    parts = where.split()
+    if len(parts) == 2 and parts[0] == "line" and parts[1].isdigit():
+        return int(parts[1])
+    return None
+
+
+def _set_aside(path: Path, line: int, now: float, problem: str) -> Path:
+    """Cut the journal back to its lines before `line`; keep the rest in a side file."""
+    raw = path.read_bytes()
+    lines = raw.splitlines(keepends=True)
+    keep = sum(len(x) for x in lines[:line - 1])
+    side = path.with_name(f"{path.stem}.bad-{int(now)}.jsonl")
+    n = 2
+    while side.exists():
+        side = path.with_name(f"{path.stem}.bad-{int(now)}-{n}.jsonl")
+        n += 1
+    fd = os.open(side, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        _write_all(fd, raw[keep:])
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    with open(path, "r+b") as f:
+        f.truncate(keep)
+        f.flush()
+        os.fsync(f.fileno())
+    _fsync_dir(path.parent)
+    log.warning("%s: line %d is bad (%s); the game resumes from the %d lines before it, "
+                "and the rest is kept in %s", path, line, problem, line - 1, side)
+    return side
 
 
 def _outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:

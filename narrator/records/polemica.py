@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import RecordError
+from narrator.yamlfile import read_text
 
 ROLE_NAMES = {0: "don", 1: "mafia", 2: "civilian", 3: "sheriff"}
 RESULTS = {0: "red", 1: "black"}
@@ -50,17 +51,17 @@ class PolemicaGame:
 
 def read_record(path: str | Path) -> PolemicaGame:
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(name, "", f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(name, "", "not a text file") from None
+    text = read_text(path, RecordError, MAX_RECORD_BYTES)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(name, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise RecordError(name, "", "not valid JSON: nested too deeply") from None
     return _Reader(name).game(data)
+
+
+MAX_RECORD_BYTES = 8 * 1024 * 1024  # a recorded game is tens of kB
 
 
 class _Reader:

@@ -193,3 +193,40 @@ def test_the_journal_is_private(tmp_path: Path, mode: int) -> None:
     session, _ = GameSession.start(tmp_path, header, wall=lambda: 1.7e9)
     session.journal.close()
     assert (tmp_path / "journal" / "current.jsonl").stat().st_mode & 0o777 == mode
+
+
+def test_a_corrupt_line_resumes_the_good_prefix_and_keeps_the_tail(tmp_path: Path) -> None:
+    from narrator.engine.actions import WindowClosed
+
+    header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",
+                        started="2025-01-01T20:00:00")
+    session, _ = GameSession.start(tmp_path, header, wall=lambda: 1.7e9)
+    for _ in range(6):
+        session.apply(WindowClosed(session.game.state.window), at=1.0)
+    state = session.game.state.to_json()
+    for _ in range(3):
+        session.apply(WindowClosed(session.game.state.window), at=2.0)
+    session.journal.close()
+    path = tmp_path / "journal" / "current.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 10
+    lines[7] = b'{"at": 2.0, "wall": "x", "action": ' + b"[" * 100_000 + b"\n"  # 8th line
+    path.write_bytes(b"".join(lines))
+    found = GameSession.resume(tmp_path, wall=lambda: 1.7e9 + 60)
+    assert found is not None
+    resumed, _ = found
+    assert resumed.game.state.to_json() == state
+    side = resumed.journal.repaired
+    assert side is not None and side.name.startswith("current.bad-")
+    assert side.read_bytes() == b"".join(lines[7:])
+    assert side.stat().st_mode & 0o777 == 0o600
+    assert len(path.read_bytes().splitlines()) == 7
+    resumed.journal.close()
+
+
+def test_a_resumed_damaged_journal_is_said(tmp_path: Path) -> None:
+    from narrator.status import BOX_CUES
+
+    assert "journal_repaired" in BOX_CUES
+    assert PhraseBook.load("ru").render("journal_repaired", {})
+    assert PhraseBook.load("en").render("journal_repaired", {}).startswith("The game record")

@@ -31,6 +31,10 @@ from narrator.records.disk import done_future
 
 log = logging.getLogger("narrator.daemon")
 
+# No single effect takes this long: the longest cue is a few seconds, and a speaker that
+# loses its device waits out the clip's length, then goes on.
+STALL_SECONDS = 90.0
+
 # Hears every accepted action and its effects (None and the opening effects at start).
 Listener = Callable[[Action | None, list[Effect]], None]
 
@@ -214,6 +218,22 @@ class Box:
             self._tasks.append(supervise(name, run, self.clock, backoff))
         else:
             self._tasks.append(asyncio.get_running_loop().create_task(_awaited(run), name=name))
+
+    def health(self, stall: float = STALL_SECONDS) -> str | None:
+        """Why the game is not progressing, or None: the systemd watchdog is fed only
+        while this is None (a restart resumes the game from its journal). Waiting for the
+        table, a pause or a technical pause are progress; a task that died or a port call
+        that never returns are not."""
+        for task in self._tasks:
+            if task.get_name() in ("referee", "release") and task.done() and not self.game.over:
+                return f"the {task.get_name()} task ended"
+        performer = self.performer
+        if self._tasks and not performer.alive:
+            return "the performer task ended"
+        since = performer.busy_since
+        if since is not None and self.clock.now() - since > stall:
+            return f"stuck for {self.clock.now() - since:.0f} s on {performer.busy_with}"
+        return None
 
     @property
     def game(self) -> Game:

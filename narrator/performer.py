@@ -64,6 +64,10 @@ class Performer:
         self.on_change: list[Callable[[], None]] = []
         self._go = asyncio.Event()  # cleared: the box holds its first word (a card-less deal)
         self._go.set()
+        # The effect in hand and since when (the watchdog's health check: a port that
+        # never returns shows up here).
+        self.busy_since: float | None = None
+        self.busy_with = ""
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="performer")
@@ -77,6 +81,10 @@ class Performer:
         while not self._queue.empty():
             self._queue.get_nowait()
         self.timers.close_all()
+
+    @property
+    def alive(self) -> bool:
+        return self._task is not None and not self._task.done()
 
     @property
     def idle(self) -> bool:
@@ -105,12 +113,15 @@ class Performer:
             await self._go.wait()
             effect = await self._queue.get()
             self._busy = True
+            self.busy_since = self.clock.now()
+            self.busy_with = effect.kind
             try:
                 await self._perform(effect)
             except Exception:  # a broken port must not stop the game
                 log.exception("could not carry out %s", effect.kind)
             finally:
                 self._busy = False
+                self.busy_since = None
                 self._changed()
 
     def _changed(self) -> None:

@@ -221,7 +221,13 @@ class Service:
         if interval is None:
             return
         while True:
-            self.notifier.watchdog()
+            # Fed only while the game progresses: a stuck port or a dead task stops the
+            # feeding, systemd restarts the box, and the journal resumes the game.
+            problem = self.box.health() if self.box is not None else None
+            if problem is None:
+                self.notifier.watchdog()
+            else:
+                log.error("not feeding the watchdog: %s", problem)
             await self.clock.sleep(interval)
 
 

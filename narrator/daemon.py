@@ -22,7 +22,7 @@ from concurrent.futures import Future
 from typing import Protocol
 
 from narrator.clock import Clock
-from narrator.engine.actions import Action, Undo, WindowClosed
+from narrator.engine.actions import Action, Undo, Unfoul, WindowClosed
 from narrator.engine.effects import Effect, Outcome, Say
 from narrator.engine.game import Game
 from narrator.errors import DeviceError, RuleError
@@ -62,6 +62,17 @@ def supervise(name: str, run: Callable[[], Awaitable[None]], clock: Clock,
 
 async def _awaited(run: Callable[[], Awaitable[None]]) -> None:
     await run()
+
+
+def refuse_correction_at_night(game: Game, action: Action) -> None:
+    """An undo or an unfoul at night, or one that would take the game back into the night,
+    is refused whatever device asks: what it takes back (a tap or nothing) would be heard.
+    The refusal is the same whether anyone acted."""
+    if not isinstance(action, Undo | Unfoul):
+        return
+    before = game.history[-1] if game.history else None
+    if game.state.phase == "night" or (before is not None and before.phase == "night"):
+        raise RuleError("no corrections at night")
 
 
 class Session(Protocol):
@@ -141,6 +152,7 @@ class Box:
         (RuleError with the reason, OSError, or the rule hook's fault) and changes nothing.
         The organiser's page uses this directly: it must answer with the result."""
         try:
+            refuse_correction_at_night(self.game, action)
             effects = self.session.apply(action, self.clock.now())
         except Exception:
             self.refused += 1

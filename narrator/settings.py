@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -108,6 +109,18 @@ def default_config_path() -> Path:
     return packaged_config_path()
 
 
+def _check_owner_only_writes(source: Path) -> None:
+    """The config can make answers public or point at another rule set: like ssh with its
+    keys, refuse one that someone besides its owner (and root) could have changed."""
+    try:
+        mode = source.stat().st_mode
+    except OSError:
+        return  # read_text says what is wrong with it
+    if stat.S_ISREG(mode) and mode & 0o022:
+        raise ConfigError(str(source), "", f"writable by others (mode {mode & 0o777:04o}); "
+                          f"chmod go-w {source}")
+
+
 def packaged_config_path() -> Path:
     return Path(str(resources.files("narrator.config") / "default.yaml"))
 
@@ -119,6 +132,7 @@ def load_settings(path: str | Path | None = None,
     ignored, so argparse defaults of None leave the file's values alone."""
     source = Path(path) if path is not None else default_config_path()
     name = str(source)
+    _check_owner_only_writes(source)
     data = parse_yaml(read_text(source, ConfigError), name, ConfigError)
     if data is None:
         data = {}

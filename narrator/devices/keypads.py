@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any, Protocol, TextIO
 
 from narrator.devices.keymap import EVDEV_KEYS, TERMINAL_KEYS, KeypadDecoder
@@ -232,6 +233,28 @@ class FakeEvdevDevice:
 
 # --- a terminal ----------------------------------------------------------------------
 
+@contextlib.contextmanager
+def no_echo(stream: TextIO) -> Iterator[None]:
+    """Typed night numbers are secret: a terminal must not show them. Echo is off while
+    the keypad reads (lines still end with Enter) and back on afterwards."""
+    try:
+        import termios
+
+        fd = stream.fileno()
+        before = termios.tcgetattr(fd)
+    except (ImportError, OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        yield  # not a terminal (a pipe, a test's stream): nothing is echoed anyway
+        return
+    quiet = list(before)
+    quiet[3] = before[3] & ~(termios.ECHO | termios.ECHONL)
+    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            termios.tcsetattr(fd, termios.TCSANOW, before)
+
+
 class TerminalKeypad(_Decoding):
     """Reads lines from a text stream (stdin by default): "7" Enter, "/3" Enter, "*"...
 
@@ -257,13 +280,14 @@ class TerminalKeypad(_Decoding):
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(lines.put_nowait, None)
 
-        threading.Thread(target=reader, name="terminal-keypad", daemon=True).start()
-        while not self.closed:
-            line = await lines.get()
-            if line is None:
-                return
-            for ch in line:
-                self._key(TERMINAL_KEYS.get(ch), sink)
+        with no_echo(stream):
+            threading.Thread(target=reader, name="terminal-keypad", daemon=True).start()
+            while not self.closed:
+                line = await lines.get()
+                if line is None:
+                    return
+                for ch in line:
+                    self._key(TERMINAL_KEYS.get(ch), sink)
 
     def close(self) -> None:
         self.closed = True

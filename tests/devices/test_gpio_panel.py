@@ -223,3 +223,23 @@ def test_closing_frees_the_pins(factory: Any) -> None:
             panel.close()
 
     asyncio.run(main())
+
+
+def test_one_millisecond_chatter_gives_one_tap_per_touch(factory: Any) -> None:
+    """Pads that toggle every millisecond for 20 ms when touched and when let go (a worn
+    contact, a capacitive pad on the edge): three touches are three taps, no more."""
+    async def body(panel: GpioSeatPanel, clock: FakeClock, got: list[Action]) -> None:
+        p = pad(factory, 6)
+        for _touch in range(3):
+            for i in range(20):
+                (p.drive_high if i % 2 == 0 else p.drive_low)()
+                await tick(clock, 0.001)
+            p.drive_high()
+            await tick(clock, 0.3, step=0.01)
+            for i in range(20):
+                (p.drive_low if i % 2 == 0 else p.drive_high)()
+                await tick(clock, 0.001)
+            p.drive_low()
+            await tick(clock, 0.3, step=0.01)
+
+    assert panel_run(factory, body) == [Tap(6)] * 3

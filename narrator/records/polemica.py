@@ -163,7 +163,8 @@ class _Reader:
                 ballot[voter] = candidate
         stage = self.obj(data.get("stage", {}), "stage")
         result = data.get("result")
-        if stage.get("type") == "gameOver" and result not in RESULTS:
+        if stage.get("type") == "gameOver" and (
+                not isinstance(result, int) or isinstance(result, bool) or result not in RESULTS):
             raise self.fail("result", f"a finished game needs result 0 or 1, got {result!r}")
         config = data.get("config") if isinstance(data.get("config"), dict) else {}
         zero = data.get("zeroVoting", config.get("zeroVoting"))

@@ -333,7 +333,7 @@ class _Reader:
                     raise self.fail(f"{at}.{key}", "missing")
             step_roles = self.typed(spec["roles"], list, f"{at}.roles")
             for j, role in enumerate(step_roles):
-                if role not in roles:
+                if not isinstance(role, str) or role not in roles:
                     raise self.fail(f"{at}.roles[{j}]", f"unknown role {role!r}")
                 if role not in in_deck:
                     raise self.fail(f"{at}.roles[{j}]", f"role {role!r} is in no deck")

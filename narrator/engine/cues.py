@@ -19,7 +19,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     # night
     "night_falls": (),  # "Night falls. Everyone, close your eyes."
     "night_zero": (),  # the first night: roles meet the host, no shots
-    "meet_again": (),  # a meeting got the wrong number of taps: the call is repeated
+    "night_zero_redo": (),  # night zero went wrong too often: paused, to be played again
     "callout": ("seat",),  # one number of the call-out: "three"
     "nobody": (),  # the call-out's last item: "nobody" (a role may choose no one)
     "morning": ("day",),  # "Good morning. Day two."

@@ -38,6 +38,7 @@ from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.phrases.variants import likely_texts
 from narrator.records.session import GameSession
+from narrator.requests import AbandonGame, NextGame
 from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
 from narrator.status import BOX_CUES, where_we_are
@@ -45,6 +46,8 @@ from narrator.voice.speaker import Speaker
 from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.service")
+
+CONFIRM_SECONDS = 5.0  # the keypad's abandon waits this long for the second /0 Enter
 
 Sink = Callable[[Action], None]
 
@@ -67,6 +70,8 @@ class Ports:
     # A speaker for another language than the box's (a set-up may choose one); None: the
     # one speaker speaks every language it is given.
     speakers: Callable[[str], Speaker] | None = None
+    # The pin map's check that a game's seats are wired (None: any table will do).
+    seat_check: Callable[[int], None] | None = None
 
 
 class Service:
@@ -83,18 +88,59 @@ class Service:
         self.announce: list[Effect] = []  # said once after "ready" (the page's address)
         # The evening: what game is played next; start / next / abandon for every caller.
         self.evening = Evening(settings.state_dir, (setup or initial_setup(settings)).check())
+        self.evening.seat_check = ports.seat_check
+        self._abandon_asked: float | None = None  # the keypad's first abandon, waiting
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
 
     # inputs from every device arrive here
-    def submit(self, action: Action) -> None:
+    def submit(self, action: Action, source: str = "") -> None:
+        if isinstance(action, AbandonGame):
+            self._abandon(source)
+            return
         box = self.box
         if box is not None and self.evening.in_play:
-            box.submit(action)
-        elif isinstance(action, Entry | EndSpeech) and not self.evening.starting:
+            if isinstance(action, NextGame):
+                self._refused(action, source)
+            else:
+                box.submit(action, source)
+        elif isinstance(action, Entry | EndSpeech | NextGame) and not self.evening.starting:
             with contextlib.suppress(EveningError):
                 self.evening.next()  # the host asks for the next game
+
+    def _key(self, key: str) -> None:
+        """Every keypad key: a bare Enter (the keypad's start key) between games starts the
+        next one; it makes no action of its own."""
+        if key == "enter" and not self.evening.in_play and not self.evening.starting:
+            with contextlib.suppress(EveningError):
+                self.evening.next()
+
+    def _abandon(self, source: str) -> None:
+        """Abandon the game in play: the voice's comes confirmed ("yes"); the keypad's
+        (/0 Enter) is asked for again within the confirmation time."""
+        box = self.box
+        if box is None or not self.evening.in_play:
+            return
+        if source == "keypad":
+            now = self.clock.now()
+            asked = self._abandon_asked
+            if asked is None or now - asked > CONFIRM_SECONDS:
+                self._abandon_asked = now
+                box.performer.submit([Say("confirm_abandon", {})])
+                return
+        self._abandon_asked = None
+        with contextlib.suppress(EveningError):
+            self.evening.abandon()
+
+    def _refused(self, action: Action, source: str) -> None:
+        """A key or voice command the box refuses gets a short neutral answer in the day;
+        at night nothing at all (even a refusal could tell who acts)."""
+        box = self.box
+        if box is None or source not in ("keypad", "voice"):
+            return
+        if box.game.state.phase == "day" and not box.game.state.paused:
+            box.performer.submit([Say("not_now", {})])
 
     def _voice_decision(self, decision: object) -> None:
         """A destructive voice command waits for "yes": the box repeats it first."""
@@ -107,6 +153,8 @@ class Service:
             self.box.performer.submit([Say("confirm_foul", {"seat": command.seat})])
         elif command.command == "undo":
             self.box.performer.submit([Say("confirm_undo", {})])
+        elif command.command == "abandon_game":
+            self.box.performer.submit([Say("confirm_abandon", {})])
 
     def _mute(self, on: bool) -> None:
         if self.ports.voice is not None:
@@ -124,7 +172,7 @@ class Service:
         rendered = await asyncio.to_thread(self._speaker(setup.lang).prepare, texts)
         log.info("speech cache ready (%d new of %d texts)", rendered, len(texts))
         if self.ports.panel is not None:
-            self.ports.panel.start(self.submit)
+            self.ports.panel.start(partial(self.submit, source="pads"))
 
     async def run(self, games: int | None = None) -> None:
         """Serve games until stopped (or `games` of them have ended)."""
@@ -141,6 +189,8 @@ class Service:
                 self.games += 1
                 log.info("game %d over: %s", self.games,
                          outcome.winner if outcome else "abandoned")
+                if outcome is None:
+                    await self._say_now("game_abandoned")
                 if games is not None and self.games >= games:
                     break
                 await self.evening.wanted()
@@ -174,6 +224,7 @@ class Service:
         # The game's rule set names the cards the box may say (a jailed player's card).
         performer.book = self.book.for_rules(session.game.engine.rules.name)
         box = Box(session, performer, self.clock)
+        box.on_refused = self._refused
         self.box = box
         self.evening.began(box, setup)
         for hook in self.on_box:
@@ -187,10 +238,13 @@ class Service:
     def _start_devices(self) -> list[asyncio.Task[None]]:
         tasks = []
         for i, keypad in enumerate(self.ports.keypads):
-            tasks.append(supervise(f"keypad-{i}", partial(keypad.run, self.submit), self.clock))
+            keypad.on_key = self._key
+            sink = partial(self.submit, source="keypad")
+            tasks.append(supervise(f"keypad-{i}", partial(keypad.run, sink), self.clock))
         voice = self.ports.voice
         if voice is not None:
-            tasks.append(supervise("voice", lambda: voice.run(self.submit), self.clock))
+            heard = partial(self.submit, source="voice")
+            tasks.append(supervise("voice", lambda: voice.run(heard), self.clock))
         return tasks
 
     async def _watchdog(self) -> None:
@@ -201,6 +255,14 @@ class Service:
             self.notifier.watchdog()
             await self.clock.sleep(interval)
 
+
+    async def _say_now(self, cue: str) -> None:
+        """A word between games, when no game's performer is there to say it."""
+        lang = self.evening.setup.lang
+        try:
+            await self._speaker(lang).say(PhraseBook.load(lang).render(cue, {}))
+        except DeviceError as exc:
+            log.error("cannot say %s: %s", cue, exc)
 
     def _speaker(self, lang: str) -> Speaker:
         if lang not in self._speakers:
@@ -266,7 +328,8 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
             log.error("keypad: matrix, but the pin map has no keypad pins")
         else:
             keypads.append(MatrixKeypad(spec, pin_factory=panel.factory, clock=clock))
-    return Ports(speaker, panel, keypads, _voice_input(settings, clock), speakers)
+    return Ports(speaker, panel, keypads, _voice_input(settings, clock), speakers,
+                 seat_check=pin_map.check_seats)
 
 
 def _voice_input(settings: Settings, clock: Clock) -> VoiceInput | None:

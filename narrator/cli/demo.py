@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--names", metavar="'ANN,BOB,...'",
                         help="the players' names, seat 1 first (the table has as many seats "
                         "unless --seats says otherwise)")
+    parser.add_argument("--input", choices=("pads", "keypad"), default="pads",
+                        help="how the simulated players give their inputs: pads and the "
+                        "host's keypad, or the keypad alone (a table without pads)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
                         help="a rule-set setting, e.g. fouls.cancel_vote=nearest (repeatable)")
 
@@ -62,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
     options = choose_mode(DemoOptions(rules, seats, args.seed, args.lang, args.fast, args.out,
                                       state_dir=None if args.no_state else args.state_dir,
                                       rules_spec=args.rules, settings=settings,
-                                      foul_rate=args.foul_rate, names=names))
+                                      foul_rate=args.foul_rate, names=names,
+                                      keypad_only=args.input == "keypad"))
     print(f"narrator demo: {rules.title}, {seats} players, seed {args.seed}"
           f"{', virtual clock' if options.fast else ''}", flush=True)
     result = asyncio.run(play_demo(options, on_effects=_print_progress))

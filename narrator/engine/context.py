@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from narrator.engine.actions import Action
+from narrator.engine.cues import REASON_CUES
 from narrator.engine.effects import (
     Effect,
     Eliminated,
@@ -135,7 +136,11 @@ class Ctx:
         st.window = 0
         self.day_lights()
         self.sound("chime")
-        self.say(f"win_{outcome.winner or 'draw'}")
+        win = f"win_{outcome.winner or 'draw'}"
+        self.say(win)
+        reason = REASON_CUES.get(outcome.reason)
+        if reason and win not in self.rules.cues:  # a rule set's own win words say why
+            self.say(reason)
         self.record("game_over", reason=outcome.reason, winner=outcome.winner)
         self.record("roles", secret=True, roles=st.roles[1:])
         self.out.append(GameOver(outcome))

@@ -96,4 +96,24 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "win_black": (),
     "win_maniac": (),
     "win_draw": (),
+    # why the game ended, said after the winner (unless the rule set's own win words say it)
+    "reason_no_black": (),
+    "reason_black_parity": (),
+    "reason_idle_rounds": (),
+    "reason_nobody_left": (),
+    "reason_maniac_one_red": (),
+    "reason_maniac_one_black": (),
+    "reason_maniac_last": (),
+}
+
+
+# The reasons the win checks give (Outcome.reason) and the cue that says each.
+REASON_CUES: dict[str, str] = {
+    "all black players eliminated": "reason_no_black",
+    "black equal or outnumber red": "reason_black_parity",
+    "idle_rounds": "reason_idle_rounds",
+    "nobody is left at the table": "reason_nobody_left",
+    "the maniac is left with at most one red player": "reason_maniac_one_red",
+    "the maniac is left alone with one black player": "reason_maniac_one_black",
+    "the maniac is the last player left": "reason_maniac_last",
 }

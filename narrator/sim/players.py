@@ -28,6 +28,7 @@ from narrator.engine.tasks import (
     Speech,
     VoteOn,
 )
+from narrator.engine.voting import sitting_out
 
 
 class Table:
@@ -119,6 +120,8 @@ class Table:
         elif isinstance(task, VoteOn):
             candidate = task.seat
             voted = set(st.ballot.voters()) if st.ballot else set()
+            if st.ballot:
+                voted.update(sitting_out(self.rules, st.ballot))  # tied: no vote in a re-vote
             # A ballot on a single accused (Princeton rules) is a yes/no: more hands go up.
             single = st.ballot is not None and len(st.ballot.candidates) == 1
             sure, unsure = (0.8, 0.3) if single else (0.55, 0.15)

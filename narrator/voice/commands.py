@@ -27,17 +27,18 @@ from narrator.engine.actions import (
 )
 from narrator.errors import ConfigError
 from narrator.phrases import numbers
+from narrator.requests import AbandonGame, NextGame
 
 MAX_SEAT = 16
 ADD_TIME_SECONDS = 30
 
 COMMAND_IDS: tuple[str, ...] = (
     "next_speaker", "pause", "resume", "repeat", "undo", "start_voting", "yes", "no",
-    "add_time", "nominate", "foul",
+    "add_time", "nominate", "foul", "next_game", "abandon_game",
 )
 SEAT_COMMANDS = frozenset({"nominate", "foul"})
 # These change the game in a way that is hard to take back, so they wait for a "yes".
-DESTRUCTIVE = frozenset({"foul", "undo"})
+DESTRUCTIVE = frozenset({"foul", "undo", "abandon_game"})
 # Answers to a confirmation (or to any yes/no question); they are no action of their own.
 ANSWERS = frozenset({"yes", "no"})
 
@@ -75,6 +76,7 @@ def to_action(command: Command) -> Action | None:
     simple: dict[str, Action] = {
         "next_speaker": EndSpeech(), "pause": Pause(), "resume": Resume(), "repeat": Repeat(),
         "undo": Undo(), "start_voting": StartVoting(),
+        "next_game": NextGame(), "abandon_game": AbandonGame(),
     }
     if name in simple:
         return simple[name]

@@ -272,7 +272,7 @@ class WebServer:
         if reason is not None:
             return _error(409, reason)
         try:
-            box.apply_now(action)
+            box.apply_now(action, "page")
         except RuleError as exc:
             return _error(409, str(exc))
         except OSError as exc:

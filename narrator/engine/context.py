@@ -134,7 +134,10 @@ class Ctx:
         st.agenda = []
         st.current = None
         st.window = 0
-        self.day_lights()
+        # The reveal at the table: every seat not of the town blinks (the page lists roles).
+        roles = self.rules.roles
+        self.day_lights(blink=tuple(s for s in range(1, st.seats + 1)
+                                    if st.roles[s] in roles and roles[st.roles[s]].team != "red"))
         self.sound("chime")
         win = f"win_{outcome.winner or 'draw'}"
         self.say(win)

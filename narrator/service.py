@@ -36,13 +36,13 @@ from narrator.evening import Evening, EveningError, GameSetup
 from narrator.evening.memory import recall
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
-from narrator.phrases.variants import likely_texts
 from narrator.records.session import GameSession
 from narrator.requests import AbandonGame, NextGame
 from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
-from narrator.status import BOX_CUES, where_we_are
+from narrator.status import where_we_are
 from narrator.voice.speaker import Speaker
+from narrator.warmup import Progress
 from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.service")
@@ -90,6 +90,8 @@ class Service:
         self.evening = Evening(settings.state_dir, (setup or initial_setup(settings)).check())
         self.evening.seat_check = ports.seat_check
         self._abandon_asked: float | None = None  # the keypad's first abandon, waiting
+        self.warmup = Progress()  # the speech rendered ahead (the page shows it)
+        self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
@@ -161,16 +163,20 @@ class Service:
             self.ports.voice.mute(on)
 
     async def start_up(self) -> None:
-        """Everything that must be ready before the first word: speech, pads, voice."""
+        """Everything that must be ready before the first word: pads and voice. The speech
+        the game needs is rendered in the background, the first needed first (a cue not
+        rendered yet when said is rendered then)."""
         setup = self.evening.setup
         from narrator.rules.loader import load
+        from narrator.warmup import needed_texts, render
 
         rules = load(setup.rules)
         self.book = PhraseBook.load(setup.lang)
-        texts = list(likely_texts(self.book.for_rules(rules.name), rules, setup.seats))
-        texts += [self.book.render(cue, {p: 1 for p in params}) for cue, params in BOX_CUES.items()]
-        rendered = await asyncio.to_thread(self._speaker(setup.lang).prepare, texts)
-        log.info("speech cache ready (%d new of %d texts)", rendered, len(texts))
+        texts = needed_texts(self.book.for_rules(rules.name), rules, setup.seats)
+        log.info("speech cache: rendering %d texts for %s in the background", len(texts),
+                 rules.name)
+        self._warming = asyncio.get_running_loop().create_task(
+            render(self._speaker(setup.lang).prepare, texts, self.warmup), name="warmup")
         if self.ports.panel is not None:
             self.ports.panel.start(partial(self.submit, source="pads"))
 
@@ -196,6 +202,8 @@ class Service:
                 await self.evening.wanted()
         finally:
             watchdog.cancel()
+            if self._warming is not None:
+                self._warming.cancel()
             for task in devices:
                 task.cancel()
             self.notifier.stopping()

@@ -82,6 +82,9 @@ class WebServer:
                         for name in _STATIC}
         self.app = self._make_app()
         host.on_box.append(self.attach)
+        warmup = getattr(host, "warmup", None)  # the speech rendered ahead (the service's)
+        if warmup is not None:
+            warmup.listeners.append(self.hub.poke)
         if host.box is not None:
             self.attach(host.box)
 
@@ -115,7 +118,11 @@ class WebServer:
         box = self.host.box
         if box is None:
             return None
-        return view_of(box)
+        view = view_of(box)
+        warmup = getattr(self.host, "warmup", None)
+        if warmup is not None and not warmup.ready:
+            view["voice_cache"] = warmup.to_json()
+        return view
 
     def _message(self) -> bytes:
         view = self.view()

@@ -172,11 +172,16 @@ class Service:
 
         rules = load(setup.rules)
         self.book = PhraseBook.load(setup.lang)
-        texts = needed_texts(self.book.for_rules(rules.name), rules, setup.seats)
-        log.info("speech cache: rendering %d texts for %s in the background", len(texts),
-                 rules.name)
-        self._warming = asyncio.get_running_loop().create_task(
-            render(self._speaker(setup.lang).prepare, texts, self.warmup), name="warmup")
+        book = self.book.for_rules(rules.name)
+        speaker = self._speaker(setup.lang)
+
+        async def warm() -> None:
+            texts = await asyncio.to_thread(needed_texts, book, rules, setup.seats)
+            log.info("speech cache: rendering %d texts for %s in the background", len(texts),
+                     rules.name)
+            await render(speaker.prepare, texts, self.warmup)
+
+        self._warming = asyncio.get_running_loop().create_task(warm(), name="warmup")
         if self.ports.panel is not None:
             self.ports.panel.start(partial(self.submit, source="pads"))
 

@@ -72,9 +72,11 @@ class Progress:
     rendered: int = 0  # of the texts done, how many were not on disk yet
     listeners: list[Callable[[], None]] = field(default_factory=list)  # the page's refresh
 
+    started: bool = False  # the texts are known (they are found on a worker thread)
+
     @property
     def ready(self) -> bool:
-        return self.done >= self.total
+        return self.started and self.done >= self.total
 
     def to_json(self) -> dict[str, int]:
         return {"done": self.done, "total": self.total}
@@ -85,6 +87,7 @@ async def render(prepare: Callable[[list[str]], int], texts: list[str],
     """Render `texts` chunk by chunk on a worker thread, telling the log every tenth."""
     progress.total = len(texts)
     progress.done = 0
+    progress.started = True
     step = max(1, len(texts) // 10)
     told = 0
     for start in range(0, len(texts), CHUNK):

@@ -120,7 +120,7 @@ class WebServer:
             return None
         view = view_of(box)
         warmup = getattr(self.host, "warmup", None)
-        if warmup is not None and not warmup.ready:
+        if warmup is not None and warmup.started and not warmup.ready:
             view["voice_cache"] = warmup.to_json()
         return view
 

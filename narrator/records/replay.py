@@ -8,6 +8,8 @@ the engine accepts every input, ends where the record ends, and names the same w
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +86,8 @@ class Replayer:
         self.notes: list[str] = list(game.notes)
         # Named in --json: what the record's config and events chose, and the vote rule.
         self.settings = {**game.settings, "fouls.cancel_vote": self.rules.fouls.cancel_vote}
+        if self.rules.setting("third_foul") is not None:
+            self.settings["third_foul"] = self.rules.resolved_settings(game.settings)["third_foul"]
         self.state, opening = self.engine.new_game(seats=len(game.roles), roles=game.roles)
         self.timeline.feed(opening)
 
@@ -299,5 +303,34 @@ def _describe(action: Action) -> str:
     return ", ".join(f"{k} {v}" for k, v in data.items())
 
 
+_TIMELINE_STATE = ("now", "phase", "spoken", "window", "deadline", "rng")
+
+# What a record may need that 001 does not say, tried when the document's rule disagrees
+# with it: (the setting, the practice's value, which records can need it).
+_PRACTICES = (("third_foul", "tournament", lambda g: any(
+    sum(1 for f in g.fouls if f.seat == seat) >= 3 for seat in {f.seat for f in g.fouls})),)
+
+
 def replay(rules: RuleSet, game: PolemicaGame, timeline: Timeline) -> ReplayResult:
-    return Replayer(rules, game, timeline).run()
+    """Replay the record by 001's rules and what its config and events show; where it
+    disagrees and the record can need a tournament practice (a third foul: game 334187's
+    lost speeches still have their nomination), replay it again with the practice and
+    name it in the result's settings and notes."""
+    # The timeline's clock and words as they were, to play the record again from there.
+    fresh = {k: copy.deepcopy(v) for k, v in vars(timeline).items() if k in _TIMELINE_STATE}
+    result = Replayer(rules, game, timeline).run()
+    if result.disagreement is None:
+        return result
+    for key, value, can_need in _PRACTICES:
+        if key in game.settings or rules.setting(key) is None or not can_need(game):
+            continue
+        tried = dataclasses.replace(game, settings={**game.settings, key: value},
+                                    notes=[*game.notes, f"{key}: {value} (tournament practice): "
+                                           f"by 001's rule the record disagrees ({result.disagreement})"])
+        played = {k: copy.deepcopy(v) for k, v in vars(timeline).items() if k in _TIMELINE_STATE}
+        vars(timeline).update(copy.deepcopy(fresh))
+        again = Replayer(rules, tried, timeline).run()
+        if again.disagreement is None:
+            return again
+        vars(timeline).update(played)
+    return result

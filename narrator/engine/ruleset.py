@@ -88,6 +88,9 @@ class DayRules:
     single_nominee_first_day: str = "no_vote"  # "no_vote" or "vote"
     single_nominee_later: str = "leaves"  # "leaves", "vote" or "no_vote"
     votes_default_to_last: bool = True
+    # Does a nominee immune from the vote (the club lover's guest) count toward the
+    # nominees a vote needs? (club: no; its literal reading is a setting)
+    immune_nominee_counts: bool = True
     # Do the tied players vote in the re-vote? (club, 004: "do not participate")
     tied_vote_in_revote: bool = True
     tie: str = "revote_then_lift"  # or "revote_then_lift_then_coin"

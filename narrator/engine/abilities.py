@@ -77,7 +77,7 @@ _SEANCE = Ability(chooses=False)
 # --- kill -----------------------------------------------------------------------------------
 
 
-_MODES = ("unanimous", "leader", "single", "majority")
+_MODES = ("unanimous", "leader", "single", "majority", "agreed")
 
 
 def _kill_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
@@ -111,7 +111,21 @@ def kill_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
         return targets.pop() if len(targets) == 1 else 0
     if mode == "majority":
         return majority_target(ctx, step, choices)
+    if mode == "agreed":
+        return agreed_target(ctx, step, choices)
     return single_target(ctx, step, choices)
+
+
+def agreed_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
+    """The seat the actors, eyes open, agreed on and point out (classic, 002: "They shall
+    decide amongst themselves ... They shall communicate to the moderator by means of
+    pointing"): any of them may tap it, one tap is enough; taps on different seats (or
+    on "nobody" beside a seat) leave the moderator not understanding: nobody dies."""
+    actors = living_actors(ctx, step)
+    if not actors:
+        return 0
+    targets = {c.target for c in choices if c.actor == 0 or c.actor in actors}
+    return targets.pop() if len(targets) == 1 else 0
 
 
 def majority_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:

@@ -8,8 +8,8 @@ the engine accepts every input, ends where the record ends, and names the same w
 
 from __future__ import annotations
 
-import copy
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -303,34 +303,40 @@ def _describe(action: Action) -> str:
     return ", ".join(f"{k} {v}" for k, v in data.items())
 
 
-_TIMELINE_STATE = ("now", "phase", "spoken", "window", "deadline", "rng")
-
 # What a record may need that 001 does not say, tried when the document's rule disagrees
 # with it: (the setting, the practice's value, which records can need it).
-_PRACTICES = (("third_foul", "tournament", lambda g: any(
-    sum(1 for f in g.fouls if f.seat == seat) >= 3 for seat in {f.seat for f in g.fouls})),)
+def _third_foul(game: PolemicaGame) -> bool:
+    return any(sum(1 for f in game.fouls if f.seat == seat) >= 3 for seat in {f.seat for f in game.fouls})
 
 
-def replay(rules: RuleSet, game: PolemicaGame, timeline: Timeline) -> ReplayResult:
-    """Replay the record by 001's rules and what its config and events show; where it
-    disagrees and the record can need a tournament practice (a third foul: game 334187's
-    lost speeches still have their nomination), replay it again with the practice and
-    name it in the result's settings and notes."""
-    # The timeline's clock and words as they were, to play the record again from there.
-    fresh = {k: copy.deepcopy(v) for k, v in vars(timeline).items() if k in _TIMELINE_STATE}
-    result = Replayer(rules, game, timeline).run()
-    if result.disagreement is None:
-        return result
+_PRACTICES: tuple[tuple[str, str, Callable[[PolemicaGame], bool]], ...] = (
+    ("third_foul", "tournament", _third_foul),)
+
+
+def settings_needed(rules: RuleSet, game: PolemicaGame) -> PolemicaGame:
+    """The record with the tournament practices it needs added to its settings (and a
+    note saying why): where it disagrees with 001's rule and can need a practice (a third
+    foul: game 334187's lost speeches still have their nomination), it is played again,
+    silently, with the practice, which is kept if the record then agrees."""
+    first = Replayer(rules, game, _silent()).run()
+    if first.disagreement is None:
+        return game
     for key, value, can_need in _PRACTICES:
         if key in game.settings or rules.setting(key) is None or not can_need(game):
             continue
         tried = dataclasses.replace(game, settings={**game.settings, key: value},
                                     notes=[*game.notes, f"{key}: {value} (tournament practice): "
-                                           f"by 001's rule the record disagrees ({result.disagreement})"])
-        played = {k: copy.deepcopy(v) for k, v in vars(timeline).items() if k in _TIMELINE_STATE}
-        vars(timeline).update(copy.deepcopy(fresh))
-        again = Replayer(rules, tried, timeline).run()
-        if again.disagreement is None:
-            return again
-        vars(timeline).update(played)
-    return result
+                                           f"by 001's rule the record disagrees ({first.disagreement})"])
+        if Replayer(rules, tried, _silent()).run().disagreement is None:
+            return tried
+    return game
+
+
+def _silent() -> Timeline:
+    return Timeline(lambda cue, params: "", lambda cue: 0.0)
+
+
+def replay(rules: RuleSet, game: PolemicaGame, timeline: Timeline) -> ReplayResult:
+    """Replay the record by 001's rules, what its config and events show, and the
+    practices it needs (`settings_needed`), named in the result's settings and notes."""
+    return Replayer(rules, settings_needed(rules, game), timeline).run()

@@ -79,8 +79,12 @@ def resolved(rules: RuleSet, values: Mapping[str, Any]) -> dict[str, Any]:
     """Every declared setting's value in a game with these (checked) settings: what a
     journal header and a protocol keep. Values the rule set does not declare (an old
     journal's, a rule-set file without declarations) are kept as given."""
-    out = rules.resolved_settings(values)
-    return {**{k: v for k, v in values.items() if rules.setting(k) is None}, **out}
+    checked = {}
+    for key, value in values.items():
+        setting = rules.setting(key)
+        checked[key] = setting.check(value) if setting is not None else value
+    out = rules.resolved_settings(checked)
+    return {**{k: v for k, v in checked.items() if rules.setting(k) is None}, **out}
 
 
 def describe_presets(rules: RuleSet, lang: str = "en") -> list[dict[str, Any]]:

@@ -53,7 +53,8 @@ def test_a_setting_changes_the_rules() -> None:
 
 
 @pytest.mark.parametrize(("values", "where", "problem"), [
-    ({"day.speeches": 60}, "day.speeches", "not a setting of this rule set (known: third_foul, day.first_day_vote"),
+    ({"day.speeches": 60}, "day.speeches",
+     "not a setting of this rule set (known: third_foul, day.first_day_vote"),
     ({"fouls.cancel_vote": "never"}, "fouls.cancel_vote=never", "must be one of"),
     ({"day.speech": 5}, "day.speech=5", "must be from 10 to 300"),
     ({"day.speech": "long"}, "day.speech=long", "must be a number of seconds"),
@@ -179,7 +180,7 @@ def test_the_command_line_refuses_with_one_line_and_exit_2(argv: list[str], mess
 
 
 # Settings given beside the defaults, per rule set: every kind of setting, `sets` ones too.
-_GIVEN = {"sport": {"third_foul": "tournament", "day.silent_turn": 20},
+_GIVEN: dict[str, dict[str, Any]] = {"sport": {"third_foul": "tournament", "day.silent_turn": 20},
           "club": {"maniac_wins": "alone", "day.immune_nominee_counts": True, "mafia_kill": "majority"},
           "classic": {"angels": 2, "mafia_kill": "unanimous", "fouls.enabled": True},
           "boxed": {"setup.roles": ["spy", "ninja"]}}
@@ -190,7 +191,8 @@ def test_resolved_settings_replay_the_same_rules(name: str) -> None:
     """The journal header keeps every setting's value: applied, they give the very rules
     the given ones gave, and an old header's few settings still apply."""
     rules = load_bundled(name)
-    for given in ({}, _GIVEN.get(name, {})):
+    cases: list[dict[str, Any]] = [{}, _GIVEN.get(name, {})]
+    for given in cases:
         every = resolved(rules, given)
         assert set(every) >= {s.key for s in rules.settings}
         json.dumps(every)  # the header and the protocol are JSON

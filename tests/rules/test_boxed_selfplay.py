@@ -33,3 +33,13 @@ def test_boxed_self_play_always_ends(settings: dict[str, object]) -> None:
         assert winner in ("red", "black", "maniac"), winner
         seen_roles |= set(state.deck)
     assert seen_roles == set(base.roles)
+
+
+def test_boxed_tables_beyond_the_booklet_table_play_to_the_end() -> None:
+    """«Играть можно и большим составом»: off the table (setup.follow_table false), 21-30
+    seats with the box's own choice of roles and a third of the players criminals."""
+    base = load_bundled("boxed").with_settings({"setup.follow_table": False})
+    for seed, seats in enumerate(range(21, 31)):
+        state = play(base, seed, seats)
+        assert state.outcome is not None and state.outcome.winner in ("red", "black", "maniac")
+        assert sum(state.deck.values()) == seats

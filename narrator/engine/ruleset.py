@@ -104,6 +104,9 @@ class DayRules:
     second: float = 10.0  # Princeton: how long an accusation waits for a second
     # Roles that may, once per game, replace a day vote by their own verdict (boxed: judge).
     verdict: tuple[str, ...] = ()
+    # May the verdict's holder jail himself? (boxed, 003: the judge "plays on as an
+    # ordinary civilian" after the verdict: not by default.)
+    verdict_self: bool = False
     # boxed: when the all-or-none re-vote ties again, the coin answers "all or none"
     # ("all_or_none") or picks one of the tied ("one").
     coin: str = "all_or_none"

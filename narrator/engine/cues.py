@@ -89,6 +89,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "removed": ("seat",),  # the fourth foul or a disqualification: no last word
     "silenced": ("seat",),  # silenced for the day by a night role (boxed: the boss)
     "immune": ("seat",),  # not voted on today (club: the lover's guest, named at the vote)
+    "coma": ("seat",),  # club's doctor_coma (000): the saved player neither nominates nor votes today
     "paused": (),
     "resumed": (),
     "time_added": ("seconds",),

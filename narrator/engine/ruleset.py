@@ -88,6 +88,9 @@ class DayRules:
     single_nominee_first_day: str = "no_vote"  # "no_vote" or "vote"
     single_nominee_later: str = "leaves"  # "leaves", "vote" or "no_vote"
     votes_default_to_last: bool = True
+    # Does a nominee immune from the vote (the club lover's guest) count toward the
+    # nominees a vote needs? (club: no; its literal reading is a setting)
+    immune_nominee_counts: bool = True
     # Do the tied players vote in the re-vote? (club, 004: "do not participate")
     tied_vote_in_revote: bool = True
     tie: str = "revote_then_lift"  # or "revote_then_lift_then_coin"
@@ -231,6 +234,17 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class Preset:
+    """A named bundle of settings (sport's `tournament`): picked by name with `--preset`
+    or on the set-up page; settings given beside it win."""
+
+    name: str
+    text: Mapping[str, str]  # a label by language
+    values: Mapping[str, Any]  # setting key -> value, each checked by the loader
+    rule: str = ""  # where the practice comes from
+
+
+@dataclass(frozen=True)
 class RuleSet:
     name: str
     title: str
@@ -256,6 +270,7 @@ class RuleSet:
     # night: "night_zero" -> "night_falls").
     cues: Mapping[str, str] = field(default_factory=dict)
     settings: tuple[Setting, ...] = ()  # what a club may change (narrator.rules.settings)
+    presets: Mapping[str, Preset] = field(default_factory=dict)  # named bundles of settings
     limits: tuple[Limit, ...] = ()  # tables the document forbids (narrator.rules.limits)
     source: str = ""  # the file it came from, for messages
     # A deck from a table and the club's picks (boxed); `deck` then holds the decks the
@@ -380,6 +395,7 @@ class RuleSet:
 
         Unknown keys and wrong values raise ValueError naming the key.
         """
+        bundles: dict[str, Any] = {}
         fields_: dict[str, Any] = {}
         for key, value in settings.items():
             declared = self.setting(key)
@@ -389,10 +405,37 @@ class RuleSet:
                 fields_[key] = value
                 continue
             try:
-                fields_.update(declared.fields(declared.check(value)))
+                # A setting with `sets` (several fields) goes first, so that a setting of
+                # one of those fields given beside it wins whatever the order given.
+                (bundles if declared.sets else fields_).update(
+                    declared.fields(declared.check(value)))
             except ValueError as exc:
                 raise ValueError(f"setting {key!r} {exc}") from None
-        return self.with_fields(fields_)
+        return self.with_fields({**bundles, **fields_})
+
+    def resolved_settings(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Every declared setting's value in a game played with `given`: the values a
+        journal header and a protocol keep, so that a replay or a resume plays by exactly
+        the game's settings even if the rule set's own defaults change later. Applying
+        them (`with_settings`) gives the same rules as applying `given`."""
+        played = self.with_settings(given)
+        out: dict[str, Any] = {}
+        for setting in self.settings:
+            if setting.sets:
+                value = given.get(setting.key)
+                if value is None:
+                    value = next((v for v, fields in setting.sets.items()
+                                  if all(same_value(_value_or_none(played, k), x)
+                                         for k, x in fields.items())), setting.default)
+                out[setting.key] = setting.check(value)
+            else:
+                value = played.value_at(setting.key)
+                out[setting.key] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def preset(self, name: str) -> Preset:
+        """A named bundle of settings the rule set declares; KeyError if there is none."""
+        return self.presets[name]
 
     def with_fields(self, values: Mapping[str, Any]) -> RuleSet:
         """A copy with these field paths set (no declaration asked): what settings do."""
@@ -435,6 +478,20 @@ class RuleSet:
             night_zero=tuple(steps[s.id] for s in self.night_zero),
             night=tuple(steps[s.id] for s in self.night), deck_counts=counts, **sections[""],
         ).with_decks()
+
+
+def _value_or_none(rules: RuleSet, path: str) -> Any:
+    try:
+        return rules.value_at(path)
+    except KeyError:
+        return None
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal, a list and a tuple of the same items included (YAML gives lists)."""
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return list(a) == list(b)
+    return bool(a == b) and isinstance(a, bool) == isinstance(b, bool)
 
 
 def _fields(section: Any) -> set[str]:
@@ -487,6 +544,6 @@ CHOICES: dict[str, tuple[str, ...]] = {
 _SETUP_SETTINGS = ("roles", "follow_table", "mafiosi")
 
 # Top-level fields a game may change through settings.
-_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat")
+_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "win")
 # Night-step fields a setting may change (when the step is first and last called).
 _STEP_SETTINGS = ("first_night", "last_night")

@@ -35,9 +35,6 @@ VOCABULARY = 1000
 # Probability mass the free model gives to the command words and command word pairs.
 COMMAND_UNIGRAM_MASS = 0.7
 COMMAND_BIGRAM_MASS = 0.9999
-# Live cepstral mean normalisation starts from a generic guess and needs a few seconds of
-# speech to learn the room and the microphone; utterances heard before that are decoded
-# a second time with what was learned from them.
 
 
 def _pocketsphinx() -> Any:
@@ -171,7 +168,10 @@ class PocketsphinxRecognizer:
     def flush(self) -> list[Command]:
         out: list[Command] = []
         if self._endpointer.in_speech:
-            command = self._frame(self._endpointer.end_stream(bytes(self._buffer)))
+            # end_stream() indexes its argument: audio that ends on a frame boundary leaves
+            # nothing, so it is given one silent sample instead.
+            rest = bytes(self._buffer) or bytes(2)
+            command = self._frame(self._endpointer.end_stream(rest))
             if command is not None:
                 out.append(command)
         if self._in_utterance:

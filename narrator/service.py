@@ -103,10 +103,12 @@ class Service:
         if not isinstance(decision, Ask) or self.box is None:
             return
         command = decision.command
-        if command.command == "foul" and command.seat:
-            self.box.performer.submit([Say("confirm_foul", {"seat": command.seat})])
-        elif command.command == "undo":
-            self.box.performer.submit([Say("confirm_undo", {})])
+        if command.seat is not None:
+            cue = Say(f"confirm_{command.command}", {"seat": command.seat})
+        else:
+            cue = Say(f"confirm_{command.command}", {})
+        if cue.cue in BOX_CUES:
+            self.box.performer.submit([cue])
 
     def _mute(self, on: bool) -> None:
         if self.ports.voice is not None:

@@ -21,6 +21,8 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "voice_off": (),  # no microphone: the game runs on pads and keypad
     "confirm_foul": ("seat",),  # a voice command waiting for "yes"
     "confirm_undo": (),
+    "confirm_nominate": ("seat",),
+    "confirm_remove": ("seat",),
     "web_page": ("address", "port", "pin"),  # the organiser's page, said once at start-up
 }
 

@@ -291,6 +291,12 @@ class _Reader:
     def recognizer(self, data: Mapping[str, Any], lang: str, state_dir: Path) -> RecognizerSettings:
         r = self.section(data, "recognizer", ("engine", "model_dir", "wake_word", "device"))
         engine = r.get("engine", "pocketsphinx")
+        if isinstance(engine, Mapping):  # per language: {en: pocketsphinx, ru: vosk}
+            for key, value in engine.items():
+                if value not in RECOGNIZERS:
+                    raise self.fail(f"recognizer.engine.{key}",
+                                    f"expected one of {', '.join(RECOGNIZERS)}, got {value!r}")
+            engine = engine.get(lang, "vosk" if lang != "en" else "pocketsphinx")
         if engine not in RECOGNIZERS:
             raise self.fail("recognizer.engine", f"expected one of {', '.join(RECOGNIZERS)}, got {engine!r}")
         model_dir = self.folder(r.get("model_dir"), "recognizer.model_dir")

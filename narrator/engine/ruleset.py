@@ -107,6 +107,9 @@ class DayRules:
     second: float = 10.0  # Princeton: how long an accusation waits for a second
     # Roles that may, once per game, replace a day vote by their own verdict (boxed: judge).
     verdict: tuple[str, ...] = ()
+    # May the verdict's holder jail himself? (boxed, 003: the judge "plays on as an
+    # ordinary civilian" after the verdict: not by default.)
+    verdict_self: bool = False
     # boxed: when the all-or-none re-vote ties again, the coin answers "all or none"
     # ("all_or_none") or picks one of the tied ("one").
     coin: str = "all_or_none"
@@ -163,12 +166,29 @@ class Setup:
         keys = [k for k in self.choice if k <= seats]
         return self.choice[max(keys)] if keys else ()
 
+    def _counted_default(self, seats: int, row: Mapping[str, int], picks: tuple[str, ...],
+                         rules: RuleSet) -> int:
+        """`counted` cards when the club names no number: the table's, and beyond its
+        last row the booklet's proportion («мирных… примерно в 2 раза больше, чем
+        преступников»): a third of the players are criminals, the special ones picked
+        among them (the table's own rows from 15 seats follow it too)."""
+        if seats in self.table:
+            return row.get(self.counted, 0)
+        town = rules.roles[self.filler].team
+        criminals = sum(1 for r in picks if rules.roles[r].team != town)
+        return max(1, round(seats / 3) - criminals)
+
     def deck(self, seats: int, rules: RuleSet) -> dict[str, int]:
         """This table's deck, or ValueError saying which setting breaks which rule."""
-        low = min(self.table)
-        if seats < low or seats > max(self.table):
-            besides = " besides the host" if self.players_extra else ""
-            raise ValueError(f"{rules.name} is played by {low}-{max(self.table)} players{besides}")
+        low, top = min(self.table), max(self.table)
+        besides = " besides the host" if self.players_extra else ""
+        if seats < low:
+            raise ValueError(f"{rules.name} is played by {low} or more players{besides}")
+        if seats > top and self.follow_table:
+            # The table's last row is a limit of the table, not of the game («Играть можно
+            # и большим составом»): a club that does not follow it plays larger tables.
+            raise ValueError(f"setup.follow_table: the table goes up to {top} players{besides}; "
+                             f"a larger game needs setup.follow_table false")
         picks = self.picks(seats)
         special = {r for roles in self.groups.values() for r in roles}
         seen: set[str] = set()
@@ -181,7 +201,7 @@ class Setup:
             clash = [o for o in rules.roles[role].excludes if o in picks]
             if clash:
                 raise ValueError(f"setup.roles: {role} and {clash[0]} never play together")
-        row = self.table[seats]
+        row = self.table[min(seats, top)]
         players = seats + self.players_extra
         where = f"the table's row for {players} players" + (
             f" ({seats} seats and the host)" if self.players_extra == 1 else "")
@@ -202,7 +222,7 @@ class Setup:
             for role, n in row.items():
                 if role not in self.groups and role != self.filler and n:
                     deck[role] = n
-            deck[self.counted] = self.mafiosi or row.get(self.counted, 0)
+            deck[self.counted] = self.mafiosi or self._counted_default(seats, row, picks, rules)
             left = seats - sum(deck.values()) - len(picks)
             if left < 1:
                 raise ValueError(f"setup.roles: no {self.filler} left for {seats} seats, and "

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from narrator.engine.context import MAX_ROUNDS
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import (
     CHOICES,
@@ -353,6 +354,10 @@ class _Reader:
             problem = ABILITIES[ability].check_args(args, roles)
             if problem:
                 raise self.fail(f"{at}.args", problem)
+            rounds = args.get("rounds", 1)
+            if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+                raise self.fail(f"{at}.args.rounds", f"a number of call-out rounds 1-{MAX_ROUNDS}, "
+                                f"got {rounds!r}")
             window = float(self.typed(spec.get("window", 10), float, f"{at}.window"))
             answer = float(self.typed(spec.get("answer", 0), float, f"{at}.answer"))
             if window <= 0 or answer < 0:

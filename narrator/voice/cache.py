@@ -1,4 +1,4 @@
-"""Rendered speech on disk, one WAV per (engine, voice, language, rate, text).
+"""Rendered speech on disk, one WAV per (engine, voice, language, rate, text), at one loudness.
 
 Rendering takes tens of milliseconds (seconds on a slow Pi); a cue must start at once, so
 every cue of the rule set is rendered ahead (`prepare`) onto disk. In memory only the
@@ -17,8 +17,9 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 
+from narrator.voice import loudness
 from narrator.voice.tts import Renderer
-from narrator.voice.wav import Clip, read_wav
+from narrator.voice.wav import Clip, read_wav, write_wav
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ class WavCache:
         self.rendered = 0  # how many texts this cache had to render (not found on disk)
 
     def path_for(self, text: str) -> Path:
-        key = f"{self.renderer.key}\0{self.lang}\0{text}".encode()
+        key = f"{self.renderer.key}\0{loudness.VERSION}\0{self.lang}\0{text}".encode()
         return self.folder / f"{self.lang}-{hashlib.sha256(key).hexdigest()[:40]}.wav"
 
     def loaded(self, text: str) -> Clip | None:
@@ -61,7 +62,9 @@ class WavCache:
             self.renderer.render(text, path)
             with self._lock:
                 self.rendered += 1
-            clip = read_wav(path)
+            # Every voice renders at its own level: stored at the box's one loudness.
+            write_wav(path, loudness.normalised(read_wav(path)))
+            clip = read_wav(path)  # as 16-bit: the same samples a later start reads
         self._keep(text, clip)
         return clip
 

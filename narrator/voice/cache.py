@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 
+from narrator.errors import ConfigError, DeviceError
 from narrator.voice import loudness
 from narrator.voice.tts import Renderer
 from narrator.voice.wav import Clip, read_wav, write_wav
@@ -25,13 +26,20 @@ log = logging.getLogger(__name__)
 
 
 MEMORY_BUDGET = 24 * 1024 * 1024  # bytes of samples kept in memory
+GIVE_UP = 3  # failed renders in a row after which a voice is left to its fallback
 
 
 class WavCache:
     def __init__(self, folder: Path, renderer: Renderer, lang: str,
-                 memory: int = MEMORY_BUDGET) -> None:
+                 memory: int = MEMORY_BUDGET, fallback: WavCache | None = None,
+                 voice: str = "") -> None:
         self.folder = folder
         self.renderer = renderer
+        # espeak-ng's cache, for a clip this voice fails to render (logged once).
+        self.fallback = fallback
+        self.voice = voice or renderer.key
+        self._failed: set[str] = set()
+        self._failures = 0
         self.lang = lang
         self.memory = memory
         self._clips: OrderedDict[str, Clip] = OrderedDict()
@@ -55,18 +63,42 @@ class WavCache:
         clip = self.loaded(text)
         if clip is not None:
             return clip
+        if self.fallback is not None and (text in self._failed or self._failures >= GIVE_UP):
+            return self.fallback.clip(text)
         path = self.path_for(text)
         clip = self._read(path)
         if clip is None:
             self.folder.mkdir(parents=True, exist_ok=True)
-            self.renderer.render(text, path)
+            try:
+                self.renderer.render(text, path)
+            except (DeviceError, ConfigError) as exc:
+                if self.fallback is None:
+                    raise
+                return self._fall_back(text, exc)
             with self._lock:
                 self.rendered += 1
+                self._failures = 0
             # Every voice renders at its own level: stored at the box's one loudness.
             write_wav(path, loudness.normalised(read_wav(path)))
             clip = read_wav(path)  # as 16-bit: the same samples a later start reads
         self._keep(text, clip)
         return clip
+
+    def _fall_back(self, text: str, exc: Exception) -> Clip:
+        assert self.fallback is not None
+        with self._lock:
+            first = not self._failed
+            self._failed.add(text)
+            self._failures += 1
+        if first:
+            log.error("the %s voice failed (%s): espeak-ng speaks what it cannot", self.voice, exc)
+        return self.fallback.clip(text)
+
+    def close(self) -> None:
+        """End the renderer's child process, if it has one (it starts again when needed)."""
+        close = getattr(self.renderer, "close", None)
+        if close is not None:
+            close()
 
     def _keep(self, text: str, clip: Clip) -> None:
         with self._lock:

@@ -13,6 +13,7 @@ from narrator.errors import DeviceError
 from narrator.voice.ambience import night_noise
 from narrator.voice.cache import WavCache
 from narrator.voice.estimate import estimate_seconds
+from narrator.voice.packs import PackSpeech
 from narrator.voice.playback import Player, Playing
 from narrator.voice.settings import VoiceSettings
 from narrator.voice.sounds import SoundBank
@@ -32,6 +33,7 @@ class Pyttsx3Speaker:
         # not change); a one-off `narrator say` need not.
         self.hold_time = hold_time
         self.clock = clock or MonotonicClock()
+        self.cache: WavCache | PackSpeech
         if renderer is not None:
             self.cache = WavCache(settings.cache_path, renderer, settings.language)
         else:

@@ -135,6 +135,11 @@ def _resolve(spec: str, lang: str) -> Choice:
         folder = Path(spec[len(PACK_PREFIX):]).expanduser()
         if not folder.is_dir():
             raise ValueError(f"no voice pack folder {folder}")
+        from narrator.voice.packs import Pack
+
+        pack = Pack.load(folder)  # a wrong manifest: PackError, one line naming it
+        if pack.lang != lang:
+            raise ValueError(f"the pack speaks {pack.lang!r}, not {lang!r}")
         return Choice("pack", lang, fallback, folder)
     name, _, detail = spec.partition(":")
     if name in ("espeak", ESPEAK):

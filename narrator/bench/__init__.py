@@ -16,6 +16,7 @@ BENCHES: dict[str, str] = {
     "box": "narrator.bench.box",
     "seats": "narrator.bench.seats",
     "voice": "narrator.bench.voice",
+    "speech": "narrator.bench.speech",
     "listen": "narrator.bench.listen",
     "web": "narrator.bench.web",
 }

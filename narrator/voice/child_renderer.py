@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+import unicodedata
 import wave
 from pathlib import Path
 from typing import IO
@@ -254,6 +255,8 @@ def _festival_text(text: str) -> str:
     (« », a dash) and render nothing: keep letters, digits and plain punctuation."""
     out = []
     for ch in text:
+        if unicodedata.category(ch) == "Mn":
+            continue  # a stress mark (U+0301): espeak-ng reads it, festival's rules stop at it
         if ch.isalnum() or ch.isspace() or ch in ".,!?:;-'":
             out.append(ch)
         else:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import re
 import string
+import unicodedata
 import wave
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -55,7 +56,8 @@ class Item:
 
 def words(text: str) -> tuple[str, ...]:
     """What matching compares: lower-case words, no punctuation (ё read as е)."""
-    return tuple(w.replace("ё", "е") for w in _WORD.findall(text.lower()))
+    plain = "".join(ch for ch in text.lower() if unicodedata.category(ch) != "Mn")  # stress marks
+    return tuple(w.replace("ё", "е") for w in _WORD.findall(plain))
 
 
 def items(book: PhraseBook) -> list[Item]:

@@ -144,4 +144,5 @@ def test_say_with_a_pack_writes_the_composed_clip(pack: Pack, tmp_path: Path) ->
 
 def test_words_ignore_case_punctuation_and_yo() -> None:
     assert words("Ещё раз, пожалуйста!") == words("еще раз пожалуйста")
+    assert words("Ито́го") == ("итого",)
 

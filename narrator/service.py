@@ -42,6 +42,7 @@ from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
 from narrator.status import BOX_CUES, where_we_are
 from narrator.voice.speaker import Speaker
+from narrator.voice.voice_status import VoiceStatus
 from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.service")
@@ -67,6 +68,8 @@ class Ports:
     # A speaker for another language than the box's (a set-up may choose one); None: the
     # one speaker speaks every language it is given.
     speakers: Callable[[str], Speaker] | None = None
+    # Why voice commands are off, when they are (None: on if `voice` is there).
+    voice_status: VoiceStatus | None = None
 
 
 class Service:
@@ -86,6 +89,11 @@ class Service:
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
+        self.voice_status = ports.voice_status or getattr(ports.voice, "status", None) \
+            or VoiceStatus(None if ports.voice is not None else "voice_off", settings.game.lang)
+        if ports.voice is not None and hasattr(ports.voice, "status"):
+            ports.voice.status = self.voice_status
+        self.voice_status.watchers.append(self._voice_changed)
 
     # inputs from every device arrive here
     def submit(self, action: Action) -> None:
@@ -103,10 +111,21 @@ class Service:
         if not isinstance(decision, Ask) or self.box is None:
             return
         command = decision.command
-        if command.command == "foul" and command.seat:
-            self.box.performer.submit([Say("confirm_foul", {"seat": command.seat})])
-        elif command.command == "undo":
-            self.box.performer.submit([Say("confirm_undo", {})])
+        if command.seat is not None:
+            cue = Say(f"confirm_{command.command}", {"seat": command.seat})
+        else:
+            cue = Say(f"confirm_{command.command}", {})
+        if cue.cue in BOX_CUES:
+            self.box.performer.submit([cue])
+
+    def _voice_changed(self, status: VoiceStatus) -> None:
+        """The microphone went away mid-game: say so once, blink the status LED; the game
+        goes on (the page shows it from the same status)."""
+        log.warning("voice commands off: %s", status.off)
+        if self.ports.panel is not None:
+            self.ports.panel.set_status("error")
+        if self.box is not None and status.off is not None:
+            self.box.performer.submit([Say(status.off, {})])
 
     def _mute(self, on: bool) -> None:
         if self.ports.voice is not None:
@@ -161,8 +180,8 @@ class Service:
         if first:
             greeting.append(Say("ready", {}))
             greeting.extend(self.announce)
-            if self.ports.voice is None:
-                greeting.append(Say("voice_off", {}))
+            if self.voice_status.off is not None:
+                greeting.append(Say(self.voice_status.off, {}))
         if found is not None:
             session, opening = found
             log.info("resuming game %s", session.header.game_id)
@@ -180,7 +199,8 @@ class Service:
             hook(box)
         box.start(greeting + opening)
         if self.ports.panel is not None:
-            self.ports.panel.set_status("ready")
+            lost = self.voice_status.off == "voice_mic_lost"
+            self.ports.panel.set_status("error" if lost else "ready")
         self.notifier.ready("game running")
         return box
 
@@ -266,26 +286,35 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
             log.error("keypad: matrix, but the pin map has no keypad pins")
         else:
             keypads.append(MatrixKeypad(spec, pin_factory=panel.factory, clock=clock))
-    return Ports(speaker, panel, keypads, _voice_input(settings, clock), speakers)
+    voice, status = _voice_input(settings, clock)
+    return Ports(speaker, panel, keypads, voice, speakers, status)
 
 
-def _voice_input(settings: Settings, clock: Clock) -> VoiceInput | None:
-    """Voice commands from the microphone, or None when there is none to listen to (the
-    game then runs on the pads and the keypad). A recognizer the config can't give (no
-    model for the language) is a ConfigError: exit 2 at start-up."""
+def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, VoiceStatus]:
+    """Voice commands from the microphone, or None when there is none to listen to or no
+    speech model for the game's language (the status says which; the game then runs on
+    the pads, the keypad and the page). Any other recognizer the config can't give is a
+    ConfigError: exit 2 at start-up."""
     from narrator.voice.listener import VoiceListener
     from narrator.voice.mic import Microphone
-    from narrator.voice.recognizers import make_recognizer
+    from narrator.voice.recognizers import has_model, make_recognizer
 
     rs = settings.recognizer
-    if not _has_microphone(rs.device):
-        log.warning("no microphone: voice commands are off")
-        return None
+    lang = settings.game.lang
+    status = VoiceStatus(None, lang)
     model = rs.model_dir
     if rs.engine == "vosk" and model is None:
-        model = settings.state_dir / "models" / settings.game.lang
-    recognizer = make_recognizer(rs.engine, settings.game.lang, model, rs.wake_word)
-    return VoiceListener(recognizer, Microphone(rs.device), clock)
+        model = settings.state_dir / "models" / lang
+    if not has_model(rs.engine, lang, model):
+        log.warning("no speech model for %r: voice commands are off", lang)
+        status.turn_off("voice_no_model")
+        return None, status
+    if not _has_microphone(rs.device):
+        log.warning("no microphone: voice commands are off")
+        status.turn_off("voice_off")
+        return None, status
+    recognizer = make_recognizer(rs.engine, lang, model, rs.wake_word)
+    return VoiceListener(recognizer, Microphone(rs.device), clock, status=status), status
 
 
 def _has_microphone(device: str | int | None) -> bool:

@@ -19,8 +19,12 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "status_speaker": ("day", "seat"),  # "... day three, player number five is speaking."
     "status_voting": ("day",),
     "voice_off": (),  # no microphone: the game runs on pads and keypad
+    "voice_no_model": (),  # no speech model for the game's language (Russian without Vosk)
+    "voice_mic_lost": (),  # the microphone went away mid-game
     "confirm_foul": ("seat",),  # a voice command waiting for "yes"
     "confirm_undo": (),
+    "confirm_nominate": ("seat",),
+    "confirm_remove": ("seat",),
     "web_page": ("address", "port", "pin"),  # the organiser's page, said once at start-up
 }
 

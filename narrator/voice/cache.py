@@ -19,6 +19,7 @@ from pathlib import Path
 
 from narrator.errors import ConfigError, DeviceError
 from narrator.voice import loudness
+from narrator.voice.estimate import DEFAULT_RATE, estimate_seconds
 from narrator.voice.tts import Renderer
 from narrator.voice.wav import Clip, read_wav, write_wav
 
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 
 MEMORY_BUDGET = 24 * 1024 * 1024  # bytes of samples kept in memory
 GIVE_UP = 3  # failed renders in a row after which a voice is left to its fallback
+RENDER_ATTEMPTS = 4
+SHORTEST = 0.7  # a render shorter than this share of the estimate was cut short
 
 
 class WavCache:
@@ -70,19 +73,59 @@ class WavCache:
         if clip is None:
             self.folder.mkdir(parents=True, exist_ok=True)
             try:
-                self.renderer.render(text, path)
+                clip = self._render(text, path)
             except (DeviceError, ConfigError) as exc:
                 if self.fallback is None:
                     raise
                 return self._fall_back(text, exc)
             with self._lock:
-                self.rendered += 1
                 self._failures = 0
-            # Every voice renders at its own level: stored at the box's one loudness.
-            write_wav(path, loudness.normalised(read_wav(path)))
-            clip = read_wav(path)  # as 16-bit: the same samples a later start reads
         self._keep(text, clip)
         return clip
+
+    def _render(self, text: str, path: Path) -> Clip:
+        # espeak-ng on a busy machine sometimes renders nothing, or a clip cut short: try
+        # again, and check the length against the estimate (about 4 % off on average).
+        # A voice in a child process answers or fails for good: one attempt, then the
+        # fallback.
+        espeak = getattr(self.renderer, "rate", None) is not None
+        shortest = self._shortest(text) if espeak else 1 / 1000
+        best: Clip | None = None
+        error: DeviceError | None = None
+        for attempt in range(1, (RENDER_ATTEMPTS if espeak else 1) + 1):
+            try:
+                self.renderer.render(text, path)
+                clip = read_wav(path)
+            except DeviceError as exc:
+                error = exc
+                log.warning("rendering %r, attempt %d: %s", text, attempt, exc)
+                continue
+            except (OSError, wave.Error, EOFError) as exc:
+                error = DeviceError(f"{self.voice} wrote an unreadable file for {text!r}: {exc}")
+                log.warning("rendering %r, attempt %d: %s", text, attempt, error)
+                continue
+            if best is None or clip.frames > best.frames:
+                best = clip
+            if clip.seconds >= shortest:
+                break
+            log.warning("rendering %r, attempt %d: %.2f s, shorter than the %.2f s expected",
+                        text, attempt, clip.seconds, shortest)
+        if best is None:
+            assert error is not None
+            raise error
+        # Every voice renders at its own level: stored at the box's one loudness (the
+        # longest try, if all were short: better a clipped cue than none).
+        write_wav(path, loudness.normalised(best))
+        with self._lock:
+            self.rendered += 1
+        return read_wav(path)  # as 16-bit: the same samples a later start reads
+
+    def _shortest(self, text: str) -> float:
+        rate = getattr(self.renderer, "rate", DEFAULT_RATE)
+        try:
+            return SHORTEST * estimate_seconds(text, self.lang, int(rate))
+        except ValueError:  # a language without an estimate: only "nothing" is caught
+            return 1 / 1000
 
     def _fall_back(self, text: str, exc: Exception) -> Clip:
         assert self.fallback is not None

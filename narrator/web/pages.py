@@ -185,6 +185,11 @@ def no_game(t: Text) -> str:
             f'<p><a class="button" href="/setup">{esc(t("nav_setup"))}</a></p></section>')
 
 
+def voice_off(t: Text, reason: str) -> str:
+    """Voice commands are off (no microphone, no model for the language, microphone lost)."""
+    return f'<p class="voice-off" role="status">{esc(t(reason))}</p>'
+
+
 def game_page(t: Text, fragment: str, controls: str, game_id: str | None, over: bool) -> str:
     return (f'<div id="live" data-stream="/api/events" data-game="{esc(game_id or "")}" '
             f'data-over="{1 if over else 0}">{fragment}</div>{controls}')

@@ -229,7 +229,9 @@ class FestivalRenderer(ChildRenderer):
         self._n = 0
 
     def argv(self) -> list[str]:
-        return ["festival", "--pipe"]
+        # A smaller Scheme heap than the default: ~210 MB instead of ~500 MB, enough for the
+        # longest cue.
+        return ["festival", "--heap", "1000000", "--pipe"]
 
     def on_start(self, proc: subprocess.Popen[bytes]) -> None:
         stretch = 1.0 / max(0.5, min(2.0, self.speed))

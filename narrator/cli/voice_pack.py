@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from narrator.phrases.numbers import LANGUAGES
 if TYPE_CHECKING:
     from narrator.phrases.book import PhraseBook
     from narrator.voice.packs import Pack
+    from narrator.voice.wav import Clip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,33 +65,46 @@ def run(args: argparse.Namespace) -> int:
         pack = Pack.new(folder, args.lang, args.rate, args.name)
         pack.save()
     device = int(args.device) if args.device and args.device.isdigit() else args.device
-    return _record(pack, PhraseBook.load(pack.lang), device, args.again, args.only)
+    return record(pack, PhraseBook.load(pack.lang), _microphone(device, pack.rate), input,
+                  args.again, args.only)
 
 
-def _record(pack: Pack, book: PhraseBook, device: str | int | None, again: bool, only: str) -> int:
-    import numpy as np
-    import sounddevice as sd
+def _microphone(device: str | int | None, rate: int) -> Callable[[], Clip]:
+    """A take from the microphone: from now until the host presses Enter."""
 
+    def take() -> Clip:
+        import numpy as np
+        import sounddevice as sd
+
+        from narrator.voice.wav import Clip
+
+        chunks: list[np.ndarray] = []
+        with sd.InputStream(samplerate=rate, channels=1, dtype="float32", device=device,
+                            callback=lambda data, *_: chunks.append(data[:, 0].copy())):
+            input("  recording... Enter to stop > ")
+        return Clip(np.concatenate(chunks) if chunks else np.zeros(0, np.float32), rate)
+
+    return take
+
+
+def record(pack: Pack, book: PhraseBook, take: Callable[[], Clip], ask: Callable[[str], str],
+           again: bool = False, only: str = "") -> int:
+    """Prompt each item, record it with `take`, keep it (trimmed, normalised) and save the
+    manifest after each one."""
     from narrator.voice.packs import PackError, items
-    from narrator.voice.wav import Clip
 
     todo = [i for i in items(book) if i.id.startswith(only) and (again or i.id not in pack.texts)]
     print(f"{len(todo)} items to record into {pack.folder}. Enter starts and stops a take; "
           "s then Enter skips; q then Enter quits.")
     for n, item in enumerate(todo, 1):
         print(f"\n[{n}/{len(todo)}] {item.id}\n    {item.text}")
-        answer = input("  Enter to record > ").strip().lower()
+        answer = ask("  Enter to record > ").strip().lower()
         if answer == "q":
             break
         if answer == "s":
             continue
-        chunks: list[np.ndarray] = []
-        with sd.InputStream(samplerate=pack.rate, channels=1, dtype="float32", device=device,
-                            callback=lambda data, *_, got=chunks: got.append(data[:, 0].copy())):
-            input("  recording... Enter to stop > ")
-        take = Clip(np.concatenate(chunks) if chunks else np.zeros(0, np.float32), pack.rate)
         try:
-            stored = pack.add(item, take)
+            stored = pack.add(item, take())
         except PackError as exc:
             print(f"  {exc}: not kept, record it again later")
             continue

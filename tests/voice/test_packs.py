@@ -146,3 +146,20 @@ def test_words_ignore_case_punctuation_and_yo() -> None:
     assert words("Ещё раз, пожалуйста!") == words("еще раз пожалуйста")
     assert words("Ито́го") == ("итого",)
 
+
+
+def test_record_prompts_keeps_takes_and_saves_after_each(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from narrator.cli.voice_pack import record
+
+    book = PhraseBook.load("ru")
+    pack = Pack.new(tmp_path / "new", "ru", RATE)
+    answers = iter(["", "s", "", "", "q"])
+    takes = iter([_take(0), _take(1), Clip(np.zeros(RATE, np.float32), RATE)])
+    assert record(pack, book, lambda: next(takes), lambda _prompt: next(answers),
+                  only="number.") == 0
+    out = capsys.readouterr().out
+    assert "[1/" in out and "number.0" in out and "the recording is silent: not kept" in out
+    saved = Pack.load(tmp_path / "new")
+    assert sorted(saved.texts) == ["number.0", "number.2"]  # number.1 skipped, number.3 silent
+    assert saved.clip("number.2").rate == RATE

@@ -2,8 +2,10 @@
 
 A neural voice holds ~200 MB while loaded and festival ~230 MB; the daemon must stay
 under 150 MB with any voice. So the engine runs in a child started on the first render,
-kept while renders keep coming (the start-up batch), and ended after IDLE_SECONDS without
-one: a text that was not prepared ahead costs one engine start, the rest of the game none.
+kept while renders keep coming, and ended after IDLE_SECONDS without one. A game says
+texts that were not prepared ahead now and then (a list of three seats); a cold start
+costs 3-12 s of silence, so the child stays up for a quarter of an hour after the last
+render: through a game's day, but not for a box left idle all evening.
 
 Two kinds: `WorkerRenderer` (hibari, piper: `python -m narrator.voice.render_worker`, one
 JSON line per request and per answer) and `FestivalRenderer` (`festival --pipe`, one
@@ -28,7 +30,7 @@ from typing import IO
 
 from narrator.errors import DeviceError
 
-IDLE_SECONDS = 60.0
+IDLE_SECONDS = 900.0
 START_SECONDS = 120.0  # loading a model on a Pi Zero is slow
 RENDER_SECONDS = 120.0
 

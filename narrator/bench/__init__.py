@@ -17,6 +17,7 @@ BENCHES: dict[str, str] = {
     "firstword": "narrator.bench.firstword",
     "seats": "narrator.bench.seats",
     "voice": "narrator.bench.voice",
+    "speech": "narrator.bench.speech",
     "listen": "narrator.bench.listen",
     "web": "narrator.bench.web",
 }

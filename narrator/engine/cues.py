@@ -49,7 +49,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "accusation": ("seat",),  # Princeton: "Player number seven is accused."
     "accusation_seconded": ("seat",),
     "accusation_dropped": ("seat",),
-    "nominees": ("seats",),  # "Nominated are players number three, seven and eight."
+    "nominees": ("seats",),  # "The nominees are players number three, seven and eight."
     "no_nominees": (),  # "Nobody is nominated. There is no vote today."
     "no_vote_today": (),  # the first day's rule: no vote
     "single_nominee_no_vote": ("seat",),  # day 1: a single nominee is not voted on
@@ -61,7 +61,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "vote_count": ("seat", "votes"),  # "Player number seven: five votes."
     "tie": ("seats",),  # "A tie between players number three and seven."
     "tie_speech": ("seat", "seconds"),
-    "revote": ("seats",),  # "We vote again on players number three and seven."
+    "revote": ("seats",),  # "A second vote: players number three and seven."
     "lift_vote": ("seats",),  # "Who votes that players number three and seven all leave?"
     "lift_passed": ("seats",),
     "lift_failed": ("seats",),
@@ -82,7 +82,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "team_out": (),  # boxed: the rest of the mafia is out; a turncoat now wakes with them
     "eliminated": ("seat",),  # "Player number seven leaves the table."
     # host corrections and fouls
-    "foul": ("seat", "count"),  # "Player number three, foul. That is two fouls."
+    "foul": ("seat", "count"),  # "Player number three, second foul."
     "foul_taken_back": ("seat", "count"),  # the host took one back: "... now one foul."
     "foul_speech_lost": ("seat",),  # the third foul: the next speech is lost
     "foul_speech_short": ("seat", "seconds"),  # the third foul with 3 or 4 players left

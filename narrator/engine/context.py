@@ -61,7 +61,12 @@ class Ctx:
         st = self.state
         st.windows += 1
         st.window = st.windows
-        st.open = Window(purpose, seconds, seat or 0)
+        # The key has the type of `seconds`: 30 and 30.0 are one key but not one JSON.
+        key = (purpose, seconds, seat or 0, type(seconds))
+        opened = _WINDOWS.get(key)
+        if opened is None:
+            opened = _WINDOWS[key] = Window(purpose, seconds, seat or 0)
+        st.open = opened
         self.out.append(OpenWindow(st.window, purpose, seconds, seat))
 
     def wait(self, task: Task, purpose: str, seconds: float, seat: int | None = None) -> bool:
@@ -76,8 +81,8 @@ class Ctx:
 
     # lights
     def day_lights(self, on: tuple[int, ...] = (), blink: tuple[int, ...] = ()) -> None:
-        alive = self.state.alive
-        dim = tuple([s for s in range(1, len(alive)) if not alive[s]])
+        # The dimmed seats are the eliminated ones (only `eliminate` takes a seat out).
+        dim = tuple(sorted([e.seat for e in self.state.eliminations]))
         self.out.append(SeatLights(on, blink, dim))
 
     def dark(self) -> None:
@@ -147,6 +152,10 @@ class Ctx:
         self.record("game_over", reason=outcome.reason, winner=outcome.winner)
         self.record("roles", secret=True, roles=st.roles[1:])
         self.out.append(GameOver(outcome))
+
+
+# The windows' frozen descriptions, shared: a game opens a few kinds thousands of times.
+_WINDOWS: dict[tuple[str, float, int, type], Window] = {}
 
 
 # --- tasks --------------------------------------------------------------------------------

@@ -188,9 +188,13 @@ def _session(options: DemoOptions) -> tuple[Session, list[Effect], bool]:
         session, opening = found
         log.warning("resuming the unfinished game %s", session.header.game_id)
         return session, opening, True
+    from narrator.rules.settings import resolved
+
+    # Every setting's value (options.rules already plays by the given ones, so applying
+    # them again changes nothing): the journal replays exactly this game.
     header = GameHeader(rules=options.rules_spec or options.rules.name, seats=options.seats,
-                        seed=options.seed, lang=options.lang, settings=dict(options.settings),
-                        names=options.names)
+                        seed=options.seed, lang=options.lang,
+                        settings=resolved(options.rules, options.settings), names=options.names)
     session, opening = GameSession.start(options.state_dir, header)
     return session, opening, False
 

@@ -157,6 +157,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", help="rule set: a bundled name or a file")
     parser.add_argument("--lang", choices=LANGUAGES, help="language of the voice and commands")
     parser.add_argument("--seats", type=int, help="players at the table")
+    parser.add_argument("--preset", metavar="NAME",
+                        help="a preset of the rule set's settings, e.g. tournament (sport)")
     parser.add_argument("--state-dir", metavar="DIR", help="journal and protocols")
     parser.add_argument("--cache-dir", metavar="DIR", help="rendered speech")
     parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none")
@@ -170,7 +172,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def from_args(args: argparse.Namespace) -> Settings:
     overrides = {
         "game.rules": getattr(args, "rules", None), "game.lang": getattr(args, "lang", None),
-        "game.seats": getattr(args, "seats", None), "state_dir": getattr(args, "state_dir", None),
+        "game.seats": getattr(args, "seats", None), "game.preset": getattr(args, "preset", None),
+        "state_dir": getattr(args, "state_dir", None),
         "cache_dir": getattr(args, "cache_dir", None), "keypad": getattr(args, "keypad", None),
         "pins": getattr(args, "pins", None), "log_level": getattr(args, "log_level", None),
         "web.listen": getattr(args, "web", None),
@@ -232,7 +235,7 @@ class _Reader:
         )
 
     def game(self, data: Mapping[str, Any]) -> GameSettings:
-        g = self.section(data, "game", ("rules", "lang", "seats", "settings"))
+        g = self.section(data, "game", ("rules", "lang", "seats", "preset", "settings"))
         rules_name = self.text(g.get("rules", "sport"), "game.rules", optional=False)
         assert rules_name is not None
         lang = g.get("lang", "en")
@@ -250,11 +253,18 @@ class _Reader:
         options = g.get("settings") or {}
         if not isinstance(options, dict):
             raise self.fail("game.settings", f"expected a mapping, got {options!r}")
-        from narrator.rules.settings import SettingError, configure
+        from narrator.rules.settings import SettingError, configure, with_preset
 
+        preset = g.get("preset")
+        if preset is not None and not isinstance(preset, str):
+            raise self.fail("game.preset", f"expected a preset's name, got {preset!r}")
         try:
+            # A preset's settings, with those the file names over them.
+            options = with_preset(rules, preset, options)
             configure(rules, options, seats)
         except SettingError as exc:
+            if exc.setting == "preset":
+                raise self.fail("game.preset", exc.problem) from None
             # A wrong value names its setting; a table the rules refuse, the seats.
             if exc.setting is not None:
                 raise self.fail(f"game.settings.{exc.setting}", exc.problem) from None

@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--names", metavar="'ANN,BOB,...'",
                         help="the players' names, seat 1 first (the table has as many seats "
                         "unless --seats says otherwise)")
+    parser.add_argument("--preset", metavar="NAME",
+                        help="a preset of the rule set's settings, e.g. tournament (sport); "
+                        "--set values go over it")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
                         help="a rule-set setting, e.g. fouls.cancel_vote=nearest (repeatable)")
 
@@ -49,12 +52,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from narrator.demo import DemoOptions, choose_mode, play_demo
     from narrator.evening import GameSetup, parse_names
-    from narrator.rules.settings import configure
+    from narrator.rules.settings import configure, with_preset
 
     base = load(args.rules)
     names = parse_names(args.names) if args.names else ()
     seats = args.seats or len(names) or base.min_seats
-    settings = parse_settings(args.settings)
+    # A preset's settings with --set over them; an unknown preset: one line, exit 2.
+    settings = with_preset(base, args.preset, parse_settings(args.settings))
     rules = configure(base, settings, seats)  # a table the rules forbid: one line, exit 2
     # Names that can't be the table's: one line naming the seat and the reason, exit 2.
     names = GameSetup(rules=args.rules, seats=seats, lang=args.lang, names=names,

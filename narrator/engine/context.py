@@ -240,8 +240,12 @@ class Dawn:
 
 
 # Args the night runner reads itself, allowed on every step: `cues` (extra cue ids the
-# step's hooks say) and `nobody` (the call-out ends with a "nobody" call: no choice).
-STEP_ARGS = frozenset({"cues", "nobody"})
+# step's hooks say), `nobody` (the call-out ends with a "nobody" call: no choice) and
+# `rounds` (the call-out goes round that many times, every night alike: on pads a vote
+# changes to an earlier seat in a later round; the boxed mafia, «Можно поменять своё
+# решение»).
+STEP_ARGS = frozenset({"cues", "nobody", "rounds"})
+MAX_ROUNDS = 3
 
 ArgsCheck = Callable[[Mapping[str, Any], Mapping[str, Role]], str | None]
 

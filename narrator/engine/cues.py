@@ -22,6 +22,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "meet_again": (),  # a meeting got the wrong number of taps: the call is repeated
     "callout": ("seat",),  # one number of the call-out: "three"
     "nobody": (),  # the call-out's last item: "nobody" (a role may choose no one)
+    "callout_again": (),  # a call-out's next round (boxed mafia): "Again."
     "morning": ("day",),  # "Good morning. Day two."
     "night_victim": ("seat",),  # "Tonight player number three was killed."
     "night_victims": ("seats",),  # several victims
@@ -88,6 +89,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "removed": ("seat",),  # the fourth foul or a disqualification: no last word
     "silenced": ("seat",),  # silenced for the day by a night role (boxed: the boss)
     "immune": ("seat",),  # not voted on today (club: the lover's guest, named at the vote)
+    "coma": ("seat",),  # club's doctor_coma (000): the saved player neither nominates nor votes today
     "paused": (),
     "resumed": (),
     "time_added": ("seconds",),

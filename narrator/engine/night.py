@@ -18,6 +18,7 @@ from narrator.engine.ruleset import Step
 from narrator.engine.state import Pick
 from narrator.engine.tasks import (
     AnswerWindow,
+    CallAgain,
     CallOut,
     Daybreak,
     DayStart,
@@ -72,10 +73,14 @@ def _step(ctx: Ctx, t: NightStep) -> bool:
     if wake:
         ctx.say(wake)
     if step.input == "callout" and ctx.ability(step).chooses:
-        calls: list[Task] = [CallOut(step.id, seat) for seat in range(1, st.seats + 1)]
-        if step.args.get("nobody"):
-            # A last call, "nobody": a tap there chooses no one (Princeton mafia may spare).
-            calls.append(CallOut(step.id, 0))
+        calls: list[Task] = []
+        for n in range(int(step.args.get("rounds", 1))):
+            if n:
+                calls.append(CallAgain(step.id))
+            calls += [CallOut(step.id, seat) for seat in range(1, st.seats + 1)]
+            if step.args.get("nobody"):
+                # A last call, "nobody": a tap there chooses no one (Princeton mafia may spare).
+                calls.append(CallOut(step.id, 0))
         ctx.push(*calls, StepEnd(step.id))
         return False
     return ctx.wait(NightInput(step.id), "night", step.window)
@@ -94,10 +99,14 @@ def _take_choice(ctx: Ctx, step: Step, action: Action, called: int) -> None:
                 st.tapped.append(action.seat)
             return
         # A second tap at the same number is the same choice (a box restarted from its
-        # journal calls the number again); a tap at another number is another.
+        # journal calls the number again); a tap at another number is another. The latest
+        # tap goes last, so where a vote may change (`changes`) a tap in a later round
+        # back at an earlier number is the vote that counts.
         acts = called >= 0 and st.alive[action.seat] and st.roles[action.seat] in step.roles
         pick = Pick(action.seat, called)
-        if acts and pick not in st.taps:
+        if acts:
+            if pick in st.taps:
+                st.taps.remove(pick)
             st.taps.append(pick)
         return
     if isinstance(action, Entry):
@@ -142,6 +151,11 @@ def _call(ctx: Ctx, t: CallOut) -> bool:
     else:
         ctx.say("nobody")
     return ctx.wait(t, "callout", ctx.rules.callout_beat)
+
+
+def _call_again(ctx: Ctx, t: CallAgain) -> bool:
+    ctx.say("callout_again")
+    return False
 
 
 def _step_end(ctx: Ctx, t: StepEnd) -> bool:
@@ -328,6 +342,7 @@ TASKS: dict[type[Task], TaskSpec[Any]] = {
     NightStart: TaskSpec(_night_start),
     NightStep: TaskSpec(_step),
     CallOut: TaskSpec(_call, act=_call_act, accepts=frozenset({"tap", "entry", "choose"})),
+    CallAgain: TaskSpec(_call_again),
     NightInput: TaskSpec(waits_only, act=_input_act, closed=_input_closed,
                          accepts=frozenset({"tap", "entry", "choose"})),
     StepEnd: TaskSpec(_step_end),

@@ -64,6 +64,14 @@ class CallOut(Task):
 
 
 @dataclass(frozen=True, slots=True)
+class CallAgain(Task):
+    """A step's call-out goes round again (`rounds` above 1): "Again." before its numbers."""
+
+    name: ClassVar[str] = "call_again"
+    step: str
+
+
+@dataclass(frozen=True, slots=True)
 class NightInput(Task):
     """A step's one window for keypad entries or a meeting's taps."""
 
@@ -293,7 +301,7 @@ class ConvictionCount(Task):
 TASK_TYPES: dict[str, type[Task]] = {
     cls.name: cls
     for cls in (
-        NightStart, NightStep, CallOut, NightInput, StepEnd, AnswerWindow, AskAnswer, Sleep,
+        NightStart, NightStep, CallOut, CallAgain, NightInput, StepEnd, AnswerWindow, AskAnswer, Sleep,
         Gap, Daybreak, DayStart, NightNext, Speeches, Speech, SilentTurn, LastWord, TieSpeech,
         Voting, VoteOn, VoteOnLast, Tally, Revote, LiftVote, AllOrNone, Proposals,
         DiscussionDay, Discussion, Accusations, AccuserSpeech, Comments, AwaitSecond,

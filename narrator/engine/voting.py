@@ -61,11 +61,22 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
         if nominees:
             ctx.say("no_vote_today")
         return False
-    if not nominees:
+    # club: an immune nominee (the lover's guest) is not voted on, so by default does not
+    # count toward the two nominees 004's vote needs; named immune all the same.
+    counted = nominees if day.immune_nominee_counts else [
+        s for s in nominees if s not in st.vote_immune]
+    immune = [s for s in nominees if s not in counted]
+    if not counted:
+        for seat in immune:
+            ctx.say("immune", seat=seat)
         ctx.say("no_nominees")
         return False
-    if len(nominees) == 1:
-        seat = nominees[0]
+    if len(counted) == 1:
+        seat = counted[0]
+        no_vote = ((st.number == 1 and day.single_nominee_first_day == "no_vote")
+                   or (st.number > 1 and day.single_nominee_later in ("no_vote", "leaves")))
+        for other in immune if no_vote else ():
+            ctx.say("immune", seat=other)
         if st.number == 1 and day.single_nominee_first_day == "no_vote":
             ctx.say("single_nominee_no_vote", seat=seat)
             return False

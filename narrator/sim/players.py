@@ -88,7 +88,7 @@ class Table:
             out.append(Foul(self.rng.choice(st.living())))
         if (isinstance(task, Speech) and not task.final) or isinstance(task, SilentTurn):
             seat = task.seat
-            if self._chance(self.nominate_rate):
+            if seat not in st.muted and self._chance(self.nominate_rate):
                 taken = {n.target for n in st.nominations}
                 immune = st.immune
                 others = [s for s in st.living() if s not in taken and s not in immune]

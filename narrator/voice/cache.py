@@ -17,13 +17,17 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 
+from narrator.errors import DeviceError
+from narrator.voice.estimate import DEFAULT_RATE, estimate_seconds
 from narrator.voice.tts import Renderer
-from narrator.voice.wav import Clip, read_wav
+from narrator.voice.wav import Clip, read_wav, write_wav
 
 log = logging.getLogger(__name__)
 
 
 MEMORY_BUDGET = 24 * 1024 * 1024  # bytes of samples kept in memory
+RENDER_ATTEMPTS = 4
+SHORTEST = 0.7  # a render shorter than this share of the estimate was cut short
 
 
 class WavCache:
@@ -58,12 +62,49 @@ class WavCache:
         clip = self._read(path)
         if clip is None:
             self.folder.mkdir(parents=True, exist_ok=True)
-            self.renderer.render(text, path)
-            with self._lock:
-                self.rendered += 1
-            clip = read_wav(path)
+            clip = self._render(text, path)
         self._keep(text, clip)
         return clip
+
+    def _render(self, text: str, path: Path) -> Clip:
+        # espeak-ng on a busy machine sometimes renders nothing, or a clip cut short: try
+        # again, and check the length against the estimate (about 4 % off on average).
+        shortest = self._shortest(text)
+        best: Clip | None = None
+        error: DeviceError | None = None
+        for attempt in range(1, RENDER_ATTEMPTS + 1):
+            try:
+                self.renderer.render(text, path)
+                clip = read_wav(path)
+            except DeviceError as exc:
+                error = exc
+                log.warning("rendering %r, attempt %d: %s", text, attempt, exc)
+                continue
+            except (OSError, wave.Error, EOFError) as exc:
+                error = DeviceError(f"espeak-ng wrote an unreadable file for {text!r}: {exc}")
+                log.warning("rendering %r, attempt %d: %s", text, attempt, error)
+                continue
+            if best is None or clip.frames > best.frames:
+                best = clip
+            if clip.seconds >= shortest:
+                break
+            log.warning("rendering %r, attempt %d: %.2f s, shorter than the %.2f s expected",
+                        text, attempt, clip.seconds, shortest)
+        if best is None:
+            assert error is not None
+            raise error
+        if best.seconds < shortest:
+            write_wav(path, best)  # the longest try: better a clipped cue than none
+        with self._lock:
+            self.rendered += 1
+        return best
+
+    def _shortest(self, text: str) -> float:
+        rate = getattr(self.renderer, "rate", DEFAULT_RATE)
+        try:
+            return SHORTEST * estimate_seconds(text, self.lang, int(rate))
+        except ValueError:  # a language without an estimate: only "nothing" is caught
+            return 1 / 1000
 
     def _keep(self, text: str, clip: Clip) -> None:
         with self._lock:

@@ -42,3 +42,55 @@ class FakeSpeaker:
 
     def ambience(self, on: bool) -> None:
         self.ambience_changes.append((self.clock.now(), on))
+
+
+class FakeOutputStream:
+    """Stands in for sounddevice.OutputStream: keeps what was written, and can be told to
+    fail or to block in `write` (a device gone without an error) until released."""
+
+    def __init__(self, *, fail: bool = False, block: bool = False, keep: bool = True,
+                 **_: object) -> None:
+        import threading
+
+        import numpy as np
+
+        self.latency = 0.0
+        self.active = False
+        self.fail = fail
+        self.block = block
+        self.blocked = threading.Event()  # set once a write is stuck
+        self.release = threading.Event()
+        self.chunks: list[np.ndarray] = []
+        self.closed = False
+        self.keep = keep
+        self.written = 0
+
+    def start(self) -> None:
+        self.active = True
+
+    def stop(self) -> None:
+        self.active = False
+
+    def abort(self) -> None:
+        self.active = False
+
+    def close(self) -> None:
+        self.closed = True
+
+    def write(self, data: object) -> None:
+        import numpy as np
+
+        if self.fail:
+            raise OSError("fake device lost")
+        if self.block:
+            self.blocked.set()
+            self.release.wait()
+            raise OSError("fake device gone")
+        chunk = np.asarray(data).reshape(-1)
+        self.written += len(chunk)
+        if self.keep:
+            self.chunks.append(chunk.copy())
+
+    @property
+    def frames(self) -> int:
+        return self.written

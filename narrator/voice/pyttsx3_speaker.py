@@ -77,7 +77,15 @@ class Pyttsx3Speaker:
     async def _play(self, clip: Clip) -> None:
         playing = self.player.play(clip)
         self.last = playing
-        unplayed = await asyncio.wrap_future(playing.done)
+        try:
+            # Real time, not the game clock: this watches the device, not the script.
+            unplayed = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(playing.done)),
+                                              self.player.deadline(playing))
+        except TimeoutError:
+            # The device blocked (gone without an error): the clip's time has passed
+            # already; the player starts afresh for the next clip.
+            self.player.abandon(playing)
+            unplayed = 0.0
         await self._hold(unplayed)
 
     async def _hold(self, seconds: float) -> None:

@@ -16,6 +16,7 @@ from narrator.demo import DemoOptions, play_demo
 from narrator.engine.actions import Action
 from narrator.engine.effects import Effect, Phase, SeatLights
 from narrator.rules.loader import bundled_names, load_bundled
+from narrator.rules.settings import resolved
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -62,7 +63,8 @@ def test_seat_lights_are_dark_at_night_and_show_the_speaker_in_the_day() -> None
 def test_demo_command_prints_the_protocol_as_json(capsys: pytest.CaptureFixture[str],
                                                   tmp_path: Path) -> None:
     state = tmp_path / "state"
-    assert main(["demo", "--fast", "--seed", "3", "--json", "--state-dir", str(state)]) == 0
+    assert main(["demo", "--fast", "--seed", "3", "--json", "--state-dir", str(state),
+                 "--preset", "tournament", "--set", "day.speech=45"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     protocol = json.loads(out[-1])
     assert set(protocol) == {"winner", "eliminations", "timeline"}
@@ -75,6 +77,17 @@ def test_demo_command_prints_the_protocol_as_json(capsys: pytest.CaptureFixture[
     assert all(f.stat().st_mode & 0o077 == 0 for f in files)
     saved = json.loads(next(f for f in files if f.name.endswith(".polemica.json")).read_text())
     assert saved["stage"]["type"] == "gameOver"
+    # The journal's header and the protocol keep every setting's value: the preset's, the
+    # one given over it, and the rule set's own for the rest.
+    sport = load_bundled("sport")
+    every = resolved(sport, {**sport.presets["tournament"].values, "day.speech": 45})
+    assert every["third_foul"] == "tournament" and every["day.speech"] == 45
+    assert every["day.warn_before_end"] == sport.day.warn_before_end
+    mine = json.loads(next(f for f in files if f.suffix == ".json"
+                           and not f.name.endswith(".polemica.json")).read_text())
+    assert mine["game"]["settings"] == every
+    journal = next((state / "games").glob("*.jsonl")).read_text().splitlines()[0]
+    assert json.loads(journal)["header"]["settings"] == every
 
 
 def test_demo_speaks_into_a_wav_with_the_real_voice(tmp_path: Path,

@@ -68,7 +68,10 @@ class PadPlayers:
             await self._do(actions)
             await self.clock.sleep(self.rng.uniform(low, high) / 2)
             if self.box.game.state.window == window:
-                await self._pad(task.seat, HOLD_SECONDS)  # "thank you": a long press
+                if task.seat:
+                    await self._pad(task.seat, HOLD_SECONDS)  # "thank you": a long press
+                else:
+                    self.keypad.press(".")  # an accuser not named: the host's "next speaker"
             return
         await self.clock.sleep(self.rng.uniform(0.1, 0.5))
         await self._do(actions)

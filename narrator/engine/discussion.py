@@ -142,6 +142,8 @@ def _second_act(ctx: Ctx, t: AwaitSecond, action: Action) -> None:
     st = ctx.state
     if isinstance(action, Tap):
         action = Second(action.seat)  # a tap on one's own pad seconds the accusation
+    elif isinstance(action, Entry):
+        action = Second(action.number)  # the host's keypad: the seconder's seat
     if not isinstance(action, Second):
         raise RuleError(f"{action.kind} is not expected while an accusation waits for a second")
     target, accuser = t.target, t.accuser
@@ -242,7 +244,7 @@ TASKS: dict[type[Task], TaskSpec[Any]] = {
     AccuserSpeech: TaskSpec(_accuser_speech, act=speech_act, closed=speech_closed,
                             accepts=frozenset({"end_speech", "hold"})),
     AwaitSecond: TaskSpec(_second, act=_second_act, closed=_second_closed,
-                          accepts=frozenset({"second", "tap"})),
+                          accepts=frozenset({"second", "tap", "entry"})),
     Comments: TaskSpec(_comments, act=_comments_act, accepts=frozenset({"start_voting"})),
     Conviction: TaskSpec(_conviction),
     ConvictionCount: TaskSpec(_conviction_count),

@@ -36,16 +36,20 @@ from narrator.evening import Evening, EveningError, GameSetup
 from narrator.evening.memory import recall
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
-from narrator.phrases.variants import likely_texts
 from narrator.records.disk import Disk, DiskMaker, direct_disk
 from narrator.records.session import GameSession
+from narrator.requests import AbandonGame, NextGame
 from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
 from narrator.status import BOX_CUES, where_we_are
 from narrator.voice.speaker import Speaker
+from narrator.voice.voice_status import VoiceStatus
+from narrator.warmup import Progress
 from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.service")
+
+CONFIRM_SECONDS = 5.0  # the keypad's abandon waits this long for the second /0 Enter
 
 Sink = Callable[[Action], None]
 
@@ -68,6 +72,10 @@ class Ports:
     # A speaker for another language than the box's (a set-up may choose one); None: the
     # one speaker speaks every language it is given.
     speakers: Callable[[str], Speaker] | None = None
+    # Why voice commands are off, when they are (None: on if `voice` is there).
+    voice_status: VoiceStatus | None = None
+    # The pin map's check that a game's seats are wired (None: any table will do).
+    seat_check: Callable[[int], None] | None = None
 
 
 class Service:
@@ -88,18 +96,66 @@ class Service:
         self.announce: list[Effect] = []  # said once after "ready" (the page's address)
         # The evening: what game is played next; start / next / abandon for every caller.
         self.evening = Evening(settings.state_dir, (setup or initial_setup(settings)).check())
+        self.evening.seat_check = ports.seat_check
+        self._abandon_asked: float | None = None  # the keypad's first abandon, waiting
+        self.warmup = Progress()  # the speech rendered ahead (the page shows it)
+        self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
+        self.voice_status = ports.voice_status or getattr(ports.voice, "status", None) \
+            or VoiceStatus(None if ports.voice is not None else "voice_off", settings.game.lang)
+        if ports.voice is not None and hasattr(ports.voice, "status"):
+            ports.voice.status = self.voice_status
+        self.voice_status.watchers.append(self._voice_changed)
 
     # inputs from every device arrive here
-    def submit(self, action: Action) -> None:
+    def submit(self, action: Action, source: str = "") -> None:
+        if isinstance(action, AbandonGame):
+            self._abandon(source)
+            return
         box = self.box
         if box is not None and self.evening.in_play:
-            box.submit(action)
-        elif isinstance(action, Entry | EndSpeech) and not self.evening.starting:
+            if isinstance(action, NextGame):
+                self._refused(action, source)
+            else:
+                box.submit(action, source)
+        elif isinstance(action, Entry | EndSpeech | NextGame) and not self.evening.starting:
             with contextlib.suppress(EveningError):
                 self.evening.next()  # the host asks for the next game
+
+    def _key(self, key: str) -> None:
+        """Every keypad key: a bare Enter (the keypad's start key) between games starts the
+        next one; it makes no action of its own."""
+        if key == "enter" and not self.evening.in_play and not self.evening.starting:
+            with contextlib.suppress(EveningError):
+                self.evening.next()
+
+    def _abandon(self, source: str) -> None:
+        """Abandon the game in play: the voice's comes confirmed ("yes"); the keypad's
+        (/0 Enter) is asked for again within the confirmation time."""
+        box = self.box
+        if box is None or not self.evening.in_play:
+            return
+        if source == "keypad":
+            now = self.clock.now()
+            asked = self._abandon_asked
+            if asked is None or now - asked > CONFIRM_SECONDS:
+                self._abandon_asked = now
+                box.performer.submit([Say("confirm_abandon", {})])
+                return
+        self._abandon_asked = None
+        with contextlib.suppress(EveningError):
+            self.evening.abandon()
+
+    def _refused(self, action: Action, source: str) -> None:
+        """A key or voice command the box refuses gets a short neutral answer in the day;
+        at night nothing at all (even a refusal could tell who acts)."""
+        box = self.box
+        if box is None or source not in ("keypad", "voice"):
+            return
+        if box.game.state.phase == "day" and not box.game.state.paused:
+            box.performer.submit([Say("not_now", {})])
 
     def _voice_decision(self, decision: object) -> None:
         """A destructive voice command waits for "yes": the box repeats it first."""
@@ -108,28 +164,48 @@ class Service:
         if not isinstance(decision, Ask) or self.box is None:
             return
         command = decision.command
-        if command.command == "foul" and command.seat:
-            self.box.performer.submit([Say("confirm_foul", {"seat": command.seat})])
-        elif command.command == "undo":
-            self.box.performer.submit([Say("confirm_undo", {})])
+        if command.seat is not None:
+            cue = Say(f"confirm_{command.command}", {"seat": command.seat})
+        else:
+            cue = Say(f"confirm_{command.command}", {})
+        if cue.cue in BOX_CUES:
+            self.box.performer.submit([cue])
+
+    def _voice_changed(self, status: VoiceStatus) -> None:
+        """The microphone went away mid-game: say so once, blink the status LED; the game
+        goes on (the page shows it from the same status)."""
+        log.warning("voice commands off: %s", status.off)
+        if self.ports.panel is not None:
+            self.ports.panel.set_status("error")
+        if self.box is not None and status.off is not None:
+            self.box.performer.submit([Say(status.off, {})])
 
     def _mute(self, on: bool) -> None:
         if self.ports.voice is not None:
             self.ports.voice.mute(on)
 
     async def start_up(self) -> None:
-        """Everything that must be ready before the first word: speech, pads, voice."""
+        """Everything that must be ready before the first word: pads and voice. The speech
+        the game needs is rendered in the background, the first needed first (a cue not
+        rendered yet when said is rendered then)."""
         setup = self.evening.setup
         from narrator.rules.loader import load
+        from narrator.warmup import needed_texts, render
 
         rules = load(setup.rules)
         self.book = PhraseBook.load(setup.lang)
-        texts = list(likely_texts(self.book.for_rules(rules.name), rules, setup.seats))
-        texts += [self.book.render(cue, {p: 1 for p in params}) for cue, params in BOX_CUES.items()]
-        rendered = await asyncio.to_thread(self._speaker(setup.lang).prepare, texts)
-        log.info("speech cache ready (%d new of %d texts)", rendered, len(texts))
+        book = self.book.for_rules(rules.name)
+        speaker = self._speaker(setup.lang)
+
+        async def warm() -> None:
+            texts = await asyncio.to_thread(needed_texts, book, rules, setup.seats)
+            log.info("speech cache: rendering %d texts for %s in the background", len(texts),
+                     rules.name)
+            await render(speaker.prepare, texts, self.warmup)
+
+        self._warming = asyncio.get_running_loop().create_task(warm(), name="warmup")
         if self.ports.panel is not None:
-            self.ports.panel.start(self.submit)
+            self.ports.panel.start(partial(self.submit, source="pads"))
 
     async def run(self, games: int | None = None) -> None:
         """Serve games until stopped (or `games` of them have ended)."""
@@ -146,11 +222,15 @@ class Service:
                 self.games += 1
                 log.info("game %d over: %s", self.games,
                          outcome.winner if outcome else "abandoned")
+                if outcome is None:
+                    await self._say_now("game_abandoned")
                 if games is not None and self.games >= games:
                     break
                 await self.evening.wanted()
         finally:
             watchdog.cancel()
+            if self._warming is not None:
+                self._warming.cancel()
             for task in devices:
                 task.cancel()
             self.notifier.stopping()
@@ -180,8 +260,8 @@ class Service:
         if first:
             greeting.append(Say("ready", {}))
             greeting.extend(self.announce)
-            if self.ports.voice is None:
-                greeting.append(Say("voice_off", {}))
+            if self.voice_status.off is not None:
+                greeting.append(Say(self.voice_status.off, {}))
         if found is not None:
             session, opening = found
             log.info("resuming game %s", session.header.game_id)
@@ -197,23 +277,28 @@ class Service:
         box = Box(session, performer, self.clock)
         boxes.append(box)
         box.on_fault.append(self._show_fault)
+        box.on_refused = self._refused
         self.box = box
         self.evening.began(box, setup)
         for hook in self.on_box:
             hook(box)
         box.start(greeting + opening)
         if self.ports.panel is not None:
-            self.ports.panel.set_status("ready")
+            lost = self.voice_status.off == "voice_mic_lost"
+            self.ports.panel.set_status("error" if lost else "ready")
         self.notifier.ready("game running")
         return box
 
     def _start_devices(self) -> list[asyncio.Task[None]]:
         tasks = []
         for i, keypad in enumerate(self.ports.keypads):
-            tasks.append(supervise(f"keypad-{i}", partial(keypad.run, self.submit), self.clock))
+            keypad.on_key = self._key
+            sink = partial(self.submit, source="keypad")
+            tasks.append(supervise(f"keypad-{i}", partial(keypad.run, sink), self.clock))
         voice = self.ports.voice
         if voice is not None:
-            tasks.append(supervise("voice", lambda: voice.run(self.submit), self.clock))
+            heard = partial(self.submit, source="voice")
+            tasks.append(supervise("voice", lambda: voice.run(heard), self.clock))
         return tasks
 
     async def _watchdog(self) -> None:
@@ -234,6 +319,14 @@ class Service:
     def _show_fault(self, fault: str | None) -> None:
         if self.ports.panel is not None:
             self.ports.panel.set_status("error" if fault else "ready")
+
+    async def _say_now(self, cue: str) -> None:
+        """A word between games, when no game's performer is there to say it."""
+        lang = self.evening.setup.lang
+        try:
+            await self._speaker(lang).say(PhraseBook.load(lang).render(cue, {}))
+        except DeviceError as exc:
+            log.error("cannot say %s: %s", cue, exc)
 
     def _speaker(self, lang: str) -> Speaker:
         if lang not in self._speakers:
@@ -299,26 +392,35 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
             log.error("keypad: matrix, but the pin map has no keypad pins")
         else:
             keypads.append(MatrixKeypad(spec, pin_factory=panel.factory, clock=clock))
-    return Ports(speaker, panel, keypads, _voice_input(settings, clock), speakers)
+    voice, status = _voice_input(settings, clock)
+    return Ports(speaker, panel, keypads, voice, speakers, status, seat_check=pin_map.check_seats)
 
 
-def _voice_input(settings: Settings, clock: Clock) -> VoiceInput | None:
-    """Voice commands from the microphone, or None when there is none to listen to (the
-    game then runs on the pads and the keypad). A recognizer the config can't give (no
-    model for the language) is a ConfigError: exit 2 at start-up."""
+def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, VoiceStatus]:
+    """Voice commands from the microphone, or None when there is none to listen to or no
+    speech model for the game's language (the status says which; the game then runs on
+    the pads, the keypad and the page). Any other recognizer the config can't give is a
+    ConfigError: exit 2 at start-up."""
     from narrator.voice.listener import VoiceListener
     from narrator.voice.mic import Microphone
-    from narrator.voice.recognizers import make_recognizer
+    from narrator.voice.recognizers import has_model, make_recognizer
 
     rs = settings.recognizer
-    if not _has_microphone(rs.device):
-        log.warning("no microphone: voice commands are off")
-        return None
+    lang = settings.game.lang
+    status = VoiceStatus(None, lang)
     model = rs.model_dir
     if rs.engine == "vosk" and model is None:
-        model = settings.state_dir / "models" / settings.game.lang
-    recognizer = make_recognizer(rs.engine, settings.game.lang, model, rs.wake_word)
-    return VoiceListener(recognizer, Microphone(rs.device), clock)
+        model = settings.state_dir / "models" / lang
+    if not has_model(rs.engine, lang, model):
+        log.warning("no speech model for %r: voice commands are off", lang)
+        status.turn_off("voice_no_model")
+        return None, status
+    if not _has_microphone(rs.device):
+        log.warning("no microphone: voice commands are off")
+        status.turn_off("voice_off")
+        return None, status
+    recognizer = make_recognizer(rs.engine, lang, model, rs.wake_word)
+    return VoiceListener(recognizer, Microphone(rs.device), clock, status=status), status
 
 
 def _has_microphone(device: str | int | None) -> bool:

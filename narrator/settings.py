@@ -171,8 +171,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", help="rule set: a bundled name or a file")
     parser.add_argument("--lang", choices=LANGUAGES, help="language of the voice and commands")
     parser.add_argument("--seats", type=int, help="players at the table")
+    parser.add_argument("--preset", metavar="NAME",
+                        help="a preset of the rule set's settings, e.g. tournament (sport)")
     parser.add_argument("--state-dir", metavar="DIR", help="journal and protocols")
     parser.add_argument("--cache-dir", metavar="DIR", help="rendered speech")
+    parser.add_argument("--voice", help="a voice: espeak-ng[:ID], hibari, piper, festival or pack:DIR "
+                        "(default: the best installed; see `narrator voices`)")
     parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none")
     parser.add_argument("--pins", metavar="MAP", help="pin map: pins-10, pins-16 or a file")
     parser.add_argument("--log-level", choices=LOG_LEVELS)
@@ -184,10 +188,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def from_args(args: argparse.Namespace) -> Settings:
     overrides = {
         "game.rules": getattr(args, "rules", None), "game.lang": getattr(args, "lang", None),
-        "game.seats": getattr(args, "seats", None), "state_dir": getattr(args, "state_dir", None),
+        "game.seats": getattr(args, "seats", None), "game.preset": getattr(args, "preset", None),
+        "state_dir": getattr(args, "state_dir", None),
         "cache_dir": getattr(args, "cache_dir", None), "keypad": getattr(args, "keypad", None),
         "pins": getattr(args, "pins", None), "log_level": getattr(args, "log_level", None),
-        "web.listen": getattr(args, "web", None),
+        "web.listen": getattr(args, "web", None), "voice.name": getattr(args, "voice", None),
     }
     return load_settings(getattr(args, "config", None), overrides)
 
@@ -246,7 +251,7 @@ class _Reader:
         )
 
     def game(self, data: Mapping[str, Any]) -> GameSettings:
-        g = self.section(data, "game", ("rules", "lang", "seats", "settings"))
+        g = self.section(data, "game", ("rules", "lang", "seats", "preset", "settings"))
         rules_name = self.text(g.get("rules", "sport"), "game.rules", optional=False)
         assert rules_name is not None
         lang = g.get("lang", "en")
@@ -264,11 +269,18 @@ class _Reader:
         options = g.get("settings") or {}
         if not isinstance(options, dict):
             raise self.fail("game.settings", f"expected a mapping, got {options!r}")
-        from narrator.rules.settings import SettingError, configure
+        from narrator.rules.settings import SettingError, configure, with_preset
 
+        preset = g.get("preset")
+        if preset is not None and not isinstance(preset, str):
+            raise self.fail("game.preset", f"expected a preset's name, got {preset!r}")
         try:
+            # A preset's settings, with those the file names over them.
+            options = with_preset(rules, preset, options)
             configure(rules, options, seats)
         except SettingError as exc:
+            if exc.setting == "preset":
+                raise self.fail("game.preset", exc.problem) from None
             # A wrong value names its setting; a table the rules refuse, the seats.
             if exc.setting is not None:
                 raise self.fail(f"game.settings.{exc.setting}", exc.problem) from None
@@ -288,6 +300,11 @@ class _Reader:
             values["voice"] = values.pop("name")
         values["language"] = lang
         voice = VoiceSettings.from_mapping(values, self.source, "voice")
+        if voice.voice is not None:
+            from narrator.voice.voices import resolve
+
+            # Checked at start-up: a wrong or missing voice is one line and exit 2.
+            resolve(voice.voice, lang, self.source, "voice.name")
         if voice.cache_dir is None:
             voice = replace(voice, cache_dir=cache_dir / "voice")
         return voice
@@ -295,6 +312,12 @@ class _Reader:
     def recognizer(self, data: Mapping[str, Any], lang: str, state_dir: Path) -> RecognizerSettings:
         r = self.section(data, "recognizer", ("engine", "model_dir", "wake_word", "device"))
         engine = r.get("engine", "pocketsphinx")
+        if isinstance(engine, Mapping):  # per language: {en: pocketsphinx, ru: vosk}
+            for key, value in engine.items():
+                if value not in RECOGNIZERS:
+                    raise self.fail(f"recognizer.engine.{key}",
+                                    f"expected one of {', '.join(RECOGNIZERS)}, got {value!r}")
+            engine = engine.get(lang, "vosk" if lang != "en" else "pocketsphinx")
         if engine not in RECOGNIZERS:
             raise self.fail("recognizer.engine", f"expected one of {', '.join(RECOGNIZERS)}, got {engine!r}")
         model_dir = self.folder(r.get("model_dir"), "recognizer.model_dir")

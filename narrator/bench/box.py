@@ -53,21 +53,18 @@ def _vm_rss_mb(pid: int) -> float:
     return 0.0
 
 
-_DEMO = """
-import contextlib, io, resource, sys
-from narrator.cli import main
-with contextlib.redirect_stdout(io.StringIO()):
-    main(["demo", "--fast", "--seed", "2", "--no-state"])
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-"""
-
-
 def _demo_peak_rss_mb() -> float:
-    # The child reports its own peak: RUSAGE_CHILDREN would be the largest child this
-    # process ever had (a test run's earlier children), not the demo's.
-    done = subprocess.run([sys.executable, "-c", _DEMO], check=True, text=True,
-                          capture_output=True, env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
-    return int(done.stdout.strip().splitlines()[-1]) / 1024
+    # The demo's own peak, from wait4: RUSAGE_CHILDREN would give the largest child this
+    # process ever waited for (under pytest, a browser another test started).
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "narrator", "demo", "--fast", "--seed", "2", "--no-state"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise subprocess.CalledProcessError(proc.returncode, proc.args)
+    return usage.ru_maxrss / 1024
 
 
 _WITH_RECOGNIZER = """

@@ -1,138 +1,221 @@
-"""`narrator bench --only listen`: the pocketsphinx recognizer on espeak-ng voices.
+"""`narrator bench --only listen`: voice commands on recordings the recognizer was not
+tuned on (narrator.bench.listen_data holds the split).
 
-command_accuracy: share of command clips heard as exactly that command (and nothing else);
-false_accept_rate: share of table-talk clips that produced any command;
-command_latency_ms_p50: end of the spoken command -> command event, streaming in real time;
-recognizer_rtf: recognizer CPU seconds per second of audio.
+Every command is said equally often, each time by a held-back voice (espeak-ng, flite,
+festival) in one of four rooms (dry, sox reverb, babble of other talk, both); table talk
+(held-back sentences with numbers, names and near-commands) is said the same way.
+
+command_accuracy: share of command clips heard as exactly that command (seat included)
+and nothing else; listen_per_command: the same per command; listen_confusion: said ->
+heard counts for every clip not heard right ("nothing": no command; "seat": the right
+command, the wrong seat); false_accepts: talk clips that gave any command;
+command_latency_ms_p50/p95: end of the spoken command -> the command event, with the
+audio arriving in 0.1 s chunks as from the microphone (the chunk wait counts, and the
+CPU time of the call that gave the command); recognizer_rtf: CPU seconds per second of
+audio. With NARRATOR_VOSK_MODEL naming an English Vosk model folder the same clips are
+also heard by Vosk (figures prefixed vosk_).
 """
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from narrator.voice.commands import CommandSet, words_of
-from narrator.voice.listen_clips import ENGLISH_VOICES, ClipSpec, read_wav, speak_all
-from narrator.voice.recognizer import chunked, seconds_of
-from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
+from narrator.bench.listen_data import (
+    CONDITIONS,
+    HELD_BACK_TALK,
+    HELD_BACK_VOICES,
+    TUNING_TALK,
+    TUNING_VOICES,
+    held_back_sentence,
+)
+from narrator.voice.commands import Command, CommandSet
+from narrator.voice.listen_clips import ClipSpec, make_babble, read_wav, speak_all
+from narrator.voice.recognizer import Recognizer, chunked, seconds_of
 
-TALK = [
-    "I think seat four was lying yesterday", "good morning everyone",
-    "I am a civilian and I trust number two", "seven and nine were winking at each other",
-    "let us vote out the sheriff this time", "why did you hesitate before you spoke",
-    "my gut says the mafia is on the left side", "can you explain your vote from last round",
-    "I am not going to defend myself any more", "the don checked me last night",
-    "who wants coffee before we start", "we should listen to player eight more carefully",
-    "that was a very suspicious speech", "honestly I have no idea who the mafia is",
-    "please stop interrupting me", "I was the first to speak yesterday",
-    "she always votes with the mafia", "the last game was much more fun",
-    "does anyone have a spare pen", "let me finish my thought",
-    "he was shaking his head the whole time", "it is too hot in this room",
-    "we need more information before voting", "number five is clearly the sheriff",
-    "I saw someone move during the night", "do not believe a word he says",
-    "okay I guess it is my turn now", "I have nothing more to say",
-    "that makes no sense at all", "can we open the window please",
-    "I agree with everything seat six said", "where is the bathroom",
-    "the pizza will arrive in ten minutes", "this is my third game tonight",
-    "we lost because of that vote", "if I were mafia I would have shot you",
-    "let us think about the voting pattern", "player three is acting strangely",
-    "my speech will be short today", "I would like to hear from the quiet players",
-    "everyone please keep your hands on the table", "nobody listens to me in this game",
-    "I changed my mind about number nine", "look at how she reacted to the kill",
-    "could you speak a little louder please", "he told me he was the don",
-    "wait a moment I am still thinking", "I remember what you said on day one",
-    "the clock is running out", "tell us who you suspect and why",
-    "it was a mistake to trust ten", "thanks for the nice game everyone",
-]
-OPENING = "good evening everyone, welcome to the game, let us begin"
+CHUNK = 0.1
+PER_COMMAND = 8
+PER_COMMAND_QUICK = 1
+TALK_QUICK = 6
 
 
-def _command_texts(commands: CommandSet, n: int, rng: random.Random) -> list[str]:
-    simple = [s for s, (_, seat) in commands.sentences.items() if seat is None]
-    seated = [s for s, (_, seat) in commands.sentences.items() if seat is not None]
-    return simple + rng.sample(seated, min(len(seated), max(0, n - len(simple))))
+@dataclass
+class Clip:
+    spec: ClipSpec
+    want: tuple[str, int | None] | None  # None: table talk
+    path: Path = Path()
+
+
+@dataclass
+class Report:
+    right: Counter[str] = field(default_factory=Counter)
+    said: Counter[str] = field(default_factory=Counter)
+    confusion: Counter[tuple[str, str]] = field(default_factory=Counter)
+    talk: int = 0
+    false_accepts: list[str] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    cpu: float = 0.0
+    audio: float = 0.0
+    # what every clip gave: (spec, want, got), for tuning and the confusion table
+    heard: list[tuple[ClipSpec, tuple[str, int | None] | None, list[Command]]] = field(
+        default_factory=list)
+
+    @property
+    def accuracy(self) -> float:
+        return sum(self.right.values()) / max(1, sum(self.said.values()))
+
+    def figures(self, prefix: str = "") -> dict[str, float | int | str]:
+        lat = sorted(self.latencies)
+        p95 = lat[min(len(lat) - 1, round(0.95 * (len(lat) - 1)))] if lat else -1.0
+        return {
+            f"{prefix}command_accuracy": round(self.accuracy, 3),
+            f"{prefix}false_accepts": f"{len(self.false_accepts)} of {self.talk}",
+            f"{prefix}false_accept_rate": round(len(self.false_accepts) / max(1, self.talk), 3),
+            f"{prefix}command_latency_ms_p50": round(statistics.median(lat), 1) if lat else -1,
+            f"{prefix}command_latency_ms_p95": round(p95, 1),
+            f"{prefix}recognizer_rtf": round(self.cpu / max(self.audio, 1e-9), 4),
+            f"{prefix}listen_command_clips": sum(self.said.values()),
+            f"{prefix}listen_per_command": ", ".join(
+                f"{c} {self.right[c]}/{n}" for c, n in sorted(self.said.items())),
+            f"{prefix}listen_confusion": ", ".join(
+                f"{a}->{b} {n}" for (a, b), n in self.confusion.most_common()) or "none",
+            f"{prefix}listen_false_accepts": "; ".join(self.false_accepts) or "none",
+        }
+
+
+def clips(commands: CommandSet, held_back: bool, per_command: int, talk: int | None,
+          seed: int = 7) -> list[Clip]:
+    """The part's clips: every command `per_command` times, then the part's talk, each in
+    a voice and room of the part (cycled, so every voice and room is used alike)."""
+    rng = random.Random(seed + held_back)
+    voices = HELD_BACK_VOICES if held_back else TUNING_VOICES
+    by_command: dict[str, list[str]] = {}
+    for sentence, (name, seat) in sorted(commands.sentences.items()):
+        if seat is None or held_back_sentence(sentence) == held_back:
+            by_command.setdefault(name, []).append(sentence)
+    out: list[Clip] = []
+    turn = 0
+    for _name, sentences in sorted(by_command.items()):
+        for i in range(per_command):
+            sentence = sentences[i % len(sentences)] if len(sentences) <= per_command \
+                else rng.choice(sentences)
+            out.append(Clip(_spec(sentence, voices, turn, rng), commands.sentences[sentence]))
+            turn += 1
+    texts = HELD_BACK_TALK if held_back else TUNING_TALK
+    for text in texts[:talk]:
+        out.append(Clip(_spec(text, voices, turn, rng), None))
+        turn += 1
+    return out
+
+
+def _spec(text: str, voices: Sequence[str], turn: int, rng: random.Random) -> ClipSpec:
+    voice = voices[turn % len(voices)]
+    _, reverb, babble = CONDITIONS[(turn // len(voices)) % len(CONDITIONS)]
+    return ClipSpec(text, voice, speed=rng.choice((140, 160, 180)), reverb=reverb,
+                    babble=babble)
+
+
+def render(part: list[Clip], folder: Path) -> None:
+    """Speak the clips into `folder`; the babble is the other part's talk in tuning voices
+    (so no held-back sentence is ever heard twice)."""
+    babble = make_babble(TUNING_TALK[:12], TUNING_VOICES[:3], folder / "babble")
+    for clip, path in zip(part, speak_all([c.spec for c in part], folder, babble=babble),
+                          strict=True):
+        clip.path = path
+
+
+def evaluate(recognizer: Recognizer, part: list[Clip]) -> Report:
+    """Hear every clip, one after another, with one recognizer (voices and rooms mixed:
+    nothing it learns from one clip's speaker is of use for the next)."""
+    report = Report()
+    for clip in part:
+        samples = read_wav(clip.path).tobytes()
+        speech_end = seconds_of(samples) - clip.spec.tail
+        got, cpu, first_at = _hear(recognizer, samples)
+        report.cpu += cpu
+        report.audio += seconds_of(samples)
+        report.heard.append((clip.spec, clip.want, got))
+        if clip.want is None:
+            report.talk += 1
+            if got:
+                report.false_accepts.append(
+                    f"{clip.spec.text!r} -> {' + '.join(c.text for c in got)}")
+            continue
+        name = clip.want[0]
+        report.said[name] += 1
+        if [(c.command, c.seat) for c in got] == [clip.want]:
+            report.right[name] += 1
+            if first_at is not None:
+                report.latencies.append(max(0.0, first_at - speech_end) * 1000)
+        else:
+            report.confusion[(name, _label(clip.want, got))] += 1
+    return report
+
+
+def _label(want: tuple[str, int | None], got: list[Command]) -> str:
+    if not got:
+        return "nothing"
+    if len(got) > 1:
+        return "+".join(c.command for c in got)
+    if got[0].command == want[0]:
+        return "seat"
+    return got[0].command
+
+
+def _hear(recognizer: Recognizer, samples: bytes) -> tuple[list[Command], float, float | None]:
+    """The commands, the CPU seconds spent, and when (in audio seconds, plus the CPU time
+    of the call that gave it) the first command came out."""
+    got: list[Command] = []
+    cpu = 0.0
+    fed = 0.0
+    first: float | None = None
+    for chunk in chunked(samples, CHUNK):
+        fed += seconds_of(chunk)
+        start = time.process_time()
+        out = recognizer.accept(chunk)
+        spent = time.process_time() - start
+        cpu += spent
+        if out and first is None:
+            first = fed + spent
+        got += out
+    start = time.process_time()
+    out = recognizer.flush()
+    spent = time.process_time() - start
+    cpu += spent
+    if out and first is None:
+        first = fed + spent
+    got += out
+    return got, cpu, first
+
+
+def _pocketsphinx(commands: CommandSet) -> Recognizer:
+    from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
+
+    return PocketsphinxRecognizer(commands)
 
 
 def run(quick: bool) -> dict[str, float | int | str]:
-    rng = random.Random(7)
     commands = CommandSet.for_language("en")
-    voices = tuple(v for v in ENGLISH_VOICES if v != "en-029+f4")  # see BENCHMARKS.md
-    texts = _command_texts(commands, 16 if quick else 140, rng)
-    talk = TALK[:6] if quick else TALK
+    part = clips(commands, True, PER_COMMAND_QUICK if quick else PER_COMMAND,
+                 TALK_QUICK if quick else None)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        cmd_specs = [ClipSpec(t, rng.choice(voices), speed=rng.choice((140, 160, 180)))
-                     for t in texts]
-        talk_specs = [ClipSpec(t, voices[i % len(voices)]) for i, t in enumerate(talk)]
-        opening = {v: speak_all([ClipSpec(OPENING, v)], folder)[0] for v in voices}
-        cmd_paths = speak_all(cmd_specs, folder)
-        talk_paths = speak_all(talk_specs, folder)
-        recognizers = {v: PocketsphinxRecognizer(commands) for v in voices}
-        for v, r in recognizers.items():  # a little talk first: the room's normalisation
-            for chunk in chunked(read_wav(opening[v]).tobytes()):
-                r.accept(chunk)
-            r.flush()
-        cpu = audio = 0.0
-        right = 0
-        per_voice: dict[str, list[int]] = {v: [0, 0] for v in voices}
-        for spec, path in zip(cmd_specs, cmd_paths, strict=True):
-            r = recognizers[spec.voice]
-            samples = read_wav(path).tobytes()
-            start = time.process_time()
-            got = [c for chunk in chunked(samples) for c in r.accept(chunk)] + r.flush()
-            cpu += time.process_time() - start
-            audio += seconds_of(samples)
-            want = commands.sentences[" ".join(words_of(spec.text))]
-            ok = [(c.command, c.seat) for c in got] == [want]
-            right += ok
-            per_voice[spec.voice][0] += ok
-            per_voice[spec.voice][1] += 1
-        accepted = 0
-        for spec, path in zip(talk_specs, talk_paths, strict=True):
-            r = recognizers[spec.voice]
-            samples = read_wav(path).tobytes()
-            start = time.process_time()
-            got = [c for chunk in chunked(samples) for c in r.accept(chunk)] + r.flush()
-            cpu += time.process_time() - start
-            audio += seconds_of(samples)
-            accepted += bool(got)
-        latencies = _latencies(commands, voices, cmd_specs[: 6 if quick else 20],
-                               cmd_paths[: 6 if quick else 20], opening)
-    out: dict[str, float | int | str] = {
-        "command_accuracy": round(right / len(cmd_specs), 3),
-        "false_accept_rate": round(accepted / len(talk_specs), 3),
-        "command_latency_ms_p50": round(statistics.median(latencies), 1) if latencies else -1,
-        "recognizer_rtf": round(cpu / audio, 4),
-        "listen_command_clips": len(cmd_specs),
-        "listen_talk_clips": len(talk_specs),
-        "listen_accuracy_by_voice": ", ".join(f"{v} {a}/{n}" for v, (a, n) in per_voice.items()),
-    }
+        render(part, folder)
+        out = evaluate(_pocketsphinx(commands), part).figures()
+        out["listen_voices"] = ", ".join(HELD_BACK_VOICES)
+        out["listen_rooms"] = ", ".join(name for name, _, _ in CONDITIONS)
+        model = os.environ.get("NARRATOR_VOSK_MODEL")
+        if model:
+            from narrator.voice.recognizer_vosk import VoskRecognizer
+
+            vosk = VoskRecognizer(commands, Path(model))
+            out.update(evaluate(vosk, part).figures("vosk_"))
     return out
 
-
-def _latencies(commands: CommandSet, voices: tuple[str, ...], specs: list[ClipSpec],
-               paths: list[Path], opening: dict[str, Path]) -> list[float]:
-    """Feed each clip at the pace of a microphone (0.1 s chunks in real time) and time the
-    command from the end of its speech (the clip's `tail` of noise follows it)."""
-    out: list[float] = []
-    for spec, path in zip(specs, paths, strict=True):
-        r = PocketsphinxRecognizer(commands)
-        for chunk in chunked(read_wav(opening[spec.voice]).tobytes()):
-            r.accept(chunk)
-        r.flush()
-        samples = read_wav(path).tobytes()
-        speech_end = seconds_of(samples) - spec.tail
-        begin = time.monotonic()
-        fed = 0.0
-        for chunk in chunked(samples):
-            fed += seconds_of(chunk)
-            wait = begin + fed - time.monotonic()
-            if wait > 0:
-                time.sleep(wait)  # real-time pacing: the bench, never a test
-            if r.accept(chunk):
-                out.append((time.monotonic() - begin - speech_end) * 1000)
-                break
-    return out

@@ -9,8 +9,9 @@ the property "never raises and always ends"), the longest game in actions and th
 games per second (CPU time of this process).
 
 Each non-default value of a rule set's choice and true/false settings (the documents'
-variants: classic's two angels, club's blind mafia...) is played too, 1,000 games each
-(`selfplay_<set>_variants_failed` must be 0 as well).
+variants: classic's two angels, club's blind mafia...), and each preset (sport's
+`tournament`), is played too, 1,000 games each (`selfplay_<set>_variants_failed` must be
+0 as well).
 
 `--quick` plays 50 games per rule set and 5 per variant; the full run 10,000 and 1,000.
 """
@@ -50,6 +51,7 @@ def variants(rules: RuleSet) -> list[dict[str, Any]]:
         values = [c.value for c in s.choices] if s.kind == "choice" else (
             [True, False] if s.kind == "bool" else [])
         out.extend({s.key: v} for v in values if v != s.default)
+    out.extend(dict(p.values) for p in rules.presets.values())  # sport's `tournament`
     return out
 
 

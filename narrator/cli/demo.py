@@ -37,11 +37,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-state", action="store_true",
                         help="keep no journal and write no protocol")
     parser.add_argument("--json", action="store_true", help="last line: the protocol as JSON")
+    parser.add_argument("--voice", help="a voice: espeak-ng[:ID], hibari, piper, festival or pack:DIR "
+                        "(default: the best installed; see `narrator voices`)")
     parser.add_argument("--foul-rate", type=float, default=0.02, metavar="P",
                         help="how often the simulated host gives a foul at a moment of the day")
     parser.add_argument("--names", metavar="'ANN,BOB,...'",
                         help="the players' names, seat 1 first (the table has as many seats "
                         "unless --seats says otherwise)")
+    parser.add_argument("--input", choices=("pads", "keypad"), default="pads",
+                        help="how the simulated players give their inputs: pads and the "
+                        "host's keypad, or the keypad alone (a table without pads)")
+    parser.add_argument("--preset", metavar="NAME",
+                        help="a preset of the rule set's settings, e.g. tournament (sport); "
+                        "--set values go over it")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
                         help="a rule-set setting, e.g. fouls.cancel_vote=nearest (repeatable)")
 
@@ -49,20 +57,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from narrator.demo import DemoOptions, choose_mode, play_demo
     from narrator.evening import GameSetup, parse_names
-    from narrator.rules.settings import configure
+    from narrator.rules.settings import configure, with_preset
 
     base = load(args.rules)
     names = parse_names(args.names) if args.names else ()
     seats = args.seats or len(names) or base.min_seats
-    settings = parse_settings(args.settings)
+    # A preset's settings with --set over them; an unknown preset: one line, exit 2.
+    settings = with_preset(base, args.preset, parse_settings(args.settings))
     rules = configure(base, settings, seats)  # a table the rules forbid: one line, exit 2
     # Names that can't be the table's: one line naming the seat and the reason, exit 2.
     names = GameSetup(rules=args.rules, seats=seats, lang=args.lang, names=names,
                       settings=settings).check("--names").names
+    voice = None
+    if args.voice is not None:
+        from narrator.voice.settings import VoiceSettings
+        from narrator.voice.voices import resolve
+
+        voice = VoiceSettings(language=args.lang, voice=resolve(args.voice, args.lang).label)
     options = choose_mode(DemoOptions(rules, seats, args.seed, args.lang, args.fast, args.out,
+                                      voice=voice,
                                       state_dir=None if args.no_state else args.state_dir,
                                       rules_spec=args.rules, settings=settings,
-                                      foul_rate=args.foul_rate, names=names))
+                                      foul_rate=args.foul_rate, names=names,
+                                      keypad_only=args.input == "keypad"))
     print(f"narrator demo: {rules.title}, {seats} players, seed {args.seed}"
           f"{', virtual clock' if options.fast else ''}", flush=True)
     result = asyncio.run(play_demo(options, on_effects=_print_progress))

@@ -2,7 +2,9 @@
 
 Prints each voice command heard, one line each (with --json, one JSON object per line:
 {"at", "command", "seat"?, "seconds"?, "text"}); nothing for speech that is no command.
-A file is streamed through the same path as the microphone, in 0.1 s chunks.
+A file is streamed through the same path as the microphone, in 0.1 s chunks, and may be
+of any length; a file that cannot hold a command (not a WAV, under 16 kHz, silent,
+clipped) is refused in one line (exit 2).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from narrator.voice.recognizer import chunked, read_audio, recognize
+    from narrator.voice.recognizer import check_audio, chunked, recognize
     from narrator.voice.recognizers import make_recognizer
 
     engine = args.engine or ("vosk" if args.model else "pocketsphinx")
@@ -42,9 +44,11 @@ def run(args: argparse.Namespace) -> int:
                           f"(a Vosk {args.lang} model folder) to use vosk")
     if args.model is not None and not args.model.is_dir():
         raise ConfigError("command line", "--model", f"no such folder: {args.model}")
+    # The file is checked before the recognizer loads: a bad file is told at once.
+    audio = check_audio(args.file) if args.file is not None else None
     recognizer = make_recognizer(engine, args.lang, args.model, args.wake_word)
-    if args.file is not None:
-        commands = recognize(recognizer, chunked(read_audio(args.file)))
+    if audio is not None:
+        commands = recognize(recognizer, chunked(audio))
     else:
         from narrator.voice.listener import listen
 

@@ -77,7 +77,7 @@ _SEANCE = Ability(chooses=False)
 # --- kill -----------------------------------------------------------------------------------
 
 
-_MODES = ("unanimous", "leader", "single", "majority")
+_MODES = ("unanimous", "leader", "single", "majority", "agreed")
 
 
 def _kill_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
@@ -111,7 +111,21 @@ def kill_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
         return targets.pop() if len(targets) == 1 else 0
     if mode == "majority":
         return majority_target(ctx, step, choices)
+    if mode == "agreed":
+        return agreed_target(ctx, step, choices)
     return single_target(ctx, step, choices)
+
+
+def agreed_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
+    """The seat the actors, eyes open, agreed on and point out (classic, 002: "They shall
+    decide amongst themselves ... They shall communicate to the moderator by means of
+    pointing"): any of them may tap it, one tap is enough; taps on different seats (or
+    on "nobody" beside a seat) leave the moderator not understanding: nobody dies."""
+    actors = living_actors(ctx, step)
+    if not actors:
+        return 0
+    targets = {c.target for c in choices if c.actor == 0 or c.actor in actors}
+    return targets.pop() if len(targets) == 1 else 0
 
 
 def majority_target(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> int:
@@ -181,8 +195,12 @@ def _check_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | Non
     problem = question_args(args, roles)
     if problem:
         return problem
-    unknown = set(args) - {"reveals", "match"} - STEP_ARGS
-    return f"unknown args {sorted(unknown)}" if unknown else None
+    unknown = set(args) - {"reveals", "match", "kills"} - STEP_ARGS
+    if unknown:
+        return f"unknown args {sorted(unknown)}"
+    if not isinstance(args.get("kills", False), bool):
+        return f"kills must be true or false, got {args['kills']!r}"
+    return None
 
 
 def check_answer(ctx: Ctx, step: Step, target: int) -> bool:
@@ -215,6 +233,23 @@ def _check_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
         ctx.out.append(ShowAnswer("yes" if yes else "no", step.answer))
 
 
-_CHECK = Ability(check_args=_check_args, at_step_end=_check_at_step_end)
+def _check_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
+    """`kills: true` (000's commissioner, club's setting sheriff_shoots: "if his check was
+    successful (that is, the verified resident is not an honest one), kills him"): a
+    "yes" is also a shot, settled with the night's other kills (a heal saves)."""
+    if not step.args.get("kills", False):
+        return
+    target = single_target(ctx, step, choices)
+    if not target or not ctx.state.alive[target] or not check_answer(ctx, step, target):
+        return
+    dawn.kill_called = True
+    if guarded(ctx, target):
+        dawn.stopped.add(target)
+        return
+    dawn.killed_by.setdefault(target, step.id)
+    dawn.attack(target, "shot", "", step_order(ctx, step))
+
+
+_CHECK = Ability(check_args=_check_args, at_step_end=_check_at_step_end, at_dawn=_check_at_dawn)
 
 ABILITIES: dict[str, Ability] = {"meet": _MEET, "seance": _SEANCE, "kill": _KILL, "check": _CHECK}

@@ -149,6 +149,8 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
         raise RuleError(f"seat {by} cannot nominate during seat {speaker}'s speech")
     if st.nominated:
         raise RuleError("one nomination per speech")
+    if by in st.muted:
+        raise RuleError(f"seat {by} nominates nobody today")  # club's doctor_coma (000)
     ctx.require_alive(action.target, "nominee")
     if action.target in st.immune:
         raise RuleError(f"seat {action.target} cannot be nominated today")

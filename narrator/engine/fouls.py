@@ -97,7 +97,7 @@ def remove(ctx: Ctx, seat: int, how: str) -> None:
     if ctx.check_win():
         return
     if st.phase == "day":
-        say_news(ctx)  # boxed: a removal may leave the turncoat the last of the mafia
+        say_news(ctx)  # news an elimination made due (boxed: none from a removal)
     if stop:
         _stop_vote(ctx)
     elif speaking and isinstance(st.current, SpeechTask) and st.current.seat == seat:

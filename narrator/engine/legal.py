@@ -57,7 +57,8 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
         else:
             taken = {n.target for n in st.nominations}
             free = [s for s in living if s not in taken and s not in st.immune]
-            out.extend(Nominate(s) for s in free)
+            if st.speaker not in st.muted:  # a player in a coma (club) nominates nobody
+                out.extend(Nominate(s) for s in free)
             if isinstance(task, Proposals):
                 # Anyone still in (not silenced today) proposes, besides the host.
                 out.extend(Nominate(s, b) for s in free for b in living if b not in st.muted)

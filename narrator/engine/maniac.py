@@ -1,10 +1,12 @@
 """The win checks of a lone killer (club maniac, boxed serial killer): team "maniac".
 
 While the maniac lives neither side can win (wins.py: the general checks wait while a
-third team lives). `maniac` (club): the maniac wins when no black player is left and at
-most one red one, the next night would end it anyway; left alone with a single black
-player the game is a draw. `maniac_alone` (boxed): «побеждает, если убивает всех
-остальных игроков», only the killer is left.
+third team lives). `maniac` (club, 004: "wins only if he is left one on one with a single
+red card"): the maniac wins when no black player is left and at most one red one. Left
+with a single black player nobody has won yet: the game goes on (004 has no draw), and
+the next kill or vote decides it. `maniac_alone` (boxed: «побеждает, если убивает всех
+остальных игроков»; club's setting `maniac_wins: alone`, 000: "He can only win if there
+is only one left"): only the killer is left.
 """
 
 from __future__ import annotations
@@ -25,8 +27,6 @@ def _maniac(ctx: Ctx) -> Outcome | None:
     red = sum(count.values()) - maniac - black
     if not black and red <= 1:
         return Outcome("the maniac is left with at most one red player", TEAM)
-    if not red and black == 1 and maniac == 1:
-        return Outcome("the maniac is left alone with one black player", "draw")
     return None
 
 

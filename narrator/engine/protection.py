@@ -22,8 +22,8 @@ _SELF = ("always", "once", "never")
 
 def _heal_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
     problem = unknown_args(args, ("self", "no_repeat", "saves", "news", "kills_unattacked",
-                                  "kill_news"))
-    problem = problem or flags(args, ("no_repeat",)) or news_arg(args, ("news", "kill_news"))
+                                  "kill_news", "coma"))
+    problem = problem or flags(args, ("no_repeat", "coma")) or news_arg(args, ("news", "kill_news"))
     if problem:
         return problem
     if args.get("self", "always") not in _SELF:
@@ -69,6 +69,11 @@ def _heal_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> 
     if "news" in step.args:
         dawn.save_news[target] = News(order, str(step.args["news"]), target)
     ctx.record("healed", secret=True, step=step.id, seat=target, night=st.number)
+    if step.args.get("coma", False) and (dawn.attacks.get(target) or target in dawn.kills):
+        # 000: "the resident he saved spends the next day in a coma - he can only speak":
+        # no nomination and no vote that day (as the silenced), said in the morning.
+        st.muted.append(target)
+        dawn.news.append(News(order, "coma", target, always=True))
 
 
 def _guard_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:

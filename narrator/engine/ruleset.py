@@ -88,6 +88,9 @@ class DayRules:
     single_nominee_first_day: str = "no_vote"  # "no_vote" or "vote"
     single_nominee_later: str = "leaves"  # "leaves", "vote" or "no_vote"
     votes_default_to_last: bool = True
+    # Does a nominee immune from the vote (the club lover's guest) count toward the
+    # nominees a vote needs? (club: no; its literal reading is a setting)
+    immune_nominee_counts: bool = True
     # Do the tied players vote in the re-vote? (club, 004: "do not participate")
     tied_vote_in_revote: bool = True
     tie: str = "revote_then_lift"  # or "revote_then_lift_then_coin"
@@ -104,6 +107,9 @@ class DayRules:
     second: float = 10.0  # Princeton: how long an accusation waits for a second
     # Roles that may, once per game, replace a day vote by their own verdict (boxed: judge).
     verdict: tuple[str, ...] = ()
+    # May the verdict's holder jail himself? (boxed, 003: the judge "plays on as an
+    # ordinary civilian" after the verdict: not by default.)
+    verdict_self: bool = False
     # boxed: when the all-or-none re-vote ties again, the coin answers "all or none"
     # ("all_or_none") or picks one of the tied ("one").
     coin: str = "all_or_none"
@@ -160,12 +166,29 @@ class Setup:
         keys = [k for k in self.choice if k <= seats]
         return self.choice[max(keys)] if keys else ()
 
+    def _counted_default(self, seats: int, row: Mapping[str, int], picks: tuple[str, ...],
+                         rules: RuleSet) -> int:
+        """`counted` cards when the club names no number: the table's, and beyond its
+        last row the booklet's proportion («мирных… примерно в 2 раза больше, чем
+        преступников»): a third of the players are criminals, the special ones picked
+        among them (the table's own rows from 15 seats follow it too)."""
+        if seats in self.table:
+            return row.get(self.counted, 0)
+        town = rules.roles[self.filler].team
+        criminals = sum(1 for r in picks if rules.roles[r].team != town)
+        return max(1, round(seats / 3) - criminals)
+
     def deck(self, seats: int, rules: RuleSet) -> dict[str, int]:
         """This table's deck, or ValueError saying which setting breaks which rule."""
-        low = min(self.table)
-        if seats < low or seats > max(self.table):
-            besides = " besides the host" if self.players_extra else ""
-            raise ValueError(f"{rules.name} is played by {low}-{max(self.table)} players{besides}")
+        low, top = min(self.table), max(self.table)
+        besides = " besides the host" if self.players_extra else ""
+        if seats < low:
+            raise ValueError(f"{rules.name} is played by {low} or more players{besides}")
+        if seats > top and self.follow_table:
+            # The table's last row is a limit of the table, not of the game («Играть можно
+            # и большим составом»): a club that does not follow it plays larger tables.
+            raise ValueError(f"setup.follow_table: the table goes up to {top} players{besides}; "
+                             f"a larger game needs setup.follow_table false")
         picks = self.picks(seats)
         special = {r for roles in self.groups.values() for r in roles}
         seen: set[str] = set()
@@ -178,7 +201,7 @@ class Setup:
             clash = [o for o in rules.roles[role].excludes if o in picks]
             if clash:
                 raise ValueError(f"setup.roles: {role} and {clash[0]} never play together")
-        row = self.table[seats]
+        row = self.table[min(seats, top)]
         players = seats + self.players_extra
         where = f"the table's row for {players} players" + (
             f" ({seats} seats and the host)" if self.players_extra == 1 else "")
@@ -199,7 +222,7 @@ class Setup:
             for role, n in row.items():
                 if role not in self.groups and role != self.filler and n:
                     deck[role] = n
-            deck[self.counted] = self.mafiosi or row.get(self.counted, 0)
+            deck[self.counted] = self.mafiosi or self._counted_default(seats, row, picks, rules)
             left = seats - sum(deck.values()) - len(picks)
             if left < 1:
                 raise ValueError(f"setup.roles: no {self.filler} left for {seats} seats, and "
@@ -208,6 +231,17 @@ class Setup:
         for role in picks:
             deck[role] = 1
         return deck
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named bundle of settings (sport's `tournament`): picked by name with `--preset`
+    or on the set-up page; settings given beside it win."""
+
+    name: str
+    text: Mapping[str, str]  # a label by language
+    values: Mapping[str, Any]  # setting key -> value, each checked by the loader
+    rule: str = ""  # where the practice comes from
 
 
 @dataclass(frozen=True)
@@ -236,6 +270,7 @@ class RuleSet:
     # night: "night_zero" -> "night_falls").
     cues: Mapping[str, str] = field(default_factory=dict)
     settings: tuple[Setting, ...] = ()  # what a club may change (narrator.rules.settings)
+    presets: Mapping[str, Preset] = field(default_factory=dict)  # named bundles of settings
     limits: tuple[Limit, ...] = ()  # tables the document forbids (narrator.rules.limits)
     source: str = ""  # the file it came from, for messages
     # A deck from a table and the club's picks (boxed); `deck` then holds the decks the
@@ -246,6 +281,12 @@ class RuleSet:
     step_gap: float = 0.0
     # The roles in play (and how many of each) are announced before the first night.
     announce_deck: bool = False
+    # Night zero without a deal: how many times in all a meeting is called before the
+    # box gives up and night zero is redone (the game waits, paused, for the host).
+    meet_calls: int = 3
+    # Night zero without a deal: after each meeting's window, the answer display shows the
+    # count of seats heard for this long (the same at every call).
+    meet_count_seconds: float = 3.0
 
     @property
     def min_seats(self) -> int:
@@ -360,6 +401,7 @@ class RuleSet:
 
         Unknown keys and wrong values raise ValueError naming the key.
         """
+        bundles: dict[str, Any] = {}
         fields_: dict[str, Any] = {}
         for key, value in settings.items():
             declared = self.setting(key)
@@ -369,10 +411,37 @@ class RuleSet:
                 fields_[key] = value
                 continue
             try:
-                fields_.update(declared.fields(declared.check(value)))
+                # A setting with `sets` (several fields) goes first, so that a setting of
+                # one of those fields given beside it wins whatever the order given.
+                (bundles if declared.sets else fields_).update(
+                    declared.fields(declared.check(value)))
             except ValueError as exc:
                 raise ValueError(f"setting {key!r} {exc}") from None
-        return self.with_fields(fields_)
+        return self.with_fields({**bundles, **fields_})
+
+    def resolved_settings(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Every declared setting's value in a game played with `given`: the values a
+        journal header and a protocol keep, so that a replay or a resume plays by exactly
+        the game's settings even if the rule set's own defaults change later. Applying
+        them (`with_settings`) gives the same rules as applying `given`."""
+        played = self.with_settings(given)
+        out: dict[str, Any] = {}
+        for setting in self.settings:
+            if setting.sets:
+                value = given.get(setting.key)
+                if value is None:
+                    value = next((v for v, fields in setting.sets.items()
+                                  if all(same_value(_value_or_none(played, k), x)
+                                         for k, x in fields.items())), setting.default)
+                out[setting.key] = setting.check(value)
+            else:
+                value = played.value_at(setting.key)
+                out[setting.key] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def preset(self, name: str) -> Preset:
+        """A named bundle of settings the rule set declares; KeyError if there is none."""
+        return self.presets[name]
 
     def with_fields(self, values: Mapping[str, Any]) -> RuleSet:
         """A copy with these field paths set (no declaration asked): what settings do."""
@@ -415,6 +484,20 @@ class RuleSet:
             night_zero=tuple(steps[s.id] for s in self.night_zero),
             night=tuple(steps[s.id] for s in self.night), deck_counts=counts, **sections[""],
         ).with_decks()
+
+
+def _value_or_none(rules: RuleSet, path: str) -> Any:
+    try:
+        return rules.value_at(path)
+    except KeyError:
+        return None
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal, a list and a tuple of the same items included (YAML gives lists)."""
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return list(a) == list(b)
+    return bool(a == b) and isinstance(a, bool) == isinstance(b, bool)
 
 
 def _fields(section: Any) -> set[str]:
@@ -467,6 +550,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 _SETUP_SETTINGS = ("roles", "follow_table", "mafiosi")
 
 # Top-level fields a game may change through settings.
-_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat")
+_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "win",
+                 "meet_calls")
 # Night-step fields a setting may change (when the step is first and last called).
 _STEP_SETTINGS = ("first_night", "last_night")

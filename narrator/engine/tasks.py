@@ -64,6 +64,14 @@ class CallOut(Task):
 
 
 @dataclass(frozen=True, slots=True)
+class CallAgain(Task):
+    """A step's call-out goes round again (`rounds` above 1): "Again." before its numbers."""
+
+    name: ClassVar[str] = "call_again"
+    step: str
+
+
+@dataclass(frozen=True, slots=True)
 class NightInput(Task):
     """A step's one window for keypad entries or a meeting's taps."""
 
@@ -96,6 +104,24 @@ class AskAnswer(Task):
     step: str
     answer: str
     target: int
+
+
+@dataclass(frozen=True, slots=True)
+class MeetCount(Task):
+    """Night zero, after a meeting's window: the answer display shows how many seats the
+    box heard (the holders' eyes are still open), for the same time at every call."""
+
+    name: ClassVar[str] = "meet_count"
+    step: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class NightZeroHeld(Task):
+    """Night zero went wrong too often: the game waits, paused, until the host resumes it;
+    then night zero starts again from its first call."""
+
+    name: ClassVar[str] = "night_zero_held"
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +319,8 @@ class ConvictionCount(Task):
 TASK_TYPES: dict[str, type[Task]] = {
     cls.name: cls
     for cls in (
-        NightStart, NightStep, CallOut, NightInput, StepEnd, AnswerWindow, AskAnswer, Sleep,
+        NightStart, NightStep, CallOut, CallAgain, NightInput, StepEnd, AnswerWindow, AskAnswer, Sleep,
+        MeetCount, NightZeroHeld,
         Gap, Daybreak, DayStart, NightNext, Speeches, Speech, SilentTurn, LastWord, TieSpeech,
         Voting, VoteOn, VoteOnLast, Tally, Revote, LiftVote, AllOrNone, Proposals,
         DiscussionDay, Discussion, Accusations, AccuserSpeech, Comments, AwaitSecond,

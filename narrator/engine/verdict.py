@@ -4,9 +4,13 @@
 голосование и единолично решить, кого посадить (это может быть только один игрок)»: while
 the day's discussion or vote runs, a living holder of one of the rule set's `day.verdict`
 roles may rule `Verdict(judge, target)`: the judge's card is shown, the day's vote is
-dropped and the target (any living player) leaves, showing the card. Not a judge put to
-sleep last night (the boxed spy's), not twice in a game; a claim by anyone else is
+dropped and the target (any other living player) leaves, showing the card. Not a judge
+put to sleep last night (the boxed spy's), not twice in a game; a claim by anyone else is
 refused. Choosing not to rule needs no action: the card stays hidden.
+
+Not on himself, unless `day.verdict_self`: «После открытия роли Судья играет как обычный
+Мирный горожанин… до конца партии» — after the verdict the judge plays on, so the one
+jailed is another player.
 """
 
 from __future__ import annotations
@@ -64,6 +68,8 @@ def _act(ctx: Ctx, action: Action) -> None:
     if action.judge in st.asleep:
         raise RuleError(f"seat {action.judge} was put to sleep and has no role today")
     ctx.require_alive(action.target, "target")
+    if action.target == action.judge and not ctx.rules.day.verdict_self:
+        raise RuleError("the judge jails another player, not himself")
     st.verdict_used = True
     ctx.out.append(CloseWindow(st.window))
     st.current = None
@@ -80,7 +86,8 @@ def _act(ctx: Ctx, action: Action) -> None:
 def _legal(rules: RuleSet, st: State) -> list[Action]:
     if not _open(st):
         return []
-    return [Verdict(j, t) for j in _judges(rules, st) for t in st.living()]
+    return [Verdict(j, t) for j in _judges(rules, st) for t in st.living()
+            if t != j or rules.day.verdict_self]
 
 
 INTERVENTIONS: dict[str, Intervention] = {"verdict": Intervention(act=_act, legal=_legal)}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from narrator.engine.actions import Action, Tap, Vote
+from narrator.engine.actions import Action, Entry, Tap, Vote
 from narrator.engine.context import Ctx, TaskSpec
 from narrator.engine.night import say_news
 from narrator.engine.rng import randbelow
@@ -61,11 +61,22 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
         if nominees:
             ctx.say("no_vote_today")
         return False
-    if not nominees:
+    # club: an immune nominee (the lover's guest) is not voted on, so by default does not
+    # count toward the two nominees 004's vote needs; named immune all the same.
+    counted = nominees if day.immune_nominee_counts else [
+        s for s in nominees if s not in st.vote_immune]
+    immune = [s for s in nominees if s not in counted]
+    if not counted:
+        for seat in immune:
+            ctx.say("immune", seat=seat)
         ctx.say("no_nominees")
         return False
-    if len(nominees) == 1:
-        seat = nominees[0]
+    if len(counted) == 1:
+        seat = counted[0]
+        no_vote = ((st.number == 1 and day.single_nominee_first_day == "no_vote")
+                   or (st.number > 1 and day.single_nominee_later in ("no_vote", "leaves")))
+        for other in immune if no_vote else ():
+            ctx.say("immune", seat=other)
         if st.number == 1 and day.single_nominee_first_day == "no_vote":
             ctx.say("single_nominee_no_vote", seat=seat)
             return False
@@ -100,10 +111,13 @@ def start_ballots(ctx: Ctx, names: list[int], rnd: int, prev: list[int]) -> None
 
 
 def take_vote(ctx: Ctx, candidate: int, action: Action) -> None:
-    """A vote for `candidate` (LIFT in a lift vote), by a tap or a Vote."""
+    """A vote for `candidate` (LIFT in a lift vote), by a tap, a Vote, or the host typing
+    the voter's seat on the keypad (a table without pads: hands are counted aloud)."""
     st = ctx.state
     if isinstance(action, Tap):
         voter = action.seat
+    elif isinstance(action, Entry):
+        voter = action.number
     elif isinstance(action, Vote):
         voter = action.voter
     else:
@@ -345,7 +359,7 @@ def reveal(ctx: Ctx, seat: int) -> None:
         ctx.say("role_revealed", seat=seat, role=dealt_card(ctx, seat))
 
 
-_VOTE_INPUTS = frozenset({"vote", "tap"})
+_VOTE_INPUTS = frozenset({"vote", "tap", "entry"})
 
 TASKS: dict[type[Task], TaskSpec[Any]] = {
     Voting: TaskSpec(_voting),

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from narrator.engine.ruleset import same_value
 from narrator.errors import ConfigError, InputFileError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.records.journal import GameHeader
@@ -107,17 +108,21 @@ class GameSetup:
     def header(self, seed: int) -> GameHeader:
         """The journal header of a game played with this set-up (roles dealt here when the
         phone deals)."""
+        from narrator.rules.loader import load
+        from narrator.rules.settings import configure, resolved
+
         roles: tuple[str, ...] | None = None
+        base = load(self.rules)
         if self.deal == "phone":
-            from narrator.rules.loader import load
-            from narrator.rules.settings import configure
             from narrator.sim.selfplay import deal
 
-            rules = configure(load(self.rules), self.settings, self.seats)
+            rules = configure(base, self.settings, self.seats)
             roles = tuple(deal(rules, self.seats, seed))
+        # Every setting's value, not only those changed: a replay or a resume plays by
+        # exactly this game's settings even if the rule set's defaults change later.
         return GameHeader(rules=self.rules, seats=self.seats, seed=seed, lang=self.lang,
-                          settings=dict(self.settings), roles=roles, names=self.names,
-                          event=self.event.to_json(), deal=self.deal)
+                          settings=resolved(base, self.settings), roles=roles,
+                          names=self.names, event=self.event.to_json(), deal=self.deal)
 
     @classmethod
     def from_header(cls, header: GameHeader) -> GameSetup:
@@ -126,7 +131,7 @@ class GameSetup:
                    names=tuple(header.names), event=Event(
                        str(event.get("tournament") or ""), event.get("table"),
                        event.get("round"), event.get("game")),
-                   settings=MappingProxyType(dict(header.settings)), deal=header.deal)
+                   settings=MappingProxyType(_changed(header)), deal=header.deal)
 
     # the next game
     def following(self) -> GameSetup:
@@ -222,6 +227,20 @@ def name_problems(names: Sequence[str], seats: int) -> list[Problem]:
         else:
             seen[key] = seat
     return problems
+
+
+def _changed(header: GameHeader) -> dict[str, Any]:
+    """The header's settings that differ from the rule set's own values: a set-up (and
+    the page's form) holds only what the organiser changed; the header holds them all."""
+    from narrator.rules.loader import load
+    from narrator.rules.settings import resolved
+
+    try:
+        defaults = resolved(load(header.rules), {})
+    except (InputFileError, ValueError):
+        return dict(header.settings)
+    return {k: v for k, v in header.settings.items()
+            if k not in defaults or not same_value(defaults[k], v)}
 
 
 def _rules_problems(setup: GameSetup) -> list[Problem]:

@@ -8,6 +8,8 @@ the engine accepts every input, ends where the record ends, and names the same w
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +86,8 @@ class Replayer:
         self.notes: list[str] = list(game.notes)
         # Named in --json: what the record's config and events chose, and the vote rule.
         self.settings = {**game.settings, "fouls.cancel_vote": self.rules.fouls.cancel_vote}
+        if self.rules.setting("third_foul") is not None:
+            self.settings["third_foul"] = self.rules.resolved_settings(game.settings)["third_foul"]
         self.state, opening = self.engine.new_game(seats=len(game.roles), roles=game.roles)
         self.timeline.feed(opening)
 
@@ -299,5 +303,40 @@ def _describe(action: Action) -> str:
     return ", ".join(f"{k} {v}" for k, v in data.items())
 
 
+# What a record may need that 001 does not say, tried when the document's rule disagrees
+# with it: (the setting, the practice's value, which records can need it).
+def _third_foul(game: PolemicaGame) -> bool:
+    return any(sum(1 for f in game.fouls if f.seat == seat) >= 3 for seat in {f.seat for f in game.fouls})
+
+
+_PRACTICES: tuple[tuple[str, str, Callable[[PolemicaGame], bool]], ...] = (
+    ("third_foul", "tournament", _third_foul),)
+
+
+def settings_needed(rules: RuleSet, game: PolemicaGame) -> PolemicaGame:
+    """The record with the tournament practices it needs added to its settings (and a
+    note saying why): where it disagrees with 001's rule and can need a practice (a third
+    foul: game 334187's lost speeches still have their nomination), it is played again,
+    silently, with the practice, which is kept if the record then agrees."""
+    first = Replayer(rules, game, _silent()).run()
+    if first.disagreement is None:
+        return game
+    for key, value, can_need in _PRACTICES:
+        if key in game.settings or rules.setting(key) is None or not can_need(game):
+            continue
+        tried = dataclasses.replace(game, settings={**game.settings, key: value},
+                                    notes=[*game.notes, f"{key}: {value} (tournament practice): "
+                                           f"by 001's rule the record disagrees ({first.disagreement})"])
+        if Replayer(rules, tried, _silent()).run().disagreement is None:
+            return tried
+    return game
+
+
+def _silent() -> Timeline:
+    return Timeline(lambda cue, params: "", lambda cue: 0.0)
+
+
 def replay(rules: RuleSet, game: PolemicaGame, timeline: Timeline) -> ReplayResult:
-    return Replayer(rules, game, timeline).run()
+    """Replay the record by 001's rules, what its config and events show, and the
+    practices it needs (`settings_needed`), named in the result's settings and notes."""
+    return Replayer(rules, settings_needed(rules, game), timeline).run()

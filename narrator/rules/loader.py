@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from narrator.engine.context import MAX_ROUNDS
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import (
     CHOICES,
@@ -27,7 +28,7 @@ from narrator.engine.ruleset import (
 from narrator.errors import RuleSetError
 from narrator.rules.scoring import read_scoring
 from narrator.rules.scoring import register as register_scoring
-from narrator.rules.settings import common, read_limits, read_settings
+from narrator.rules.settings import common, read_limits, read_presets, read_settings
 from narrator.yamlfile import parse_yaml, read_text
 
 T = TypeVar("T")
@@ -36,7 +37,8 @@ _TOP_KEYS = {
     "name", "title", "roles", "deck", "night_zero", "night", "day", "fouls", "win",
     "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "default_role",
     "settings", "limits", "deck_grows", "cues", "scoring", "setup", "dawn", "step_gap",
-    "announce_deck",
+    "meet_calls", "meet_count_seconds",
+    "announce_deck", "presets",
 }
 _INPUTS = ("callout", "keypad", "none")
 ABILITIES = REGISTRY.abilities
@@ -171,7 +173,12 @@ class _Reader:
             dawn=dawn,
             step_gap=float(self.typed(data.get("step_gap", 0), float, "step_gap")),
             announce_deck=self.typed(data.get("announce_deck", False), bool, "announce_deck"),
+            meet_calls=self.typed(data.get("meet_calls", 3), int, "meet_calls"),
+            meet_count_seconds=float(self.typed(data.get("meet_count_seconds", 3.0), float,
+                                                "meet_count_seconds")),
         )
+        if rules.meet_calls < 1:
+            raise self.fail("meet_calls", f"expected at least 1, got {rules.meet_calls}")
         if setup is not None:
             try:
                 rules = rules.with_decks()
@@ -185,11 +192,17 @@ class _Reader:
         for setting in settings:
             choices = [c.value for c in setting.choices] if setting.kind == "choice" else []
             for value in choices or [True, False] * (setting.kind == "bool"):
-                self.changed_steps(rules.with_fields(setting.fields(value)), f"settings.{setting.key}")
+                fields = setting.fields(value)
+                for i, hook in enumerate(fields.get("win", ())):
+                    if hook not in WINS:
+                        raise self.fail(f"settings.{setting.key}.sets.{value}.win[{i}]",
+                                        f"unknown win check {hook!r} (known: {', '.join(WINS)})")
+                self.changed_steps(rules.with_fields(fields), f"settings.{setting.key}")
         limits = read_limits(data.get("limits"), settings, self.fail)
         # Points for a rating: kept beside the rules (they change nothing in a game).
         register_scoring(self.source, read_scoring(data.get("scoring"), self.fail))
-        return dataclasses.replace(rules, settings=settings, limits=limits)
+        rules = dataclasses.replace(rules, settings=settings, limits=limits)
+        return dataclasses.replace(rules, presets=read_presets(data.get("presets"), rules, self.fail))
 
     def changed_steps(self, rules: RuleSet, where: str) -> None:
         """A setting's value must leave every night step's args valid for its ability."""
@@ -347,6 +360,10 @@ class _Reader:
             problem = ABILITIES[ability].check_args(args, roles)
             if problem:
                 raise self.fail(f"{at}.args", problem)
+            rounds = args.get("rounds", 1)
+            if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+                raise self.fail(f"{at}.args.rounds", f"a number of call-out rounds 1-{MAX_ROUNDS}, "
+                                f"got {rounds!r}")
             window = float(self.typed(spec.get("window", 10), float, f"{at}.window"))
             answer = float(self.typed(spec.get("answer", 0), float, f"{at}.answer"))
             if window <= 0 or answer < 0:

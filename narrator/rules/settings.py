@@ -31,14 +31,14 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from narrator.engine.ruleset import RuleSet
+from narrator.engine.ruleset import Preset, RuleSet, same_value
 from narrator.engine.settings import KINDS, Choice, Limit, Setting, Value
 from narrator.errors import ConfigError, RuleSetError
 from narrator.rules.limits import LIMITS
 from narrator.yamlfile import parse_yaml
 
 __all__ = ["Choice", "Limit", "Setting", "SettingError", "check_table", "configure", "declared",
-           "describe"]
+           "describe", "describe_presets", "resolved", "with_preset"]
 
 LANGUAGES = ("en", "ru")
 
@@ -63,9 +63,43 @@ def describe(rules: RuleSet, lang: str = "en") -> list[dict[str, Any]]:
     return [s.to_json(lang) for s in rules.settings]
 
 
-def configure(rules: RuleSet, values: Mapping[str, Any], seats: int | None = None) -> RuleSet:
-    """The rule set with these settings, refused before a game starts when a value is not
-    one the declaration allows or when the table breaks one of the rule set's limits."""
+def with_preset(rules: RuleSet, preset: str | None, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings of a named preset with `values` over them; an unknown preset is
+    refused with one line (a SettingError, exit 2 on the command line)."""
+    if not preset:
+        return dict(values)
+    if preset not in rules.presets:
+        known = ", ".join(rules.presets) or "none"
+        raise SettingError(rules.name, f"preset {preset}",
+                           f"not a preset of this rule set (known: {known})", "preset")
+    return {**rules.presets[preset].values, **values}
+
+
+def resolved(rules: RuleSet, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Every declared setting's value in a game with these (checked) settings: what a
+    journal header and a protocol keep. Values the rule set does not declare (an old
+    journal's, a rule-set file without declarations) are kept as given."""
+    checked = {}
+    for key, value in values.items():
+        setting = rules.setting(key)
+        checked[key] = setting.check(value) if setting is not None else value
+    out = rules.resolved_settings(checked)
+    return {**{k: v for k, v in checked.items() if rules.setting(k) is None}, **out}
+
+
+def describe_presets(rules: RuleSet, lang: str = "en") -> list[dict[str, Any]]:
+    """The presets as a set-up form lists them: name, label, the settings they set."""
+    return [{"name": p.name, "label": p.text.get(lang) or p.text.get("en", ""), "rule": p.rule,
+             "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in p.values.items()}}
+            for p in rules.presets.values()]
+
+
+def configure(rules: RuleSet, values: Mapping[str, Any], seats: int | None = None,
+              preset: str | None = None) -> RuleSet:
+    """The rule set with these settings (over a named preset's), refused before a game
+    starts when a value is not one the declaration allows or when the table breaks one of
+    the rule set's limits."""
+    values = with_preset(rules, preset, values)
     checked: dict[str, Any] = {}
     for key, value in values.items():
         setting = rules.setting(key)
@@ -187,7 +221,7 @@ def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: 
     if sets:
         # The default is the value whose fields the rule set already has.
         default: Any = next((v for v, fields in sets.items()
-                             if all(_value_at(rules, k) == x for k, x in fields.items())), None)
+                             if all(same_value(_value_at(rules, k), x) for k, x in fields.items())), None)
         if default is None:
             raise fail(f"{where}.sets", "no value matches the rule set as it is written")
     else:
@@ -306,3 +340,48 @@ def read_limits(data: Any, settings: tuple[Setting, ...], fail: Fail) -> tuple[L
             raise fail(where, problem)
         out.append(Limit(str(check), rule, tuple(named), args))
     return tuple(out)
+
+
+def read_presets(data: Any, rules: RuleSet, fail: Fail) -> dict[str, Preset]:
+    """The `presets:` section: named bundles of declared settings, each value checked."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise fail("presets", f"expected a mapping of presets, got {data!r}")
+    out: dict[str, Preset] = {}
+    for name, body in data.items():
+        where = f"presets.{name}"
+        if not isinstance(name, str) or not name.isidentifier():
+            raise fail(where, "a preset's name is one word")
+        if not isinstance(body, dict):
+            raise fail(where, f"expected a mapping, got {body!r}")
+        unknown = set(body) - {"en", "ru", "rule", "settings"}
+        if unknown:
+            raise fail(f"{where}.{sorted(unknown)[0]}", "unknown key")
+        text = {}
+        for lang in LANGUAGES:
+            label = body.get(lang)
+            if not isinstance(label, str) or not label:
+                raise fail(f"{where}.{lang}", "a label in every language is needed")
+            text[lang] = label
+        values = body.get("settings")
+        if not isinstance(values, dict) or not values:
+            raise fail(f"{where}.settings", "expected the settings this preset sets")
+        checked: dict[str, Any] = {}
+        for key, value in values.items():
+            setting = rules.setting(str(key))
+            if setting is None:
+                raise fail(f"{where}.settings.{key}", "not a setting of this rule set")
+            try:
+                checked[str(key)] = setting.check(value)
+            except ValueError as exc:
+                raise fail(f"{where}.settings.{key}", str(exc)) from None
+        try:
+            rules.with_settings(checked)
+        except ValueError as exc:
+            raise fail(f"{where}.settings", str(exc)) from None
+        rule = body.get("rule", "")
+        if not isinstance(rule, str):
+            raise fail(f"{where}.rule", f"expected text, got {rule!r}")
+        out[name] = Preset(name, text, checked, rule)
+    return out

@@ -20,6 +20,7 @@ from narrator.engine.actions import (
     Foul,
     Nominate,
     Pause,
+    Remove,
     Repeat,
     Resume,
     StartVoting,
@@ -27,17 +28,20 @@ from narrator.engine.actions import (
 )
 from narrator.errors import ConfigError
 from narrator.phrases import numbers
+from narrator.requests import AbandonGame, NextGame
 
 MAX_SEAT = 16
 ADD_TIME_SECONDS = 30
 
 COMMAND_IDS: tuple[str, ...] = (
     "next_speaker", "pause", "resume", "repeat", "undo", "start_voting", "yes", "no",
-    "add_time", "nominate", "foul",
+    "add_time", "nominate", "foul", "remove", "next_game", "abandon",
 )
-SEAT_COMMANDS = frozenset({"nominate", "foul"})
-# These change the game in a way that is hard to take back, so they wait for a "yes".
-DESTRUCTIVE = frozenset({"foul", "undo"})
+SEAT_COMMANDS = frozenset({"nominate", "foul", "remove"})
+# These change the game in a way that is hard to take back, so they are repeated back and
+# wait for a "yes" ("abandon" ends the game: the evening's command, when it is spoken).
+# "next_speaker" and the timer commands act at once: a wrong one costs seconds.
+DESTRUCTIVE = frozenset({"nominate", "foul", "remove", "undo", "abandon"})
 # Answers to a confirmation (or to any yes/no question); they are no action of their own.
 ANSWERS = frozenset({"yes", "no"})
 
@@ -69,12 +73,15 @@ def to_action(command: Command) -> Action | None:
     if name in SEAT_COMMANDS:
         if command.seat is None:
             raise ValueError(f"{name} needs a seat")
-        return Nominate(target=command.seat) if name == "nominate" else Foul(command.seat)
+        if name == "nominate":
+            return Nominate(target=command.seat)
+        return Foul(command.seat) if name == "foul" else Remove(command.seat)
     if name == "add_time":
         return AddTime(command.seconds or ADD_TIME_SECONDS)
     simple: dict[str, Action] = {
         "next_speaker": EndSpeech(), "pause": Pause(), "resume": Resume(), "repeat": Repeat(),
         "undo": Undo(), "start_voting": StartVoting(),
+        "next_game": NextGame(), "abandon": AbandonGame(),
     }
     if name in simple:
         return simple[name]

@@ -1,6 +1,10 @@
-"""Spoken clips for testing and measuring the listening side: espeak-ng speaks, sox
-resamples to 16 kHz mono, and a little seeded noise is added (pure digital silence
-confuses voice-activity detection and recognizers alike).
+"""Spoken clips for testing and measuring the listening side: a synthesizer speaks
+(espeak-ng, or flite / festival for voices the recognizer was never tuned on), sox
+resamples to 16 kHz mono and can add room reverb, babble (other voices talking) can be
+mixed under it, and a little seeded noise is added (pure digital silence confuses
+voice-activity detection and recognizers alike).
+
+A voice is "name" (an espeak-ng voice), "flite:NAME" or "festival:NAME".
 
 Used by tests/listen and by `narrator bench --only listen`; nothing here runs on the box.
 """
@@ -38,50 +42,95 @@ class ClipSpec:
     lead: float = 0.4           # seconds of noise before the speech
     tail: float = 0.8           # and after it
     noise: float = 40.0         # noise amplitude (int16 standard deviation)
+    reverb: int = 0             # sox reverb amount, 0-100 (0: a dry recording)
+    babble: float = 0.0         # babble level against the speech (0: none; 0.3: 10 dB under)
 
     def key(self) -> str:
         raw = f"{self.text}|{self.voice}|{self.speed}|{self.lead}|{self.tail}|{self.noise}"
+        if self.reverb or self.babble:  # dry clips keep the names (and noise) they had
+            raw += f"|{self.reverb}|{self.babble}"
         return hashlib.sha1(raw.encode()).hexdigest()[:16]
 
 
-def require_tools() -> None:
-    for tool in ("espeak-ng", "sox"):
-        if shutil.which(tool) is None:
+def synthesizer(voice: str) -> str:
+    return voice.partition(":")[0] if ":" in voice else "espeak-ng"
+
+
+def require_tools(voices: Iterable[str] = ()) -> None:
+    for tool in {"espeak-ng", "sox", *(synthesizer(v) for v in voices)}:
+        command = "text2wave" if tool == "festival" else tool
+        if shutil.which(command) is None:
             raise DeviceError(f"{tool} is not installed (scripts/setup installs it)")
 
 
-def speak(spec: ClipSpec, out: Path) -> Path:
-    """Write one clip as a 16 kHz mono int16 WAV at `out`."""
+def _synthesize(spec: ClipSpec, raw: Path) -> None:
+    engine = synthesizer(spec.voice)
+    name = spec.voice.partition(":")[2]
+    if engine == "flite":
+        # flite has no words-per-minute; its duration stretch is the inverse of speed.
+        stretch = f"{160 / spec.speed:.2f}"
+        command = ["flite", "-voice", name, "--setf", f"duration_stretch={stretch}",
+                   "-t", spec.text, "-o", str(raw)]
+        subprocess.run(command, check=True, capture_output=True)
+    elif engine == "festival":
+        scheme = f"(voice_{name})"
+        subprocess.run(["text2wave", "-eval", scheme, "-o", str(raw)], input=spec.text,
+                       text=True, check=True, capture_output=True)
+    else:
+        subprocess.run(["espeak-ng", "-v", spec.voice, "-s", str(spec.speed), "-w", str(raw),
+                        spec.text], check=True, capture_output=True)
+
+
+def speak(spec: ClipSpec, out: Path, babble: np.ndarray | None = None) -> Path:
+    """Write one clip as a 16 kHz mono int16 WAV at `out`; `babble` (a long recording of
+    other talk) is mixed under it when the spec asks for babble."""
     with tempfile.TemporaryDirectory() as tmp:
-        raw = Path(tmp) / "espeak.wav"
+        raw = Path(tmp) / "voice.wav"
         mono = Path(tmp) / "mono.wav"
-        subprocess.run(
-            ["espeak-ng", "-v", spec.voice, "-s", str(spec.speed), "-w", str(raw), spec.text],
-            check=True, capture_output=True,
-        )
+        _synthesize(spec, raw)
+        effects = ["pad", str(spec.lead), str(spec.tail)]
+        if spec.reverb:
+            effects += ["reverb", str(spec.reverb), "50", "60"]
         subprocess.run(
             ["sox", str(raw), "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e",
-             "signed-integer", str(mono), "pad", str(spec.lead), str(spec.tail)],
+             "signed-integer", str(mono), *effects],
             check=True, capture_output=True,
         )
         samples = read_wav(mono)
     seed = int(spec.key()[:8], 16)
-    noise = np.random.default_rng(seed).normal(0.0, spec.noise, samples.shape)
-    mixed = np.clip(samples.astype(np.float64) + noise, -32768, 32767).astype(np.int16)
-    write_wav(out, mixed)
+    rng = np.random.default_rng(seed)
+    mixed = samples.astype(np.float64) + rng.normal(0.0, spec.noise, samples.shape)
+    if spec.babble and babble is not None and len(babble):
+        start = int(rng.integers(0, len(babble)))
+        under = np.resize(np.roll(babble.astype(np.float64), -start), samples.shape)
+        level = np.sqrt(np.mean(samples.astype(np.float64) ** 2))
+        under *= spec.babble * level / max(np.sqrt(np.mean(under ** 2)), 1.0)
+        mixed += under
+    write_wav(out, np.clip(mixed, -32768, 32767).astype(np.int16))
     return out
 
 
-def speak_all(specs: Iterable[ClipSpec], folder: Path, workers: int = 4) -> list[Path]:
+def make_babble(texts: Sequence[str], voices: Sequence[str], folder: Path) -> np.ndarray:
+    """Several people talking at once: talk clips in several voices, summed with offsets."""
+    specs = [ClipSpec(t, voices[i % len(voices)], noise=0.0) for i, t in enumerate(texts)]
+    tracks = [read_wav(p).astype(np.float64) for p in speak_all(specs, folder)]
+    streams = [np.concatenate(tracks[i::3]) for i in range(min(3, len(tracks)))]
+    length = min(len(s) for s in streams)
+    return sum((np.roll(s[:length], 4000 * i) for i, s in enumerate(streams)),
+               np.zeros(length)).astype(np.float64)
+
+
+def speak_all(specs: Iterable[ClipSpec], folder: Path, workers: int = 4,
+              babble: np.ndarray | None = None) -> list[Path]:
     """Write many clips into `folder` (named by content, so re-runs reuse them)."""
-    require_tools()
-    folder.mkdir(parents=True, exist_ok=True)
     todo = list(specs)
+    require_tools(s.voice for s in todo)
+    folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f"{spec.key()}.wav" for spec in todo]
 
     def one(item: tuple[ClipSpec, Path]) -> Path:
         spec, path = item
-        return path if path.exists() else speak(spec, path)
+        return path if path.exists() else speak(spec, path, babble)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(one, zip(todo, paths, strict=True)))

@@ -59,5 +59,9 @@ class Microphone:
             raise DeviceError(f"microphone {self.device or 'default'}: {exc}") from None
         with stream:
             while stop is None or not stop.is_set():
-                data, _overflowed = stream.read(self.frames)
+                try:
+                    data, _overflowed = stream.read(self.frames)
+                except (OSError, ValueError) as exc:  # unplugged: PortAudioError (an OSError)
+                    raise DeviceError(f"microphone {self.device or 'default'} lost: {exc}") \
+                        from None
                 yield bytes(data)

@@ -93,6 +93,43 @@ def read_audio(path: Path) -> bytes:
     return np.asarray(mono).astype("<i2").tobytes()
 
 
+# Below these the file cannot be heard as speech (an unplugged or muted input gives
+# about 0 to 30 of int16 noise); above the clip share the speech is distorted past hearing.
+SILENT_PEAK = 200
+CLIPPED_SHARE = 0.01
+LOWEST_RATE = SAMPLE_RATE
+
+
+def check_audio(path: Path) -> bytes:
+    """A recording read for `narrator listen --file`, refused with one line when it cannot
+    hold a command: not a WAV, too low a sample rate (upsampling adds no sound that the
+    recognizer needs), no audio, silence, or speech clipped at full scale."""
+    try:
+        with wave.open(str(path), "rb") as w:
+            rate = w.getframerate()
+    except FileNotFoundError:
+        raise AudioFileError(str(path), "", "no such file") from None
+    except (wave.Error, EOFError) as exc:
+        raise AudioFileError(str(path), "header", f"not a PCM WAV file ({exc})") from None
+    if rate < LOWEST_RATE:
+        raise AudioFileError(str(path), "header",
+                             f"sample rate {rate} Hz; needs at least {LOWEST_RATE} Hz")
+    audio = read_audio(path)
+    samples = np.frombuffer(audio, "<i2")
+    if not len(samples):
+        raise AudioFileError(str(path), "data", "no audio in the file")
+    peak = int(np.abs(samples.astype(np.int32)).max())
+    if peak < SILENT_PEAK:
+        raise AudioFileError(str(path), "data",
+                             f"silent (peak {peak} of 32767): nothing to hear")
+    full = int(np.count_nonzero(np.abs(samples.astype(np.int32)) >= 32767))
+    if full / len(samples) > CLIPPED_SHARE:
+        raise AudioFileError(str(path), "data",
+                             f"clipped: {100 * full / len(samples):.1f}% of the samples "
+                             "are at full scale; record at a lower gain")
+    return audio
+
+
 def chunked(audio: bytes, seconds: float = 0.1) -> Iterator[bytes]:
     size = int(seconds * SAMPLE_RATE) * 2
     for i in range(0, len(audio), size):

@@ -17,6 +17,15 @@ from narrator.voice.recognizer_vosk import VoskRecognizer
 ENGINES = ("pocketsphinx", "vosk")
 
 
+def has_model(engine: str, lang: str, model_dir: Path | None) -> bool:
+    """Whether `engine` can hear `lang` here: pocketsphinx's English model is built in; a
+    Vosk model is a folder the installer put in place (am/ or final.mdl inside)."""
+    if engine == "pocketsphinx":
+        return lang == "en"
+    return model_dir is not None and ((model_dir / "am").is_dir()
+                                      or (model_dir / "final.mdl").exists())
+
+
 def make_recognizer(engine: str, lang: str, model_dir: Path | None = None,
                     wake_word: str | None = None) -> Recognizer:
     """A real recognizer for the game's language (settings: recognizer.engine,

@@ -62,6 +62,12 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
     parts = [f'<section class="status {esc(phase)}"><h1>{esc(heading)}</h1>']
     if game["paused"]:
         parts.append(f'<p class="badge paused">{esc(t("paused"))}</p>')
+    cache = view.get("voice_cache")
+    if cache:
+        ready = t("voice_cache", done=cache["done"], total=cache["total"])
+        parts.append(f'<p class="moment">{esc(ready)}</p>')
+    if game.get("redo_night_zero"):
+        parts.append(f'<p class="moment" role="alert">{esc(t("redo_night_zero"))}</p>')
     if phase == "day":
         moment = t.moment(view["moment"])
         speaker = view["speaker"]
@@ -183,6 +189,11 @@ def _over(t: Text, view: dict[str, Any]) -> str:
 def no_game(t: Text) -> str:
     return (f'<section class="status"><h1>{esc(t("no_game"))}</h1>'
             f'<p><a class="button" href="/setup">{esc(t("nav_setup"))}</a></p></section>')
+
+
+def voice_off(t: Text, reason: str) -> str:
+    """Voice commands are off (no microphone, no model for the language, microphone lost)."""
+    return f'<p class="voice-off" role="status">{esc(t(reason))}</p>'
 
 
 def game_page(t: Text, fragment: str, controls: str, game_id: str | None, over: bool) -> str:

@@ -82,6 +82,9 @@ class WebServer:
                         for name in _STATIC}
         self.app = self._make_app()
         host.on_box.append(self.attach)
+        warmup = getattr(host, "warmup", None)  # the speech rendered ahead (the service's)
+        if warmup is not None:
+            warmup.listeners.append(self.hub.poke)
         if host.box is not None:
             self.attach(host.box)
 
@@ -115,12 +118,24 @@ class WebServer:
         box = self.host.box
         if box is None:
             return None
-        return view_of(box)
+        view = view_of(box)
+        warmup = getattr(self.host, "warmup", None)
+        if warmup is not None and warmup.started and not warmup.ready:
+            view["voice_cache"] = warmup.to_json()
+        return view
+
+    def voice_note(self, t: Text) -> str:
+        """A line above the game when voice commands are off, saying why."""
+        status = getattr(self.host, "voice_status", None)
+        if status is None or status.off is None:
+            return ""
+        return pages.voice_off(t, status.off)
 
     def _message(self) -> bytes:
         view = self.view()
         t = self.text()
-        fragment = pages.live_fragment(t, view) if view else pages.no_game(t)
+        fragment = self.voice_note(t) + (pages.live_fragment(t, view) if view
+                                         else pages.no_game(t))
         game = view["game"] if view else None
         data = {"game": game["id"] if game else None, "over": bool(game and game["over"]),
                 "html": fragment}
@@ -199,7 +214,8 @@ class WebServer:
     async def game_page(self, request: web.Request) -> web.StreamResponse:
         t = self.text()
         view = self.view()
-        fragment = pages.live_fragment(t, view) if view else pages.no_game(t)
+        fragment = self.voice_note(t) + (pages.live_fragment(t, view) if view
+                                         else pages.no_game(t))
         controls = ""
         if view is not None:
             controls = (pages.controls(t, view) if self.signed_in(request)
@@ -245,6 +261,9 @@ class WebServer:
         view = self.view()
         if view is None:
             return web.json_response({"error": "no game is running"}, status=404, headers=_NO_STORE)
+        status = getattr(self.host, "voice_status", None)
+        if status is not None:
+            view = {**view, "voice": status.to_json()}
         return web.json_response(view, headers=_NO_STORE, dumps=_dumps)
 
     async def api_action(self, request: web.Request) -> web.StreamResponse:
@@ -272,7 +291,7 @@ class WebServer:
         if reason is not None:
             return _error(409, reason)
         try:
-            box.apply_now(action)
+            box.apply_now(action, "page")
         except RuleError as exc:
             return _error(409, str(exc))
         except OSError as exc:

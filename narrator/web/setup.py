@@ -39,12 +39,21 @@ class SetupForm:
     fields: dict[str, str] = field(default_factory=dict)  # tournament, table, round, game
     settings: dict[str, Any] = field(default_factory=dict)  # only values the form changed
     deal: str = "cards"
+    preset: str = ""  # a preset of the rule set's settings ("": the rule set's own values)
+
+    def preset_values(self) -> dict[str, Any]:
+        from narrator.rules.loader import load_bundled
+
+        presets = load_bundled(self.rules).presets if self.rules in bundled() else {}
+        found = presets.get(self.preset)
+        return dict(found.values) if found is not None else {}
 
     def setup_json(self) -> dict[str, Any]:
-        """The evening's JSON form of a set-up (narrator.evening.GameSetup.from_json)."""
+        """The evening's JSON form of a set-up (narrator.evening.GameSetup.from_json): the
+        preset's settings with those the form changed over them."""
         return {"rules": self.rules, "seats": self.seats, "lang": self.lang, "names": list(self.names),
                 "event": {k: self.fields.get(k, "") for k in FIELDS},
-                "settings": dict(self.settings), "deal": self.deal}
+                "settings": {**self.preset_values(), **self.settings}, "deal": self.deal}
 
     @classmethod
     def of(cls, setup: GameSetup) -> SetupForm:
@@ -86,6 +95,9 @@ def read_form(data: Mapping[str, str], errors: dict[str, str], t: Text) -> Setup
     form.names = [data.get(f"name{i}", "").strip() for i in range(1, form.seats + 1)]
     form.fields = {k: data.get(k, "").strip() for k in FIELDS}
     form.deal = data.get("deal", "cards") if data.get("deal") in DEALS else "cards"
+    # A preset of another rule set (the rule set just changed) is dropped: no preset.
+    form.preset = data.get("preset", "") if data.get("preset") in loaded.presets else ""
+    preset = form.preset_values()
     for spec in describe(loaded, form.lang):
         key = spec["key"]
         raw = data.get(f"set.{key}")
@@ -106,9 +118,13 @@ def read_form(data: Mapping[str, str], errors: dict[str, str], t: Text) -> Setup
                 errors[f"set.{key}"] = t("setup_bad_number")
                 continue
             value = int(number) if spec["kind"] == "int" and number.is_integer() else number
-        if value != spec["default"]:
+        if value != _plain(preset.get(key, spec["default"])):
             form.settings[key] = value
     return form
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
 
 
 def check(form: SetupForm, t: Text, errors: dict[str, str]) -> GameSetup | None:
@@ -146,7 +162,13 @@ def _say(t: Text, problem: Problem, form: SetupForm) -> str:
     code = problem.code
     if code == "seats" and form.rules in bundled():
         rules = load_bundled(form.rules)
-        if form.seats not in rules.deck:
+        setup = rules.setup
+        if setup is not None and form.seats > rules.max_seats:
+            # boxed: the table ends, the game does not; off the table the engine's own
+            # line names the setting that makes the list unplayable.
+            if form.settings.get("setup.follow_table", setup.follow_table):
+                return t("setup_table_ends", high=rules.max_seats)
+        elif form.seats not in rules.deck:
             return t("setup_bad_seats", low=rules.min_seats, high=rules.max_seats)
     if code == "name_duplicate":
         seat = int(problem.field.rpartition(".")[2])
@@ -186,7 +208,18 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
                      f'{"" if k == "tournament" else " inputmode=numeric"}>{err(k)}</label>' for k in FIELDS)
     deals = "".join(f'<option value="{d}"{" selected" if d == form.deal else ""}>'
                     f'{esc(t("deal_" + d))}</option>' for d in DEALS)
-    settings = "".join(_setting(spec, form.settings, err) for spec in describe(rules, form.lang))
+    shown = {**{k: _plain(v) for k, v in form.preset_values().items()}, **form.settings}
+    settings = "".join(_setting(spec, shown, err) for spec in describe(rules, form.lang))
+    presets = ""
+    if rules.presets:
+        from narrator.rules.settings import describe_presets
+
+        items = [("", t("preset_none"))] + [(p["name"], p["label"])
+                                              for p in describe_presets(rules, form.lang)]
+        opts = "".join(f'<option value="{esc(v)}"{" selected" if v == form.preset else ""}>'
+                       f'{esc(label)}</option>' for v, label in items)
+        presets = (f'<label>{esc(t("preset"))}<select name="preset" data-refresh>{opts}</select>'
+                   f'{err("preset")}</label>')
     # Clubs seldom change them: folded, unless one of them is what's wrong.
     open_settings = " open" if any(k.startswith("set.") or k == "settings" for k in errors) else ""
     warning = f'<p class="error">{esc(t("setup_running"))}</p>' if running else ""
@@ -202,7 +235,7 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
         f'{err("rules")}</label><div class="grid2"><label>{esc(t("seats"))}'
         f'<select name="seats" data-refresh>{seat_options}</select>{err("seats")}</label>'
         f'<label>{esc(t("language"))}<select name="lang" data-refresh>{langs}</select></label></div>'
-        f'<label>{esc(t("deal"))}<select name="deal">{deals}</select></label></fieldset>'
+        f'<label>{esc(t("deal"))}<select name="deal">{deals}</select></label>{presets}</fieldset>'
         f'<fieldset><legend>{esc(t("players"))}</legend><div class="names">{names}</div></fieldset>'
         f'<fieldset><legend>{esc(t("tournament_fields"))}</legend>'
         f'<div class="grid2">{fields}</div></fieldset>'

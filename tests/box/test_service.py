@@ -10,6 +10,7 @@ import logging
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,6 +54,19 @@ def make_service(tmp_path: Path, clock: FakeClock, keypad: FakeKeypad,
     return service, panel, speaker
 
 
+async def start(service: Service, games: int = 1) -> asyncio.Task[None]:
+    """`service.run` in a task, returned once the first game's box exists.
+
+    Start-up renders the speech cache in a thread; until it is done nothing waits on the
+    virtual clock. Waiting for the box (an event, not the clock) keeps a test's verdict
+    from depending on how soon a busy machine runs that thread."""
+    ready = asyncio.Event()
+    service.on_box.append(lambda _box: ready.set())
+    task = asyncio.get_running_loop().create_task(service.run(games=games))
+    await asyncio.wait_for(ready.wait(), timeout=120)
+    return task
+
+
 async def drive(clock: FakeClock, until: asyncio.Task[None], limit: float = 20_000) -> None:
     """Run the virtual clock until the task is done (the service waits on the clock or on
     the keypad; a next game needs the host, so time is nudged when nobody waits)."""
@@ -74,7 +88,7 @@ def test_start_up_says_ready_tells_systemd_and_plays_two_games(tmp_path: Path) -
         keypad = FakeKeypad()
         service, panel, speaker = make_service(tmp_path, clock, keypad, address)
         keypad.attach(service.submit)
-        task = asyncio.get_running_loop().create_task(service.run(games=2))
+        task = await start(service, games=2)
 
         async def next_game() -> None:
             while service.games < 1:
@@ -108,7 +122,7 @@ def test_an_unfinished_game_resumes_and_the_table_hears_where_it_stands(tmp_path
         clock = FakeClock()
         keypad = FakeKeypad()
         service, _panel, _speaker = make_service(tmp_path, clock, keypad)
-        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        task = await start(service)
         while service.box is None or service.box.game.state.number < 2:
             assert await clock.step(), "the game stopped waiting for anything"
         windows = service.box.game.state.windows
@@ -121,7 +135,7 @@ def test_an_unfinished_game_resumes_and_the_table_hears_where_it_stands(tmp_path
         clock = FakeClock()
         keypad = FakeKeypad()
         service, _panel, speaker = make_service(tmp_path, clock, keypad)
-        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        task = await start(service)
         await drive(clock, task)
         await task
         assert service.box is not None
@@ -154,7 +168,7 @@ def test_a_failing_device_is_restarted_and_the_game_goes_on(tmp_path: Path) -> N
         service, _panel, _speaker = make_service(tmp_path, clock, keypad)
         service.ports.keypads.append(broken)
         keypad.attach(service.submit)
-        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        task = await start(service)
         await drive(clock, task)
         await task
         return broken.starts, service.box is not None and service.box.game.over
@@ -185,7 +199,7 @@ def test_a_failing_rule_hook_drops_the_action_and_the_game_goes_on(
         raise ZeroDivisionError("a bug in a rule hook")
 
     async def main() -> None:
-        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        task = await start(service)
         while service.box is None or not isinstance(service.box.game.state.current, Speech):
             assert await clock.step()
         box = service.box
@@ -209,7 +223,7 @@ def test_the_pause_key_pauses_and_then_resumes(tmp_path: Path) -> None:
     keypad.attach(service.submit)
 
     async def main() -> None:
-        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        task = await start(service)
         while service.box is None or not isinstance(service.box.game.state.current, Speech):
             assert await clock.step()
         box = service.box
@@ -247,25 +261,42 @@ def test_a_voice_foul_is_repeated_and_acts_only_after_yes(tmp_path: Path) -> Non
     from narrator.voice.listener import VoiceListener
     from narrator.voice.recognizer import FakeRecognizer
 
+    class Listener(VoiceListener):
+        """Tells the test when the recognizer's thread has handed over every command."""
+
+        def __init__(self, *args: Any, expect: int) -> None:
+            super().__init__(*args)
+            self.expect = expect
+            self.all_heard = asyncio.Event()
+
+        def heard(self, command: Command) -> None:
+            super().heard(command)
+            self.expect -= 1
+            if self.expect == 0:
+                self.all_heard.set()
+
     clock = FakeClock()
     keypad = FakeKeypad()
     script = [Command("foul", seat=3, text="foul seat three", at=0.5),
               Command("yes", text="yes", at=1.0)]
-    listener = VoiceListener(FakeRecognizer(script), SilentMicrophone(), clock)  # type: ignore[arg-type]
+    listener = Listener(FakeRecognizer(script), SilentMicrophone(), clock, expect=len(script))
     settings = load_settings(None, {"state_dir": str(tmp_path / "state"), "keypad": "none"})
     speaker = FakeSpeaker(clock)
     panel = FakeSeatPanel(10, clock)
     service = Service(settings, Ports(speaker, panel, [keypad], listener), clock, Notifier(""))
 
     async def main() -> None:
-        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        task = await start(service)
+        # The commands come from the recognizer's thread: virtual time stands still
+        # until it has handed them over, however late a busy machine runs it.
+        await asyncio.wait_for(listener.all_heard.wait(), timeout=120)
         ask = "A foul to player number three? Say yes to confirm."
         for _ in range(200):
             said = [text for _at, text in speaker.said]
-            if any(text.startswith("Player number three, foul") for text in said):
+            if any(text.startswith("Player number three, first foul") for text in said):
                 break
             assert await clock.step()
-        foul = next(i for i, text in enumerate(said) if text.startswith("Player number three, foul"))
+        foul = next(i for i, text in enumerate(said) if text.startswith("Player number three, first foul"))
         assert ask in said[:foul]  # repeated to the table before it acts
         task.cancel()
         with pytest.raises(asyncio.CancelledError):

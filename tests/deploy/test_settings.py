@@ -97,6 +97,8 @@ def test_vosk_without_a_folder_looks_in_the_state_folder(tmp_path: Path) -> None
     ("game: {settings: {day.speeches: 3}}\n", "game.settings.day.speeches",
      "not a setting of this rule set"),
     ("game: {settings: {day.speech: 2}}\n", "game.settings.day.speech", "must be from 10 to 300"),
+    ("game: {preset: cup}\n", "game.preset", "not a preset of this rule set (known: tournament)"),
+    ("game: {preset: 3}\n", "game.preset", "expected a preset's name"),
     ("voice: {rate: 1000}\n", "voice.rate", "out of range"),
     ("voice: {pitch: 3}\n", "voice.pitch", "unknown key"),
     ("voice: {language: ru}\n", "voice.language", "game.lang"),
@@ -137,6 +139,19 @@ def test_command_line_overrides_and_blames_itself(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as err:
         from_args(parser.parse_args(["--config", str(path), "--seats", "12"]))
     assert err.value.path == COMMAND_LINE and err.value.where == "game.seats"
+
+
+def test_a_preset_from_the_command_line_with_the_file_s_settings_over_it(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    path = write(tmp_path, "game: {settings: {draw_after_idle_rounds: 5}}\n")
+    s = from_args(parser.parse_args(["--config", str(path), "--preset", "tournament"]))
+    assert s.game.settings["third_foul"] == "tournament"
+    assert s.game.settings["fouls.cancel_vote"] == "nearest"
+    assert s.game.settings["draw_after_idle_rounds"] == 5
+    with pytest.raises(ConfigError) as err:
+        from_args(parser.parse_args(["--config", str(path), "--rules", "club", "--preset", "tournament"]))
+    assert err.value.path == COMMAND_LINE and err.value.where == "game.preset"
 
 
 def test_narrator_config_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

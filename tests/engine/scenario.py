@@ -3,6 +3,7 @@
 ```yaml
 rules: sport                 # a bundled rule set
 settings: {day.first_day_vote: none}      # optional rule settings
+preset: tournament                        # optional: a preset's settings under them
 roles: [civilian, mafia, ...]             # by seat, seat 1 first (omit to learn at night zero)
 seed: 0
 script:
@@ -63,7 +64,8 @@ def run_scenario(path: Path) -> Game | None:
         _check_table(spec["rules"], table, f"{path.name} tables[{n}]")
     if "script" not in spec and "roles" not in spec:
         return None
-    rules = configure(load_bundled(spec["rules"]), spec.get("settings", {}))
+    rules = configure(load_bundled(spec["rules"]), spec.get("settings", {}),
+                      preset=spec.get("preset"))
     roles = spec.get("roles")
     game = Game(rules, seats=spec.get("seats"), seed=spec.get("seed", 0), roles=roles)
     said: list[Effect] = list(game.opening)
@@ -130,7 +132,8 @@ def run_scenario(path: Path) -> Game | None:
 
 def _check_table(name: str, table: dict[str, Any], where: str) -> None:
     try:
-        rules = configure(load_bundled(name), table.get("settings", {}), table["seats"])
+        rules = configure(load_bundled(name), table.get("settings", {}), table["seats"],
+                          preset=table.get("preset"))
     except SettingError as exc:
         if "refused" not in table:
             raise ScenarioFailure(f"{where}: refused: {exc}") from None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import fields
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -135,3 +136,29 @@ def test_refused_actions_change_nothing(name: str, seed: int) -> None:
             else:
                 game.state = State.from_json(before)
         game.apply(pick(game, rnd))
+
+
+def test_clone_copies_every_field_and_shares_no_list_or_dict() -> None:
+    # clone() names every field by hand (for speed): a field left out would silently
+    # take its default in every copy, so each field gets a value unlike its default.
+    state = State.start("sport", 10, {"citizen": 7, "mafia": 2, "don": 1}, 7)
+    for f in fields(State):
+        value = getattr(state, f.name)
+        if isinstance(value, list):
+            value.append(f.name)
+        elif isinstance(value, dict):
+            value[f.name] = 1
+        elif isinstance(value, bool):
+            setattr(state, f.name, not value)
+        elif isinstance(value, int):
+            setattr(state, f.name, value + 3)
+        else:  # strings, tuples, frozen values and None: the same object must come through
+            setattr(state, f.name, object())
+    copy = state.clone()
+    for f in fields(State):
+        mine, theirs = getattr(state, f.name), getattr(copy, f.name)
+        assert theirs == mine, f.name
+        if isinstance(mine, list | dict):
+            assert theirs is not mine, f"{f.name} is shared"
+        elif not isinstance(mine, bool | int):
+            assert theirs is mine, f.name

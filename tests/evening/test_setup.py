@@ -99,7 +99,15 @@ def test_the_journal_header_carries_the_set_up(tmp_path: Path) -> None:
     assert header.names == TEN and header.event == {"tournament": "Cup", "table": 1, "round": 2,
                                                     "game": 5}
     assert header.roles is None and header.deal == "cards"
+    # The header holds every setting's value, so a replay or a resume plays by exactly
+    # this game's settings; the set-up read back holds only the ones changed (none here).
+    from narrator.rules.loader import load_bundled
+
+    assert set(header.settings) == {s.key for s in load_bundled("sport").settings}
+    assert header.settings["third_foul"] == "lost" and header.settings["day.speech"] == 60
     assert GameSetup.from_header(header) == setup
+    changed = GameSetup(settings={"day.speech": 90}).check()
+    assert GameSetup.from_header(changed.header(seed=1)).settings == {"day.speech": 90}
     # A header from before the set-up existed still reads.
     old = header.to_json()
     for key in ("names", "event", "deal"):

@@ -7,19 +7,8 @@ import os
 import select
 import termios
 
-from narrator.devices.keypads import TerminalKeypad, no_echo
+from narrator.devices.keypads import TerminalKeypad
 from narrator.engine.actions import Action
-
-
-def test_echo_is_off_while_reading_and_back_afterwards() -> None:
-    master, slave = os.openpty()
-    with os.fdopen(slave, "r", closefd=False) as stream:
-        assert termios.tcgetattr(slave)[3] & termios.ECHO
-        with no_echo(stream):
-            assert not termios.tcgetattr(slave)[3] & termios.ECHO
-        assert termios.tcgetattr(slave)[3] & termios.ECHO
-    os.close(master)
-    os.close(slave)
 
 
 def test_typed_numbers_are_read_and_not_shown() -> None:

@@ -7,8 +7,12 @@ import json
 import os
 import subprocess
 import sys
+import wave
 from pathlib import Path
 
+import numpy as np
+
+from narrator.voice.listen_clips import ClipSpec, read_wav, speak_all
 from tests.listen.conftest import stream
 
 SAID = ["next speaker", "I think seat four was lying yesterday", "foul seat three"]
@@ -61,3 +65,41 @@ def test_an_unreadable_file(tmp_path: Path) -> None:
     bad.write_text("not audio")
     done = narrator("--file", str(bad))
     assert done.returncode == 2 and str(bad) in done.stderr
+
+
+def _write(path: Path, samples: np.ndarray, rate: int = 16000) -> Path:
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(samples.astype("<i2").tobytes())
+    return path
+
+
+def test_audio_that_ends_on_a_frame_boundary_mid_speech(clips: Path, tmp_path: Path) -> None:
+    # The endpointer's frames are 30 ms (480 samples): cut "next speaker" mid-word there.
+    whole = read_wav(speak_all([ClipSpec("next speaker", "en-us")], clips)[0])
+    for length in (480 * 30, 480 * 30 + 1, 480, 100):
+        done = narrator("--file", str(_write(tmp_path / f"cut{length}.wav", whole[:length])),
+                        "--json")
+        assert done.returncode in (0, 2), done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_bad_recordings_are_refused_in_one_line(clips: Path, tmp_path: Path) -> None:
+    speech = read_wav(speak_all([ClipSpec("next speaker", "en-us")], clips)[0])
+    rng = np.random.default_rng(1)
+    cases = {
+        "silent": (_write(tmp_path / "silent.wav", rng.normal(0, 5, 32000)), "silent"),
+        "empty": (_write(tmp_path / "empty.wav", np.zeros(0)), "no audio"),
+        "clipped": (_write(tmp_path / "clipped.wav",
+                           np.clip(speech.astype(np.int32) * 40, -32768, 32767)), "clipped"),
+        "rate": (_write(tmp_path / "rate.wav", speech[::2], rate=8000), "8000 Hz"),
+        "text": (tmp_path / "text.wav", "not a PCM WAV"),
+    }
+    (tmp_path / "text.wav").write_text("RIFF? no, just words")
+    for name, (path, problem) in cases.items():
+        done = narrator("--file", str(path))
+        assert done.returncode == 2, (name, done.stderr)
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and str(path) in lines[0] and problem in lines[0], (name, lines)

@@ -8,6 +8,7 @@ from narrator.engine.actions import (
     Foul,
     Nominate,
     Pause,
+    Remove,
     Repeat,
     Resume,
     StartVoting,
@@ -37,6 +38,9 @@ def test_every_required_english_form_is_a_command(english: CommandSet) -> None:
         for form in ("foul {}", "Foul seat {}!"):
             heard = english.parse(form.format(word))
             assert heard is not None and (heard.command, heard.seat) == ("foul", n)
+        for form in ("disqualify {}", "disqualify player {}"):
+            heard = english.parse(form.format(word))
+            assert heard is not None and (heard.command, heard.seat) == ("remove", n)
 
 
 def test_talk_and_partial_commands_are_not_commands(english: CommandSet) -> None:
@@ -67,6 +71,7 @@ def test_actions_for_commands() -> None:
         Command("resume"): Resume(), Command("repeat"): Repeat(), Command("undo"): Undo(),
         Command("start_voting"): StartVoting(), Command("add_time", seconds=30): AddTime(30),
         Command("nominate", 7): Nominate(target=7), Command("foul", 3): Foul(3),
+        Command("remove", 5): Remove(5),
     }
     for command, action in expected.items():
         assert to_action(command) == action
@@ -81,7 +86,7 @@ def test_json_form() -> None:
 
 def test_bad_phrase_sets_name_the_problem() -> None:
     seats = ["one", "two"]
-    full = {c: [f"{c} {{seat}}" if c in ("nominate", "foul") else f"word {c}"]
+    full = {c: [f"{c} {{seat}}" if c in ("nominate", "foul", "remove") else f"word {c}"]
             for c in COMMAND_IDS}
     with pytest.raises(ConfigError, match=r"commands\.dance: unknown command"):
         CommandSet({**full, "dance": ["dance"]}, seats, source="book.yaml")

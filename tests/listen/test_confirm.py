@@ -42,3 +42,16 @@ def test_keypad_key_confirms_and_others_act_at_once() -> None:
     c.hear(FOUL)
     other = Command("foul", 4)
     assert c.hear(other) == [Drop(FOUL, "replaced"), Ask(other, clock.now() + c.seconds)]
+
+
+def test_game_changing_commands_wait_and_the_rest_act_at_once() -> None:
+    clock = FakeClock()
+    c = Confirmer(clock)
+    for command in (Command("nominate", 7), Command("foul", 2), Command("remove", 4),
+                    Command("undo"), Command("abandon")):
+        assert c.hear(command) == [Ask(command, clock.now() + c.seconds)]
+        assert c.hear(YES) == [Act(command)]
+    for command in (Command("next_speaker"), Command("pause"), Command("resume"),
+                    Command("repeat"), Command("add_time", seconds=30),
+                    Command("start_voting")):
+        assert c.hear(command) == [Act(command)]

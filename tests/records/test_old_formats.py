@@ -20,10 +20,12 @@ OLD_STATES: list[dict[str, Any]] = json.loads((DATA / "states.json").read_text()
 
 
 # sport's defaults when these files were written; issue 10 made the documents' rules the
-# defaults (a journal's header names only the settings a game was given).
+# defaults (a journal's header then named only the settings a game was given; headers
+# written since name every setting's value, so a default that changes later changes no
+# journal).
 SPORT_THEN = {"fouls.cancel_vote": "nearest", "fouls.short_when_alive_at_most": 4,
               "day.lift_two_of_four": False, "day.lift_three_of_nine": False,
-              "draw_after_idle_rounds": 3}
+              "draw_after_idle_rounds": 3, "day.silent_turn": 10}
 
 
 def test_a_finished_journal_replays_to_its_recorded_end() -> None:

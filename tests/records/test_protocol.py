@@ -22,7 +22,7 @@ from narrator.records.export_polemica import ExportError, to_polemica, write_pol
 from narrator.records.polemica import read_record
 from narrator.records.protocol import ProtocolBuilder
 from narrator.records.protocol_html import render_html
-from narrator.records.replay import ReplayResult, replay
+from narrator.records.replay import ReplayResult, replay, settings_needed
 from narrator.records.script import estimated_timeline
 from narrator.records.session import GameSession
 from narrator.rules.loader import load_bundled
@@ -32,8 +32,8 @@ from tests.records.helpers import COMPLETE_GAMES, DATA, FakeWall, drive, header
 
 def replay_into_protocol(path: Path) -> tuple[ReplayResult, dict[str, Any]]:
     """Replay a Polemica record through the engine, building the protocol from its effects."""
-    game = read_record(path)
     rules = load_bundled("sport")
+    game = settings_needed(rules, read_record(path))
     builder = ProtocolBuilder(rules.with_settings(game.settings), len(game.roles),
                               settings=game.settings)
     timeline = estimated_timeline()

@@ -4,6 +4,7 @@ sport engine in agreement."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import json
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from narrator.cli import main
 from narrator.engine.tasks import Speech
 from narrator.records.polemica import read_record
-from narrator.records.replay import replay
+from narrator.records.replay import replay, settings_needed
 from narrator.records.script import estimated_timeline
 from narrator.rules.loader import load_bundled
 
@@ -60,6 +61,9 @@ def test_replay_json_contract(path: Path, capsys: pytest.CaptureFixture[str]) ->
     # was no nominee's (tournament practice); the others show nothing against 001.
     assert out["settings"]["fouls.cancel_vote"] == ("nearest" if path.stem == "272910" else
                                                     load_bundled("sport").fouls.cancel_vote)
+    # The third foul: 334187's players nominate in the turn a third foul cost them
+    # (tournament practice); 001's "loses their next speech" holds for the others.
+    assert out["settings"]["third_foul"] == ("tournament" if path.stem == "334187" else "lost")
     assert out["winner"] == EXPECTED[path.stem][0]
     for e in out["eliminations"]:
         assert set(e) == {"seat", "phase", "number", "how"}
@@ -215,3 +219,22 @@ def test_a_record_picks_the_vote_rule_it_shows(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     game = read_record(path)
     assert "fouls.cancel_vote" not in game.settings and not game.notes
+
+
+def test_a_record_picks_the_third_foul_practice_it_needs() -> None:
+    """334187 disagrees with 001's third foul (the turn skipped whole): the replay finds
+    the practice (a silent turn to nominate) makes it agree, and says why."""
+    sport = load_bundled("sport")
+    game = read_record(DATA / "334187.json")
+    assert "third_foul" not in game.settings
+    strict = replay(sport, dataclasses.replace(game, settings={**game.settings, "third_foul": "lost"}),
+                    estimated_timeline())
+    assert strict.disagreement is not None
+    needed = settings_needed(sport, game)
+    assert needed.settings["third_foul"] == "tournament"
+    assert any(n.startswith("third_foul: tournament (tournament practice)") for n in needed.notes)
+    result = replay(sport, game, estimated_timeline())
+    assert result.disagreement is None and result.settings["third_foul"] == "tournament"
+    # A record without a third foul is never given the practice.
+    plain = read_record(DATA / "270561.json")
+    assert settings_needed(sport, plain) is plain

@@ -56,6 +56,7 @@ def changed(name: str, path: str, value: Any) -> str:
      "uncounted must be a list of roles"),
     ("boxed", "night/6/args/majority", "of_all", "night[6].args", "majority must be of_members"),
     ("boxed", "night/6/args/changes", "yes", "night[6].args", "changes must be true or false"),
+    ("boxed", "night/6/args/rounds", 0, "night[6].args.rounds", "a number of call-out rounds 1-3"),
     ("boxed", "night/7/args/news", 3, "night[7].args", "news must be a cue id"),
     ("boxed", "night/0/args", {"loud": True}, "night[0].args", "unknown args ['loud']"),
     ("club", "night/0/args/dies_with", "maybe", "night[0].args",

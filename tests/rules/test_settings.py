@@ -14,7 +14,15 @@ import yaml
 from narrator.cli import main
 from narrator.errors import RuleSetError
 from narrator.rules.loader import bundled_names, load_bundled, parse
-from narrator.rules.settings import SettingError, check_table, configure, declared, describe
+from narrator.rules.settings import (
+    SettingError,
+    check_table,
+    configure,
+    declared,
+    describe,
+    resolved,
+    with_preset,
+)
 
 SPORT = (Path(__file__).resolve().parents[2] / "narrator/rules/sets/sport.yaml").read_text()
 
@@ -45,7 +53,8 @@ def test_a_setting_changes_the_rules() -> None:
 
 
 @pytest.mark.parametrize(("values", "where", "problem"), [
-    ({"day.speeches": 60}, "day.speeches", "not a setting of this rule set (known: day.first_day_vote"),
+    ({"day.speeches": 60}, "day.speeches",
+     "not a setting of this rule set (known: third_foul, day.first_day_vote"),
     ({"fouls.cancel_vote": "never"}, "fouls.cancel_vote=never", "must be one of"),
     ({"day.speech": 5}, "day.speech=5", "must be from 10 to 300"),
     ({"day.speech": "long"}, "day.speech=long", "must be a number of seconds"),
@@ -140,6 +149,7 @@ def test_wrong_limits_are_refused_with_the_place(limit: dict[str, Any], where: s
 def test_a_file_without_settings_offers_the_common_ones() -> None:
     data = yaml.safe_load(SPORT)
     del data["settings"]
+    del data["presets"]  # they name sport's own settings
     rules = parse(yaml.safe_dump(data, allow_unicode=True), "plain.yaml")
     keys = {s.key for s in declared(rules)}
     assert {"day.speech", "fouls.cancel_vote", "best_move"} <= keys
@@ -155,9 +165,78 @@ def test_a_file_without_settings_offers_the_common_ones() -> None:
      "specials: 2 named, 1 in the table's row for 10 players (9 seats and the host): 003:"),
     (["--rules", "boxed", "--set", "setup.roles=wizard"],
      "narrator: boxed: setup.roles=wizard: 'wizard' is not one of sergeant"),
+    (["--preset", "league"],
+     "narrator: sport: preset league: not a preset of this rule set (known: tournament)"),
+    (["--rules", "club", "--preset", "tournament"],
+     "narrator: club: preset tournament: not a preset of this rule set (known: none)"),
+    (["--preset", "tournament", "--set", "third_foul=sometimes"],
+     "narrator: sport: third_foul=sometimes: must be one of lost, tournament"),
 ])
 def test_the_command_line_refuses_with_one_line_and_exit_2(argv: list[str], message: str,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--fast", "--no-state", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message) and err.count("\n") == 1, err
+
+
+# Settings given beside the defaults, per rule set: every kind of setting, `sets` ones too.
+_GIVEN: dict[str, dict[str, Any]] = {"sport": {"third_foul": "tournament", "day.silent_turn": 20},
+          "club": {"maniac_wins": "alone", "day.immune_nominee_counts": True, "mafia_kill": "majority"},
+          "classic": {"angels": 2, "mafia_kill": "unanimous", "fouls.enabled": True},
+          "boxed": {"setup.roles": ["spy", "ninja"]}}
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_resolved_settings_replay_the_same_rules(name: str) -> None:
+    """The journal header keeps every setting's value: applied, they give the very rules
+    the given ones gave, and an old header's few settings still apply."""
+    rules = load_bundled(name)
+    cases: list[dict[str, Any]] = [{}, _GIVEN.get(name, {})]
+    for given in cases:
+        every = resolved(rules, given)
+        assert set(every) >= {s.key for s in rules.settings}
+        json.dumps(every)  # the header and the protocol are JSON
+        played = rules.with_settings(given)
+        again = rules.with_settings(json.loads(json.dumps(every)))
+        assert again == played, name
+        assert resolved(rules, every) == every
+
+
+def test_a_bundle_setting_goes_under_the_fields_given_beside_it() -> None:
+    sport = load_bundled("sport")
+    for given in ({"third_foul": "tournament", "day.silent_turn": 20},
+                  {"day.silent_turn": 20, "third_foul": "tournament"}):
+        rules = sport.with_settings(given)
+        assert rules.day.silent_turn == 20 and rules.fouls.short_when_alive_at_most == 4
+    assert resolved(sport, {"day.silent_turn": 20})["third_foul"] == "lost"
+
+
+def test_a_preset_is_settings_with_the_given_ones_over_it() -> None:
+    sport = load_bundled("sport")
+    assert with_preset(sport, "tournament", {"draw_after_idle_rounds": 5}) == {
+        "third_foul": "tournament", "fouls.cancel_vote": "nearest", "day.lift_two_of_four": False,
+        "day.lift_three_of_nine": False, "draw_after_idle_rounds": 5, "best_move": True}
+    rules = configure(sport, {}, 10, preset="tournament")
+    assert (rules.fouls.cancel_vote, rules.draw_after_idle_rounds, rules.day.silent_turn) == (
+        "nearest", 3, 10)
+    with pytest.raises(SettingError, match="preset cup: not a preset of this rule set"):
+        configure(sport, {}, 10, preset="cup")
+
+
+@pytest.mark.parametrize(("preset", "where", "problem"), [
+    ({"cup": {"en": "x", "ru": "х", "settings": {"day.colour": 1}}}, "presets.cup.settings.day.colour",
+     "not a setting of this rule set"),
+    ({"cup": {"en": "x", "ru": "х", "settings": {"day.speech": 5000}}}, "presets.cup.settings.day.speech",
+     "must be from"),
+    ({"cup": {"en": "x", "settings": {"best_move": False}}}, "presets.cup.ru", "a label in every language"),
+    ({"cup": {"en": "x", "ru": "х"}}, "presets.cup.settings", "expected the settings"),
+    ({"cup": {"en": "x", "ru": "х", "settings": {"best_move": False}, "when": 1}}, "presets.cup.when",
+     "unknown key"),
+])
+def test_wrong_presets_are_refused_with_the_place(preset: dict[str, Any], where: str, problem: str) -> None:
+    data = yaml.safe_load(SPORT)
+    data["presets"] = preset
+    with pytest.raises(RuleSetError) as caught:
+        parse(yaml.safe_dump(data, allow_unicode=True), "mine.yaml")
+    assert str(caught.value).startswith(f"mine.yaml: {where}: "), str(caught.value)
+    assert problem in str(caught.value)

@@ -109,6 +109,15 @@ def test_the_boxed_special_roles_are_chosen_by_ticks_and_checked_against_the_tab
         r = await client.post("/setup", data=fits, allow_redirects=False)
         assert r.status == 303
         assert dict(evening.setup.settings) == {"setup.roles": ["spy", "ninja"]}
+        # «Играть можно и большим составом»: 24 seats held to the table are refused with
+        # the setting to untick; off the table the box's own choice plays them.
+        big = {k: v for k, v in form.items() if k != "set.setup.follow_table"}
+        r = await client.post("/setup", data={**form, "seats": "24"}, allow_redirects=False)
+        assert r.status in (400, 409)
+        assert "Hold the game to the booklet" in await r.text()
+        r = await client.post("/setup", data={**big, "seats": "24"}, allow_redirects=False)
+        assert r.status == 303
+        assert evening.setup.seats == 24
 
     run(tmp_path, body)
 
@@ -121,5 +130,33 @@ def test_starting_needs_the_pin(tmp_path: Path) -> None:
         r = await client.post("/api/abandon")
         assert r.status == 401
         assert not evening.starting
+
+    run(tmp_path, body)
+
+
+def test_a_preset_fills_the_settings_and_the_form_changes_go_over_it(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        page = await (await client.get("/setup")).text()
+        assert '<select name="preset" data-refresh>' in page and "Tournament practice" in page
+        assert 'name="set.draw_after_idle_rounds" value="0"' in page
+        # Choosing the preset renders the form again with its values.
+        page = await (await client.get("/setup?rules=sport&seats=10&lang=ru&preset=tournament")).text()
+        assert '<option value="tournament" selected>' in page and "Набор настроек" in page
+        assert 'name="set.draw_after_idle_rounds" value="3"' in page
+        assert 'name="set.day.lift_two_of_four" checked' not in page
+        # The form as shown, with one timer changed: the preset plus the change.
+        shown = {k: v for k, v in ten(preset="tournament").items()
+                 if k not in ("set.day.lift_two_of_four", "set.day.lift_three_of_nine")}
+        shown.update({"set.draw_after_idle_rounds": "3", "set.third_foul": "tournament",
+                      "set.fouls.cancel_vote": "nearest", "set.day.speech": "45"})
+        r = await client.post("/setup", data=shown, allow_redirects=False)
+        assert r.status == 303
+        settings = dict(evening.setup.settings)
+        assert settings["third_foul"] == "tournament" and settings["draw_after_idle_rounds"] == 3
+        assert settings["fouls.cancel_vote"] == "nearest" and settings["day.speech"] == 45
+        assert settings["day.lift_two_of_four"] is False
+        # A rule set without presets offers none; a preset it lacks is dropped.
+        page = await (await client.get("/setup?rules=club&seats=10&lang=en&preset=tournament")).text()
+        assert 'name="preset"' not in page
 
     run(tmp_path, body)

@@ -1,0 +1,38 @@
+"""Whether voice commands are on, and if not, why: told once at start-up, shown on the
+organiser's page and by the status LED, changed when the microphone goes away mid-game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+# Why voice commands are off: each has a spoken cue (phrase books) and a page text
+# (narrator/web/words) of the same name.
+OFF_REASONS = ("voice_off", "voice_no_model", "voice_mic_lost")
+
+
+@dataclass
+class VoiceStatus:
+    """`off`: None while voice commands are on, else one of OFF_REASONS; `lang`: the
+    language the recognizer was asked for (the page names it when it has no model)."""
+
+    off: str | None = None
+    lang: str = "en"
+    watchers: list[Callable[[VoiceStatus], None]] = field(default_factory=list)
+
+    @property
+    def on(self) -> bool:
+        return self.off is None
+
+    def turn_off(self, reason: str) -> None:
+        if reason not in OFF_REASONS:
+            raise ValueError(f"unknown reason {reason!r}")
+        if self.off == reason:
+            return
+        self.off = reason
+        for watcher in list(self.watchers):
+            watcher(self)
+
+    def to_json(self) -> dict[str, object]:
+        return {"on": self.on, "off": self.off, "lang": self.lang}

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 MEMORY_BUDGET = 24 * 1024 * 1024  # bytes of samples kept in memory
 GIVE_UP = 3  # failed renders in a row after which a voice is left to its fallback
 RENDER_ATTEMPTS = 4
-SHORTEST = 0.7  # a render shorter than this share of the estimate was cut short
+SHORTEST = 0.85  # a render shorter than this share of the estimate was cut short
 
 
 class WavCache:

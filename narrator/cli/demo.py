@@ -44,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--names", metavar="'ANN,BOB,...'",
                         help="the players' names, seat 1 first (the table has as many seats "
                         "unless --seats says otherwise)")
+    parser.add_argument("--input", choices=("pads", "keypad"), default="pads",
+                        help="how the simulated players give their inputs: pads and the "
+                        "host's keypad, or the keypad alone (a table without pads)")
     parser.add_argument("--preset", metavar="NAME",
                         help="a preset of the rule set's settings, e.g. tournament (sport); "
                         "--set values go over it")
@@ -75,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
                                       voice=voice,
                                       state_dir=None if args.no_state else args.state_dir,
                                       rules_spec=args.rules, settings=settings,
-                                      foul_rate=args.foul_rate, names=names))
+                                      foul_rate=args.foul_rate, names=names,
+                                      keypad_only=args.input == "keypad"))
     print(f"narrator demo: {rules.title}, {seats} players, seed {args.seed}"
           f"{', virtual clock' if options.fast else ''}", flush=True)
     result = asyncio.run(play_demo(options, on_effects=_print_progress))

@@ -46,8 +46,9 @@ class ClipSpec:
     babble: float = 0.0         # babble level against the speech (0: none; 0.3: 10 dB under)
 
     def key(self) -> str:
-        raw = (f"{self.text}|{self.voice}|{self.speed}|{self.lead}|{self.tail}|{self.noise}"
-               f"|{self.reverb}|{self.babble}")
+        raw = f"{self.text}|{self.voice}|{self.speed}|{self.lead}|{self.tail}|{self.noise}"
+        if self.reverb or self.babble:  # dry clips keep the names (and noise) they had
+            raw += f"|{self.reverb}|{self.babble}"
         return hashlib.sha1(raw.encode()).hexdigest()[:16]
 
 

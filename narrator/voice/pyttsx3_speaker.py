@@ -56,6 +56,7 @@ class Pyttsx3Speaker:
                 log.error("cannot speak %r: %s", text, exc)
                 await self._hold(estimate_seconds(text, self.settings.language, self.settings.rate))
                 return
+        log.debug("playing %.2f s of speech", clip.seconds)  # the bench's first word
         await self._play(clip)
 
     async def sound(self, name: str) -> None:

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from narrator.clock import Clock
 from narrator.engine.actions import Action, Undo, WindowClosed
-from narrator.engine.effects import Effect, Outcome
+from narrator.engine.effects import Effect, Outcome, Say
 from narrator.engine.game import Game
 from narrator.errors import DeviceError, RuleError
 from narrator.performer import Performer
@@ -26,6 +26,9 @@ log = logging.getLogger("narrator.daemon")
 
 # Hears every accepted action and its effects (None and the opening effects at start).
 Listener = Callable[[Action | None, list[Effect]], None]
+
+# Where a player's or host's input came from; counted per game (`Box.inputs`).
+SOURCES = ("pads", "keypad", "voice", "page")
 
 
 def supervise(name: str, run: Callable[[], Awaitable[None]], clock: Clock,
@@ -84,24 +87,32 @@ class Box:
         self.performer = performer
         self.clock = clock
         self.listeners: list[Listener] = []
-        self._actions: asyncio.Queue[Action] = asyncio.Queue()
+        self._actions: asyncio.Queue[tuple[Action, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self.refused = 0
+        # Accepted inputs by device (SOURCES), and those of them given at night.
+        self.inputs: dict[str, int] = dict.fromkeys(SOURCES, 0)
+        self.night_inputs: dict[str, int] = dict.fromkeys(SOURCES, 0)
+        # Hears an input a device gave that the engine refused, with its source.
+        self.on_refused: Callable[[Action, str], None] | None = None
 
-    def submit(self, action: Action) -> None:
-        """Hand an action to the referee (call on the loop's thread)."""
-        self._actions.put_nowait(action)
+    def submit(self, action: Action, source: str = "") -> None:
+        """Hand an action to the referee (call on the loop's thread); `source` names the
+        device it came from (one of SOURCES; "" for the box's own, a window closing)."""
+        self._actions.put_nowait((action, source))
 
     def window_expired(self, window: int) -> None:
         self.submit(WindowClosed(window))
 
-    def handle(self, action: Action) -> list[Effect] | None:
+    def handle(self, action: Action, source: str = "") -> list[Effect] | None:
         """Apply one action; refused ones are dropped quietly (logged at DEBUG only, since
         even the fact that a tap was refused at night could tell who acts)."""
         try:
-            return self.apply_now(action)
+            return self.apply_now(action, source)
         except RuleError as exc:
             log.debug("refused %s: %s", action.kind, exc)
+            if source and self.on_refused is not None:
+                self.on_refused(action, source)
         except OSError as exc:
             # The journal could not be written: the action is refused rather than lost
             # on a restart. The table sees nothing happen and can act again.
@@ -112,15 +123,22 @@ class Box:
             log.exception("the engine failed on %s; the action is dropped", action.kind)
         return None
 
-    def apply_now(self, action: Action) -> list[Effect]:
+    def apply_now(self, action: Action, source: str = "") -> list[Effect]:
         """Apply one action at once and carry its effects out; a refused action raises
         (RuleError with the reason, OSError, or the rule hook's fault) and changes nothing.
         The organiser's page uses this directly: it must answer with the result."""
+        night = self.game.state.phase == "night"
         try:
             effects = self.session.apply(action, self.clock.now())
         except Exception:
             self.refused += 1
             raise
+        if source in self.inputs:
+            self.inputs[source] += 1
+            if night:
+                self.night_inputs[source] += 1
+        if self.game.over and getattr(self.session, "files", None) is not None:
+            effects = [*effects, Say("protocol_saved", {})]  # written before it is said
         if isinstance(action, Undo):
             self.performer.reset()
         self.performer.submit(effects)
@@ -150,8 +168,8 @@ class Box:
 
     async def _referee(self) -> None:
         while not self.game.over:
-            action = await self._actions.get()
-            self.handle(action)
+            action, source = await self._actions.get()
+            self.handle(action, source)
 
     async def wait_over(self) -> Outcome | None:
         """Wait for the end of the game and for the last words about it to be said."""

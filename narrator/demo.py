@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,7 @@ class DemoOptions:
     settings: Mapping[str, Any] = field(default_factory=dict)  # the rule-set settings given
     foul_rate: float = 0.02  # how often the simulated host gives a foul at a moment
     names: tuple[str, ...] = ()  # the players' names by seat (checked by the caller)
+    keypad_only: bool = False  # the players use the keypad alone (`--input keypad`)
 
 
 @dataclass
@@ -74,6 +76,8 @@ class DemoResult:
             "eliminations": [{"seat": e.seat, "phase": e.phase, "number": e.number, "how": e.how}
                              for e in st.eliminations],
             "timeline": [s.to_json() for s in self.box.performer.spoken],
+            "inputs": dict(self.box.inputs),  # accepted inputs by device
+            "night_inputs": dict(self.box.night_inputs),  # of them, those given at night
         }
 
 
@@ -152,9 +156,9 @@ async def play_demo(options: DemoOptions,
     if on_effects is not None:
         box.listeners.append(lambda action, effects: on_effects(clock.now(), action, effects))
     table = Table(rules, seed, foul_rate=options.foul_rate, cards=cards)
-    PadPlayers(box, table, press, keypad, clock, seed)
-    panel.start(box.submit)
-    box.spawn("keypad", lambda: keypad.run(box.submit), restart=True)
+    PadPlayers(box, table, press, keypad, clock, seed, keypad_only=options.keypad_only)
+    panel.start(partial(box.submit, source="pads"))
+    box.spawn("keypad", lambda: keypad.run(partial(box.submit, source="keypad")), restart=True)
     box.start(opening)
     try:
         if isinstance(clock, FakeClock):

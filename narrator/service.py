@@ -36,16 +36,19 @@ from narrator.evening import Evening, EveningError, GameSetup
 from narrator.evening.memory import recall
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
-from narrator.phrases.variants import likely_texts
 from narrator.records.session import GameSession
+from narrator.requests import AbandonGame, NextGame
 from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
 from narrator.status import BOX_CUES, where_we_are
 from narrator.voice.speaker import Speaker
 from narrator.voice.voice_status import VoiceStatus
+from narrator.warmup import Progress
 from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.service")
+
+CONFIRM_SECONDS = 5.0  # the keypad's abandon waits this long for the second /0 Enter
 
 Sink = Callable[[Action], None]
 
@@ -70,6 +73,8 @@ class Ports:
     speakers: Callable[[str], Speaker] | None = None
     # Why voice commands are off, when they are (None: on if `voice` is there).
     voice_status: VoiceStatus | None = None
+    # The pin map's check that a game's seats are wired (None: any table will do).
+    seat_check: Callable[[int], None] | None = None
 
 
 class Service:
@@ -86,6 +91,10 @@ class Service:
         self.announce: list[Effect] = []  # said once after "ready" (the page's address)
         # The evening: what game is played next; start / next / abandon for every caller.
         self.evening = Evening(settings.state_dir, (setup or initial_setup(settings)).check())
+        self.evening.seat_check = ports.seat_check
+        self._abandon_asked: float | None = None  # the keypad's first abandon, waiting
+        self.warmup = Progress()  # the speech rendered ahead (the page shows it)
+        self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
@@ -96,13 +105,52 @@ class Service:
         self.voice_status.watchers.append(self._voice_changed)
 
     # inputs from every device arrive here
-    def submit(self, action: Action) -> None:
+    def submit(self, action: Action, source: str = "") -> None:
+        if isinstance(action, AbandonGame):
+            self._abandon(source)
+            return
         box = self.box
         if box is not None and self.evening.in_play:
-            box.submit(action)
-        elif isinstance(action, Entry | EndSpeech) and not self.evening.starting:
+            if isinstance(action, NextGame):
+                self._refused(action, source)
+            else:
+                box.submit(action, source)
+        elif isinstance(action, Entry | EndSpeech | NextGame) and not self.evening.starting:
             with contextlib.suppress(EveningError):
                 self.evening.next()  # the host asks for the next game
+
+    def _key(self, key: str) -> None:
+        """Every keypad key: a bare Enter (the keypad's start key) between games starts the
+        next one; it makes no action of its own."""
+        if key == "enter" and not self.evening.in_play and not self.evening.starting:
+            with contextlib.suppress(EveningError):
+                self.evening.next()
+
+    def _abandon(self, source: str) -> None:
+        """Abandon the game in play: the voice's comes confirmed ("yes"); the keypad's
+        (/0 Enter) is asked for again within the confirmation time."""
+        box = self.box
+        if box is None or not self.evening.in_play:
+            return
+        if source == "keypad":
+            now = self.clock.now()
+            asked = self._abandon_asked
+            if asked is None or now - asked > CONFIRM_SECONDS:
+                self._abandon_asked = now
+                box.performer.submit([Say("confirm_abandon", {})])
+                return
+        self._abandon_asked = None
+        with contextlib.suppress(EveningError):
+            self.evening.abandon()
+
+    def _refused(self, action: Action, source: str) -> None:
+        """A key or voice command the box refuses gets a short neutral answer in the day;
+        at night nothing at all (even a refusal could tell who acts)."""
+        box = self.box
+        if box is None or source not in ("keypad", "voice"):
+            return
+        if box.game.state.phase == "day" and not box.game.state.paused:
+            box.performer.submit([Say("not_now", {})])
 
     def _voice_decision(self, decision: object) -> None:
         """A destructive voice command waits for "yes": the box repeats it first."""
@@ -132,18 +180,27 @@ class Service:
             self.ports.voice.mute(on)
 
     async def start_up(self) -> None:
-        """Everything that must be ready before the first word: speech, pads, voice."""
+        """Everything that must be ready before the first word: pads and voice. The speech
+        the game needs is rendered in the background, the first needed first (a cue not
+        rendered yet when said is rendered then)."""
         setup = self.evening.setup
         from narrator.rules.loader import load
+        from narrator.warmup import needed_texts, render
 
         rules = load(setup.rules)
         self.book = PhraseBook.load(setup.lang)
-        texts = list(likely_texts(self.book.for_rules(rules.name), rules, setup.seats))
-        texts += [self.book.render(cue, {p: 1 for p in params}) for cue, params in BOX_CUES.items()]
-        rendered = await asyncio.to_thread(self._speaker(setup.lang).prepare, texts)
-        log.info("speech cache ready (%d new of %d texts)", rendered, len(texts))
+        book = self.book.for_rules(rules.name)
+        speaker = self._speaker(setup.lang)
+
+        async def warm() -> None:
+            texts = await asyncio.to_thread(needed_texts, book, rules, setup.seats)
+            log.info("speech cache: rendering %d texts for %s in the background", len(texts),
+                     rules.name)
+            await render(speaker.prepare, texts, self.warmup)
+
+        self._warming = asyncio.get_running_loop().create_task(warm(), name="warmup")
         if self.ports.panel is not None:
-            self.ports.panel.start(self.submit)
+            self.ports.panel.start(partial(self.submit, source="pads"))
 
     async def run(self, games: int | None = None) -> None:
         """Serve games until stopped (or `games` of them have ended)."""
@@ -160,11 +217,15 @@ class Service:
                 self.games += 1
                 log.info("game %d over: %s", self.games,
                          outcome.winner if outcome else "abandoned")
+                if outcome is None:
+                    await self._say_now("game_abandoned")
                 if games is not None and self.games >= games:
                     break
                 await self.evening.wanted()
         finally:
             watchdog.cancel()
+            if self._warming is not None:
+                self._warming.cancel()
             for task in devices:
                 task.cancel()
             self.notifier.stopping()
@@ -193,6 +254,7 @@ class Service:
         # The game's rule set names the cards the box may say (a jailed player's card).
         performer.book = self.book.for_rules(session.game.engine.rules.name)
         box = Box(session, performer, self.clock)
+        box.on_refused = self._refused
         self.box = box
         self.evening.began(box, setup)
         for hook in self.on_box:
@@ -207,10 +269,13 @@ class Service:
     def _start_devices(self) -> list[asyncio.Task[None]]:
         tasks = []
         for i, keypad in enumerate(self.ports.keypads):
-            tasks.append(supervise(f"keypad-{i}", partial(keypad.run, self.submit), self.clock))
+            keypad.on_key = self._key
+            sink = partial(self.submit, source="keypad")
+            tasks.append(supervise(f"keypad-{i}", partial(keypad.run, sink), self.clock))
         voice = self.ports.voice
         if voice is not None:
-            tasks.append(supervise("voice", lambda: voice.run(self.submit), self.clock))
+            heard = partial(self.submit, source="voice")
+            tasks.append(supervise("voice", lambda: voice.run(heard), self.clock))
         return tasks
 
     async def _watchdog(self) -> None:
@@ -221,6 +286,14 @@ class Service:
             self.notifier.watchdog()
             await self.clock.sleep(interval)
 
+
+    async def _say_now(self, cue: str) -> None:
+        """A word between games, when no game's performer is there to say it."""
+        lang = self.evening.setup.lang
+        try:
+            await self._speaker(lang).say(PhraseBook.load(lang).render(cue, {}))
+        except DeviceError as exc:
+            log.error("cannot say %s: %s", cue, exc)
 
     def _speaker(self, lang: str) -> Speaker:
         if lang not in self._speakers:
@@ -287,7 +360,7 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
         else:
             keypads.append(MatrixKeypad(spec, pin_factory=panel.factory, clock=clock))
     voice, status = _voice_input(settings, clock)
-    return Ports(speaker, panel, keypads, voice, speakers, status)
+    return Ports(speaker, panel, keypads, voice, speakers, status, seat_check=pin_map.check_seats)
 
 
 def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, VoiceStatus]:

@@ -161,6 +161,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a preset of the rule set's settings, e.g. tournament (sport)")
     parser.add_argument("--state-dir", metavar="DIR", help="journal and protocols")
     parser.add_argument("--cache-dir", metavar="DIR", help="rendered speech")
+    parser.add_argument("--voice", help="a voice: espeak-ng[:ID], hibari, piper, festival or pack:DIR "
+                        "(default: the best installed; see `narrator voices`)")
     parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none")
     parser.add_argument("--pins", metavar="MAP", help="pin map: pins-10, pins-16 or a file")
     parser.add_argument("--log-level", choices=LOG_LEVELS)
@@ -176,7 +178,7 @@ def from_args(args: argparse.Namespace) -> Settings:
         "state_dir": getattr(args, "state_dir", None),
         "cache_dir": getattr(args, "cache_dir", None), "keypad": getattr(args, "keypad", None),
         "pins": getattr(args, "pins", None), "log_level": getattr(args, "log_level", None),
-        "web.listen": getattr(args, "web", None),
+        "web.listen": getattr(args, "web", None), "voice.name": getattr(args, "voice", None),
     }
     return load_settings(getattr(args, "config", None), overrides)
 
@@ -284,6 +286,11 @@ class _Reader:
             values["voice"] = values.pop("name")
         values["language"] = lang
         voice = VoiceSettings.from_mapping(values, self.source, "voice")
+        if voice.voice is not None:
+            from narrator.voice.voices import resolve
+
+            # Checked at start-up: a wrong or missing voice is one line and exit 2.
+            resolve(voice.voice, lang, self.source, "voice.name")
         if voice.cache_dir is None:
             voice = replace(voice, cache_dir=cache_dir / "voice")
         return voice

@@ -23,6 +23,10 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "voice_mic_lost": (),  # the microphone went away mid-game
     "confirm_foul": ("seat",),  # a voice command waiting for "yes"
     "confirm_undo": (),
+    "confirm_abandon": (),  # the keypad's or the voice's abandon, waiting for a second word
+    "game_abandoned": (),
+    "protocol_saved": (),  # the game is over and its protocol files are written
+    "not_now": (),  # a key or voice command refused in the day (never said at night)
     "confirm_nominate": ("seat",),
     "confirm_remove": ("seat",),
     "web_page": ("address", "port", "pin"),  # the organiser's page, said once at start-up

@@ -14,8 +14,10 @@ BENCHES: dict[str, str] = {
     "legal": "narrator.bench.legal",
     "demos": "narrator.bench.demos",
     "box": "narrator.bench.box",
+    "firstword": "narrator.bench.firstword",
     "seats": "narrator.bench.seats",
     "voice": "narrator.bench.voice",
+    "speech": "narrator.bench.speech",
     "listen": "narrator.bench.listen",
     "web": "narrator.bench.web",
 }

@@ -28,6 +28,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("narrator.cli.replay", "replay a recorded game (Polemica JSON) through the engine"),
     "say": ("narrator.cli.say", "speak a text or a cue, or write it to a WAV"),
     "listen": ("narrator.cli.listen", "recognise voice commands from a file or the microphone"),
+    "voices": ("narrator.cli.voices", "the voices installed for each language, and the default"),
+    "voice-pack": ("narrator.cli.voice_pack", "record or check a voice pack (a club's own host)"),
 }
 
 

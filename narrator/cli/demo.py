@@ -37,11 +37,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-state", action="store_true",
                         help="keep no journal and write no protocol")
     parser.add_argument("--json", action="store_true", help="last line: the protocol as JSON")
+    parser.add_argument("--voice", help="a voice: espeak-ng[:ID], hibari, piper, festival or pack:DIR "
+                        "(default: the best installed; see `narrator voices`)")
     parser.add_argument("--foul-rate", type=float, default=0.02, metavar="P",
                         help="how often the simulated host gives a foul at a moment of the day")
     parser.add_argument("--names", metavar="'ANN,BOB,...'",
                         help="the players' names, seat 1 first (the table has as many seats "
                         "unless --seats says otherwise)")
+    parser.add_argument("--input", choices=("pads", "keypad"), default="pads",
+                        help="how the simulated players give their inputs: pads and the "
+                        "host's keypad, or the keypad alone (a table without pads)")
     parser.add_argument("--preset", metavar="NAME",
                         help="a preset of the rule set's settings, e.g. tournament (sport); "
                         "--set values go over it")
@@ -63,10 +68,18 @@ def run(args: argparse.Namespace) -> int:
     # Names that can't be the table's: one line naming the seat and the reason, exit 2.
     names = GameSetup(rules=args.rules, seats=seats, lang=args.lang, names=names,
                       settings=settings).check("--names").names
+    voice = None
+    if args.voice is not None:
+        from narrator.voice.settings import VoiceSettings
+        from narrator.voice.voices import resolve
+
+        voice = VoiceSettings(language=args.lang, voice=resolve(args.voice, args.lang).label)
     options = choose_mode(DemoOptions(rules, seats, args.seed, args.lang, args.fast, args.out,
+                                      voice=voice,
                                       state_dir=None if args.no_state else args.state_dir,
                                       rules_spec=args.rules, settings=settings,
-                                      foul_rate=args.foul_rate, names=names))
+                                      foul_rate=args.foul_rate, names=names,
+                                      keypad_only=args.input == "keypad"))
     print(f"narrator demo: {rules.title}, {seats} players, seed {args.seed}"
           f"{', virtual clock' if options.fast else ''}", flush=True)
     result = asyncio.run(play_demo(options, on_effects=_print_progress))

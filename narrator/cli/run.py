@@ -29,10 +29,12 @@ def run(args: argparse.Namespace) -> int:
     clock = MonotonicClock()
 
     async def main() -> None:
-        from narrator.web.site import serve
-
         service = Service(settings, build_ports(settings, clock), clock, setup=setup)
-        page = await serve(service, settings, clock, service.announce, service.evening)
+        page = None
+        if settings.web.host is not None:  # aiohttp takes a while to import: only for a page
+            from narrator.web.site import serve
+
+            page = await serve(service, settings, clock, service.announce, service.evening)
         try:
             await service.run()
         finally:

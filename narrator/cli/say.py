@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a cue parameter: seat=3, votes=5, seats=3,7,8 (repeatable)")
     parser.add_argument("--lang", choices=LANGUAGES, default="en")
     parser.add_argument("--out", type=Path, metavar="FILE.wav", help="write a WAV, do not play")
-    parser.add_argument("--voice", help="espeak-ng voice id (default: the language's)")
+    parser.add_argument("--voice", help="a voice: espeak-ng[:ID], hibari, piper, festival or pack:DIR "
+                        "(default: the best installed; see `narrator voices`)")
     parser.add_argument("--rate", type=int, help="words per minute")
     parser.add_argument("--volume", type=float, help="0..1")
     parser.add_argument("--device", help="output device name or index")
@@ -65,6 +66,11 @@ def run(args: argparse.Namespace) -> int:
     device = args.device
     if device is not None and device.isdigit():
         device = int(device)
+    if args.voice is not None:
+        from narrator.voice.voices import resolve
+
+        # A wrong or missing voice: one line naming it, exit 2 (before anything is rendered).
+        overrides["voice"] = resolve(args.voice, args.lang).label
     settings = VoiceSettings(language=args.lang, device=device, **overrides)
     if args.out is not None:
         return _write(text, settings, args.out)
@@ -72,11 +78,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(text: str, settings: VoiceSettings, out: Path) -> int:
-    from narrator.voice.tts import Pyttsx3Renderer
+    from narrator.voice.speech import speech_cache
+    from narrator.voice.wav import write_wav
 
     if not out.parent.is_dir():
         raise ConfigError(str(out), "", "no such folder")
-    Pyttsx3Renderer(settings.voice_id, settings.rate).render(text, out.resolve())
+    cache = speech_cache(settings)
+    try:
+        write_wav(out.resolve(), cache.clip(text))
+    finally:
+        cache.close()
     return 0
 
 

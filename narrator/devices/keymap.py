@@ -9,6 +9,7 @@ actions:
 | digits, Enter           | Entry(number)  (0 = nobody)               |
 | /  digits, Enter        | Foul(seat)                                |
 | /  Enter                | StartVoting()                             |
+| /  0  Enter             | AbandonGame() (twice within 5 s to confirm) |
 | .  (Del)                | EndSpeech()    ("next speaker")           |
 | -                       | Pause(), or Resume() when paused          |
 | +                       | AddTime(30); digits then + adds that many |
@@ -35,6 +36,7 @@ from narrator.engine.actions import (
     StartVoting,
     Undo,
 )
+from narrator.requests import AbandonGame
 
 DIGITS = tuple("0123456789")
 KEYS = (*DIGITS, "enter", "backspace", "clear", "/", "*", "-", "+", ".")
@@ -108,6 +110,8 @@ class KeypadDecoder:
     def _command(self, key: str) -> Action | None:
         if key == "enter":
             if self.host_mode:
+                if self.typed and int(self.typed) == 0:
+                    return AbandonGame()  # no seat 0: the evening's abandon
                 return Foul(int(self.typed)) if self.typed else StartVoting()
             return Entry(int(self.typed)) if self.typed else None
         if key == "*":

@@ -233,9 +233,12 @@ class FakeEvdevDevice:
 # --- a terminal ----------------------------------------------------------------------
 
 class TerminalKeypad(_Decoding):
-    """Reads lines from a text stream (stdin by default): "7" Enter, "/3" Enter, "*"...
+    """Reads keys from a text stream (stdin by default): "7" Enter, "/3" Enter, "*"...
 
-    The stream is read on a daemon thread, so a blocked read never holds up shutdown."""
+    On a terminal, echo is off while it runs (restored after), and keys are read one at
+    a time: nothing typed appears on the screen, so the screen shows nothing at night
+    that depends on what was typed. Another stream is read a line at a time. The stream
+    is read on a daemon thread, so a blocked read never holds up shutdown."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         super().__init__()
@@ -248,25 +251,67 @@ class TerminalKeypad(_Decoding):
         stream = self.stream if self.stream is not None else sys.stdin
         loop = asyncio.get_running_loop()
         lines: asyncio.Queue[str | None] = asyncio.Queue()
+        fd, saved = _quiet_terminal(stream)
 
         def reader() -> None:
             # RuntimeError: the loop closed while this thread was blocked in a read.
             with contextlib.suppress(OSError, ValueError, RuntimeError):
-                for line in iter(stream.readline, ""):
-                    loop.call_soon_threadsafe(lines.put_nowait, line)
+                if fd is not None:
+                    import os
+
+                    while chunk := os.read(fd, 64):
+                        loop.call_soon_threadsafe(lines.put_nowait,
+                                                  chunk.decode("utf-8", "replace"))
+                else:
+                    for line in iter(stream.readline, ""):
+                        loop.call_soon_threadsafe(lines.put_nowait, line)
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(lines.put_nowait, None)
 
         threading.Thread(target=reader, name="terminal-keypad", daemon=True).start()
-        while not self.closed:
-            line = await lines.get()
-            if line is None:
-                return
-            for ch in line:
-                self._key(TERMINAL_KEYS.get(ch), sink)
+        try:
+            while not self.closed:
+                line = await lines.get()
+                if line is None:
+                    return
+                for ch in line:
+                    self._key(TERMINAL_KEYS.get(ch), sink)
+        finally:
+            _restore_terminal(fd, saved)
 
     def close(self) -> None:
         self.closed = True
+
+
+def _quiet_terminal(stream: TextIO) -> tuple[int | None, list[Any] | None]:
+    """Echo and line editing off on a terminal; (its fd, the settings to restore), or
+    (None, None) for a stream that is no terminal."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None, None
+    import os
+
+    if not os.isatty(fd):
+        return None, None
+    import termios
+
+    saved = termios.tcgetattr(fd)
+    quiet = termios.tcgetattr(fd)
+    quiet[3] &= ~(termios.ECHO | termios.ECHONL | termios.ICANON)
+    quiet[6][termios.VMIN] = 1
+    quiet[6][termios.VTIME] = 0
+    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    return fd, saved
+
+
+def _restore_terminal(fd: int | None, saved: list[Any] | None) -> None:
+    if fd is None or saved is None:
+        return
+    import termios
+
+    with contextlib.suppress(OSError, termios.error):
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 # --- the fake -------------------------------------------------------------------------

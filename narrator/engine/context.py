@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from narrator.engine.actions import Action
+from narrator.engine.cues import REASON_CUES
 from narrator.engine.effects import (
     Effect,
     Eliminated,
@@ -60,7 +61,12 @@ class Ctx:
         st = self.state
         st.windows += 1
         st.window = st.windows
-        st.open = Window(purpose, seconds, seat or 0)
+        # The key has the type of `seconds`: 30 and 30.0 are one key but not one JSON.
+        key = (purpose, seconds, seat or 0, type(seconds))
+        opened = _WINDOWS.get(key)
+        if opened is None:
+            opened = _WINDOWS[key] = Window(purpose, seconds, seat or 0)
+        st.open = opened
         self.out.append(OpenWindow(st.window, purpose, seconds, seat))
 
     def wait(self, task: Task, purpose: str, seconds: float, seat: int | None = None) -> bool:
@@ -75,8 +81,8 @@ class Ctx:
 
     # lights
     def day_lights(self, on: tuple[int, ...] = (), blink: tuple[int, ...] = ()) -> None:
-        alive = self.state.alive
-        dim = tuple([s for s in range(1, len(alive)) if not alive[s]])
+        # The dimmed seats are the eliminated ones (only `eliminate` takes a seat out).
+        dim = tuple(sorted([e.seat for e in self.state.eliminations]))
         self.out.append(SeatLights(on, blink, dim))
 
     def dark(self) -> None:
@@ -133,12 +139,23 @@ class Ctx:
         st.agenda = []
         st.current = None
         st.window = 0
-        self.day_lights()
+        # The reveal at the table: every seat not of the town blinks (the page lists roles).
+        roles = self.rules.roles
+        self.day_lights(blink=tuple(s for s in range(1, st.seats + 1)
+                                    if st.roles[s] in roles and roles[st.roles[s]].team != "red"))
         self.sound("chime")
-        self.say(f"win_{outcome.winner or 'draw'}")
+        win = f"win_{outcome.winner or 'draw'}"
+        self.say(win)
+        reason = REASON_CUES.get(outcome.reason)
+        if reason and win not in self.rules.cues:  # a rule set's own win words say why
+            self.say(reason)
         self.record("game_over", reason=outcome.reason, winner=outcome.winner)
         self.record("roles", secret=True, roles=st.roles[1:])
         self.out.append(GameOver(outcome))
+
+
+# The windows' frozen descriptions, shared: a game opens a few kinds thousands of times.
+_WINDOWS: dict[tuple[str, float, int, type], Window] = {}
 
 
 # --- tasks --------------------------------------------------------------------------------

@@ -67,18 +67,22 @@ class Engine:
         return st, ctx.out
 
     def apply(self, state: State, action: Action) -> list[Effect]:
-        ctx = Ctx(self.rules, state, self.hooks)
         if state.phase == "over":
             raise RuleError("the game is over")
-        kind = action.kind
-        if isinstance(action, WindowClosed):
+        ctx = Ctx(self.rules, state, self.hooks, [])
+        if type(action) is WindowClosed:
+            # Most actions of a game are a window running out (every call-out beat): the
+            # first test, by exact type.
             if action.window != state.window or state.current is None:
                 raise RuleError(f"window {action.window} is not open")
             task = state.current
             state.current = None
             state.window = 0
             self.hooks.tasks[type(task)].closed(ctx, task)
-        elif kind in _ANYTIME:
+            self._run(ctx)
+            return ctx.out
+        kind = action.kind
+        if kind in _ANYTIME:
             self._anytime(ctx, action)
         elif isinstance(action, Deal):
             if state.number > 0 or any(state.roles[1:]):

@@ -19,7 +19,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     # night
     "night_falls": (),  # "Night falls. Everyone, close your eyes."
     "night_zero": (),  # the first night: roles meet the host, no shots
-    "meet_again": (),  # a meeting got the wrong number of taps: the call is repeated
+    "night_zero_redo": (),  # night zero went wrong too often: paused, to be played again
     "callout": ("seat",),  # one number of the call-out: "three"
     "nobody": (),  # the call-out's last item: "nobody" (a role may choose no one)
     "callout_again": (),  # a call-out's next round (boxed mafia): "Again."
@@ -40,6 +40,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "discussion": ("seconds",),  # free discussion opens (Princeton rules)
     "accusations_open": (),  # Princeton: the moderator asks for accusations
     "accuser_speech": ("seat", "seconds"),  # Princeton: the accuser explains
+    "accuser_speech_unnamed": ("seconds",),  # the same, the accuser not named (keypad, voice)
     "ask_second": ("seat",),  # Princeton: "Is there a second?"
     "comments": ("seconds",),  # Princeton: others comment before the vote
     "day_closed": (),  # Princeton: the host closed the day, or its time ran out
@@ -49,7 +50,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "accusation": ("seat",),  # Princeton: "Player number seven is accused."
     "accusation_seconded": ("seat",),
     "accusation_dropped": ("seat",),
-    "nominees": ("seats",),  # "Nominated are players number three, seven and eight."
+    "nominees": ("seats",),  # "The nominees are players number three, seven and eight."
     "no_nominees": (),  # "Nobody is nominated. There is no vote today."
     "no_vote_today": (),  # the first day's rule: no vote
     "single_nominee_no_vote": ("seat",),  # day 1: a single nominee is not voted on
@@ -61,7 +62,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "vote_count": ("seat", "votes"),  # "Player number seven: five votes."
     "tie": ("seats",),  # "A tie between players number three and seven."
     "tie_speech": ("seat", "seconds"),
-    "revote": ("seats",),  # "We vote again on players number three and seven."
+    "revote": ("seats",),  # "A second vote: players number three and seven."
     "lift_vote": ("seats",),  # "Who votes that players number three and seven all leave?"
     "lift_passed": ("seats",),
     "lift_failed": ("seats",),
@@ -82,7 +83,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "team_out": (),  # boxed: the rest of the mafia is out; a turncoat now wakes with them
     "eliminated": ("seat",),  # "Player number seven leaves the table."
     # host corrections and fouls
-    "foul": ("seat", "count"),  # "Player number three, foul. That is two fouls."
+    "foul": ("seat", "count"),  # "Player number three, second foul."
     "foul_taken_back": ("seat", "count"),  # the host took one back: "... now one foul."
     "foul_speech_lost": ("seat",),  # the third foul: the next speech is lost
     "foul_speech_short": ("seat", "seconds"),  # the third foul with 3 or 4 players left
@@ -98,4 +99,24 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "win_black": (),
     "win_maniac": (),
     "win_draw": (),
+    # why the game ended, said after the winner (unless the rule set's own win words say it)
+    "reason_no_black": (),
+    "reason_black_parity": (),
+    "reason_idle_rounds": (),
+    "reason_nobody_left": (),
+    "reason_maniac_one_red": (),
+    "reason_maniac_one_black": (),
+    "reason_maniac_last": (),
+}
+
+
+# The reasons the win checks give (Outcome.reason) and the cue that says each.
+REASON_CUES: dict[str, str] = {
+    "all black players eliminated": "reason_no_black",
+    "black equal or outnumber red": "reason_black_parity",
+    "idle_rounds": "reason_idle_rounds",
+    "nobody is left at the table": "reason_nobody_left",
+    "the maniac is left with at most one red player": "reason_maniac_one_red",
+    "the maniac is left alone with one black player": "reason_maniac_one_black",
+    "the maniac is the last player left": "reason_maniac_last",
 }

@@ -103,7 +103,9 @@ def _accusations_act(ctx: Ctx, t: Accusations, action: Action) -> None:
     _close_now(ctx)
     ctx.say("accusation", seat=target)
     ctx.record("accusation", day=st.number, by=by, target=target)
-    explain: list[Task] = [AccuserSpeech(by)] if by and ctx.rules.day.accuser_speech > 0 else []
+    # 002: "the accuser shall be allowed to explain": also when the host's keypad or voice
+    # named only the accused (seat 0: the box cannot call the accuser by number).
+    explain: list[Task] = [AccuserSpeech(by)] if ctx.rules.day.accuser_speech > 0 else []
     ctx.push(*explain, AwaitSecond(target, by), Accusations())
 
 
@@ -113,13 +115,17 @@ def _accusations_closed(ctx: Ctx, t: Accusations) -> None:
 
 def _accuser_speech(ctx: Ctx, t: AccuserSpeech) -> bool:
     st = ctx.state
-    if not st.alive[t.seat]:
+    if t.seat and not st.alive[t.seat]:
         return False
     st.speaker = t.seat
     seconds = ctx.rules.day.accuser_speech
-    ctx.say("accuser_speech", seat=t.seat, seconds=int(seconds))
-    ctx.day_lights(on=(t.seat,))
-    return ctx.wait(t, "speech", seconds, t.seat)
+    if t.seat:
+        ctx.say("accuser_speech", seat=t.seat, seconds=int(seconds))
+        ctx.day_lights(on=(t.seat,))
+    else:
+        ctx.say("accuser_speech_unnamed", seconds=int(seconds))
+        ctx.day_lights()
+    return ctx.wait(t, "speech", seconds, t.seat or None)
 
 
 def _second(ctx: Ctx, t: AwaitSecond) -> bool:
@@ -136,6 +142,8 @@ def _second_act(ctx: Ctx, t: AwaitSecond, action: Action) -> None:
     st = ctx.state
     if isinstance(action, Tap):
         action = Second(action.seat)  # a tap on one's own pad seconds the accusation
+    elif isinstance(action, Entry):
+        action = Second(action.number)  # the host's keypad: the seconder's seat
     if not isinstance(action, Second):
         raise RuleError(f"{action.kind} is not expected while an accusation waits for a second")
     target, accuser = t.target, t.accuser
@@ -236,7 +244,7 @@ TASKS: dict[type[Task], TaskSpec[Any]] = {
     AccuserSpeech: TaskSpec(_accuser_speech, act=speech_act, closed=speech_closed,
                             accepts=frozenset({"end_speech", "hold"})),
     AwaitSecond: TaskSpec(_second, act=_second_act, closed=_second_closed,
-                          accepts=frozenset({"second", "tap"})),
+                          accepts=frozenset({"second", "tap", "entry"})),
     Comments: TaskSpec(_comments, act=_comments_act, accepts=frozenset({"start_voting"})),
     Conviction: TaskSpec(_conviction),
     ConvictionCount: TaskSpec(_conviction_count),

@@ -13,7 +13,7 @@ from typing import Any
 
 from narrator.engine.actions import Action, Choose, Entry, Tap
 from narrator.engine.context import Ctx, Dawn, TaskSpec, waits_only
-from narrator.engine.effects import Outcome, Phase
+from narrator.engine.effects import Outcome, PauseTimers, Phase, ShowAnswer
 from narrator.engine.ruleset import Step
 from narrator.engine.state import Pick
 from narrator.engine.tasks import (
@@ -24,9 +24,11 @@ from narrator.engine.tasks import (
     DayStart,
     Gap,
     LastWord,
+    MeetCount,
     NightInput,
     NightStart,
     NightStep,
+    NightZeroHeld,
     Sleep,
     StepEnd,
     Task,
@@ -114,6 +116,9 @@ def _take_choice(ctx: Ctx, step: Step, action: Action, called: int) -> None:
             raise RuleError(f"{action.number} is not a seat at this table")
         if ctx.ability(step).chooses:
             st.taps.append(Pick(0, action.number))
+        elif action.number and action.number not in st.tapped:
+            # A meeting on the keypad: each holder types their own seat number.
+            st.tapped.append(action.number)
         return
     if isinstance(action, Choose):
         if not ctx.ability(step).chooses:
@@ -192,22 +197,34 @@ def _sleep(ctx: Ctx, t: Sleep) -> bool:
 
 
 def _meeting_end(ctx: Ctx, step: Step) -> bool:
-    """Night zero: the holders of `step.roles` tapped. Learn who they are, or call again."""
+    """Night zero: the holders of `step.roles` tapped (or typed their seats). Learn who
+    they are, or call the role again.
+
+    While learning, the answer display shows the count of seats heard after every call,
+    for the same time, and a call that went wrong is followed by the same call again (the
+    same words, the same windows). After `meet_calls` calls that went wrong the game is
+    held, paused, and night zero is played again from its start once the host resumes."""
     st = ctx.state
     tapped = sorted(st.tapped)
     st.tapped = []
-    if all(st.roles[1:]):
-        ctx.push(Sleep(step.id))
+    if all(st.roles[1:]) and not st.learned:
+        ctx.push(Sleep(step.id))  # dealt: nothing to learn
         return False
     expected = sum(st.deck.get(r, 0) for r in step.roles)
     fits = len(tapped) == expected and all(
         any(r in step.roles for r in st.possible[s]) for s in tapped
     )
+    shown = MeetCount(step.id, len(tapped))
     if not fits:
-        # The same words and windows whoever got it wrong: the call is simply repeated.
-        ctx.say("meet_again")
-        ctx.push(NightStep(step.id))
+        st.meet_calls += 1
+        if st.meet_calls >= ctx.rules.meet_calls:
+            _forget_night_zero(ctx)
+            st.agenda = [shown, Sleep(step.id), NightZeroHeld(), NightStart()]
+            return False
+        again: list[Task] = [Gap()] if ctx.rules.step_gap > 0 else []
+        ctx.push(shown, Sleep(step.id), *again, NightStep(step.id))
         return False
+    st.meet_calls = 0
     for seat in range(1, st.seats + 1):
         if seat in tapped:
             st.possible[seat] = tuple(r for r in st.possible[seat] if r in step.roles)
@@ -217,8 +234,44 @@ def _meeting_end(ctx: Ctx, step: Step) -> bool:
         if len(st.possible[seat]) == 1 and not st.roles[seat]:
             st.roles[seat] = st.possible[seat][0]
             st.learned = True
-    ctx.push(Sleep(step.id))
+    ctx.push(shown, Sleep(step.id))
     return False
+
+
+def _meet_count(ctx: Ctx, t: MeetCount) -> bool:
+    # A count of 0 has no blinks: the red light says it.
+    if t.count:
+        ctx.out.append(ShowAnswer("count", ctx.rules.meet_count_seconds, t.count))
+    else:
+        ctx.out.append(ShowAnswer("no", ctx.rules.meet_count_seconds))
+    return ctx.wait(t, "answer", ctx.rules.meet_count_seconds)
+
+
+def _forget_night_zero(ctx: Ctx) -> None:
+    """Everything night zero learned is dropped: it is played again from its start."""
+    st = ctx.state
+    st.meet_calls = 0
+    st.roles = [""] * (st.seats + 1)
+    st.possible = [()] + [tuple(sorted(st.deck)) for _ in range(st.seats)]
+    st.learned = False
+    st.taps = []
+    st.tapped = []
+    st.night = {}
+
+
+def _night_zero_held(ctx: Ctx, t: NightZeroHeld) -> bool:
+    st = ctx.state
+    st.redo_night_zero = True
+    if not st.paused:
+        st.paused = True
+        ctx.out.append(PauseTimers())
+    ctx.say("night_zero_redo")
+    # Opened while paused, the window waits: it runs once the host resumes the game.
+    return ctx.wait(t, "held", 1.0)
+
+
+def _night_zero_resumed(ctx: Ctx, t: NightZeroHeld) -> None:
+    ctx.state.redo_night_zero = False
 
 
 def settle_roles(ctx: Ctx) -> None:
@@ -268,9 +321,13 @@ def _dawn(ctx: Ctx, t: Daybreak) -> bool:
     ctx.say("morning", day=st.number)
     deaths = {s: d for s in sorted({*dawn.kills, *dawn.attacks})
               if st.alive[s] and (d := dawn.death(s)) is not None}
-    victims = sorted(deaths, key=lambda s: (deaths[s].order, s))
+    named = any(d.news for d in deaths.values())
+    # Unless the rule set names the killers, the victims leave (and speak) in seat order:
+    # night order would tell the table whose kill was whose (club: the mafia's, then the
+    # maniac's).
+    victims = sorted(deaths, key=lambda s: (deaths[s].order, s)) if named else sorted(deaths)
     first_blood = not st.eliminations
-    if any(d.news for d in deaths.values()):
+    if named:
         # The rule set names the killers: each death with its own words, in night order.
         for seat in victims:
             ctx.say(deaths[seat].news or "night_victim", seat=seat)
@@ -347,6 +404,8 @@ TASKS: dict[type[Task], TaskSpec[Any]] = {
                          accepts=frozenset({"tap", "entry", "choose"})),
     StepEnd: TaskSpec(_step_end),
     AnswerWindow: TaskSpec(_answer),
+    MeetCount: TaskSpec(_meet_count),
+    NightZeroHeld: TaskSpec(_night_zero_held, closed=_night_zero_resumed),
     Sleep: TaskSpec(_sleep),
     Gap: TaskSpec(_gap),
     Daybreak: TaskSpec(_dawn),

@@ -281,6 +281,12 @@ class RuleSet:
     step_gap: float = 0.0
     # The roles in play (and how many of each) are announced before the first night.
     announce_deck: bool = False
+    # Night zero without a deal: how many times in all a meeting is called before the
+    # box gives up and night zero is redone (the game waits, paused, for the host).
+    meet_calls: int = 3
+    # Night zero without a deal: after each meeting's window, the answer display shows the
+    # count of seats heard for this long (the same at every call).
+    meet_count_seconds: float = 3.0
 
     @property
     def min_seats(self) -> int:
@@ -544,6 +550,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 _SETUP_SETTINGS = ("roles", "follow_table", "mafiosi")
 
 # Top-level fields a game may change through settings.
-_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "win")
+_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "win",
+                 "meet_calls")
 # Night-step fields a setting may change (when the step is first and last called).
 _STEP_SETTINGS = ("first_night", "last_night")

@@ -178,6 +178,8 @@ class State:
     immune: list[int] = field(default_factory=list)  # cannot be nominated today
     vote_immune: list[int] = field(default_factory=list)  # nominated or not, not voted on today
     learned: bool = False  # night zero: a role was learned from taps, not dealt
+    meet_calls: int = 0  # night zero: calls of the current meeting that went wrong so far
+    redo_night_zero: bool = False  # night zero went wrong too often: held until resumed
     last_pick: dict[str, int] = field(default_factory=dict)  # by step id: last night's pick
     self_healed: list[str] = field(default_factory=list)  # steps whose healer healed self
     verdict_used: bool = False  # the once-a-game verdict was given

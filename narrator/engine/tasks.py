@@ -107,6 +107,24 @@ class AskAnswer(Task):
 
 
 @dataclass(frozen=True, slots=True)
+class MeetCount(Task):
+    """Night zero, after a meeting's window: the answer display shows how many seats the
+    box heard (the holders' eyes are still open), for the same time at every call."""
+
+    name: ClassVar[str] = "meet_count"
+    step: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class NightZeroHeld(Task):
+    """Night zero went wrong too often: the game waits, paused, until the host resumes it;
+    then night zero starts again from its first call."""
+
+    name: ClassVar[str] = "night_zero_held"
+
+
+@dataclass(frozen=True, slots=True)
 class Sleep(Task):
     """The step's sleep cue."""
 
@@ -302,6 +320,7 @@ TASK_TYPES: dict[str, type[Task]] = {
     cls.name: cls
     for cls in (
         NightStart, NightStep, CallOut, CallAgain, NightInput, StepEnd, AnswerWindow, AskAnswer, Sleep,
+        MeetCount, NightZeroHeld,
         Gap, Daybreak, DayStart, NightNext, Speeches, Speech, SilentTurn, LastWord, TieSpeech,
         Voting, VoteOn, VoteOnLast, Tally, Revote, LiftVote, AllOrNone, Proposals,
         DiscussionDay, Discussion, Accusations, AccuserSpeech, Comments, AwaitSecond,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from narrator.engine.actions import Action, Tap, Vote
+from narrator.engine.actions import Action, Entry, Tap, Vote
 from narrator.engine.context import Ctx, TaskSpec
 from narrator.engine.night import say_news
 from narrator.engine.rng import randbelow
@@ -111,10 +111,13 @@ def start_ballots(ctx: Ctx, names: list[int], rnd: int, prev: list[int]) -> None
 
 
 def take_vote(ctx: Ctx, candidate: int, action: Action) -> None:
-    """A vote for `candidate` (LIFT in a lift vote), by a tap or a Vote."""
+    """A vote for `candidate` (LIFT in a lift vote), by a tap, a Vote, or the host typing
+    the voter's seat on the keypad (a table without pads: hands are counted aloud)."""
     st = ctx.state
     if isinstance(action, Tap):
         voter = action.seat
+    elif isinstance(action, Entry):
+        voter = action.number
     elif isinstance(action, Vote):
         voter = action.voter
     else:
@@ -356,7 +359,7 @@ def reveal(ctx: Ctx, seat: int) -> None:
         ctx.say("role_revealed", seat=seat, role=dealt_card(ctx, seat))
 
 
-_VOTE_INPUTS = frozenset({"vote", "tap"})
+_VOTE_INPUTS = frozenset({"vote", "tap", "entry"})
 
 TASKS: dict[type[Task], TaskSpec[Any]] = {
     Voting: TaskSpec(_voting),

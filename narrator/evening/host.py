@@ -22,9 +22,9 @@ from pathlib import Path
 
 from narrator.daemon import Box
 from narrator.engine.effects import Outcome
-from narrator.errors import NarratorError
+from narrator.errors import InputFileError, NarratorError
 from narrator.evening.memory import remember
-from narrator.evening.setup import GameSetup
+from narrator.evening.setup import GameSetup, Problem, SetupError
 from narrator.records.session import GameSession, ProtocolFiles
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,9 @@ class Evening:
         self.abandoned: ProtocolFiles | None = None  # the abandoned game's protocol
         # Hear of each operation: "start", "abandon" (the page refreshes, the log tells).
         self.listeners: list[Callable[[str], None]] = []
+        # The box's own check that its table has the seats (the pin map's check_seats):
+        # raises InputFileError naming the map and both seat counts.
+        self.seat_check: Callable[[int], None] | None = None
         self._wanted = asyncio.Event()
         self._ended = asyncio.Event()
 
@@ -61,6 +64,11 @@ class Evening:
     def start(self, setup: GameSetup) -> GameSetup:
         """Play the next game with `setup`; returns it as checked (names trimmed)."""
         checked = setup.check()
+        if self.seat_check is not None:
+            try:
+                self.seat_check(checked.seats)
+            except InputFileError as exc:
+                raise SetupError("set-up", [Problem("seats", "pin_map", str(exc))]) from None
         if self.in_play:
             raise EveningError("a game is in play: abandon it first")
         self.setup = checked

@@ -8,8 +8,12 @@ Cue texts are templates. Parameters are public values only and are spoken as wor
     {votes:голос/голоса/голосов}  Russian gives three forms (1, 2-4, 5+): "пять голосов";
     {seconds:f:секунда/секунды/секунд}  and the noun's gender when it is not masculine
                                   ("одна секунда", "две секунды");
+    {seconds:duration}            a length of time in natural units: "one minute and thirty
+                                  seconds" / "одна минута тридцать секунд" (never "600 seconds");
     {seats}                       a list: "three, seven and eight" / "три, семь и восемь";
-    {seats:player number/players number}  a list after a singular or plural lead-in;
+    {seats:player number/players number}  a list after a singular or plural lead-in, which can
+                                  carry the verb that agrees: "{seats:Выставлен игрок номер/
+                                  Выставлены игроки номер}";
     {role}                        a role's name as this rule set's cards print it
     {role:many}                   ... and its plural ("Mafiosi: two"), see `roles:` below.
 
@@ -210,6 +214,8 @@ class PhraseBook:
             if isinstance(value, int) and not isinstance(value, bool):
                 if f.spec == "ord":
                     return numbers.ordinal(value, lang)
+                if f.spec == "duration":
+                    return numbers.duration(value, lang)
                 if f.forms:
                     return numbers.counted(value, f.forms, lang, f.gender)
                 return numbers.cardinal(value, lang, f.gender)
@@ -271,9 +277,9 @@ def _field(name: str, spec: str, lang: str, source: str, where: str) -> _Field:
         if spec != "many":
             raise PhraseBookError(source, where, f"{{role:{spec}}}: a role takes only :many")
         return _Field(name, spec)
-    if spec == "ord":
+    if spec in ("ord", "duration"):
         if kind not in (int, None):
-            raise PhraseBookError(source, where, f"{{{name}:ord}}: only a number has an ordinal")
+            raise PhraseBookError(source, where, f"{{{name}:{spec}}}: only a number takes :{spec}")
         return _Field(name, spec)
     gender = "m"
     head, sep, rest = spec.partition(":")

@@ -109,6 +109,32 @@ def counted(n: int, forms: Sequence[str], lang: str, gender: str = "m") -> str:
     return f"{cardinal(n, lang, gender)} {forms[plural_form(n, lang)]}"
 
 
+_DURATION_UNITS = {
+    "en": (("minute", "minutes"), ("second", "seconds")),
+    "ru": (("минута", "минуты", "минут"), ("секунда", "секунды", "секунд")),
+}
+
+
+def duration(seconds: int, lang: str) -> str:
+    """A length of time as a host says it: "ten minutes", "одна минута тридцать секунд".
+
+    Whole minutes are said in minutes and the rest in seconds, so a timer of 600 s is never
+    "шестьсот секунд"; under a minute stays in seconds ("тридцать секунд").
+    """
+    _check(seconds)
+    if lang not in _DURATION_UNITS:
+        raise ValueError(f"no number words for language {lang!r}")
+    minute_forms, second_forms = _DURATION_UNITS[lang]
+    minutes, rest = divmod(seconds, 60)
+    parts: list[str] = []
+    if minutes:
+        parts.append(counted(minutes, minute_forms, lang, "f"))
+    if rest or not minutes:
+        parts.append(counted(rest, second_forms, lang, "f"))
+    joiner = " and " if lang == "en" else " "
+    return joiner.join(parts)
+
+
 def listed(items: Sequence[str], lang: str) -> str:
     """Words joined as a list: "three, seven and eight", "три, семь и восемь"."""
     if not items:

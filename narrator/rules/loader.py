@@ -37,6 +37,7 @@ _TOP_KEYS = {
     "name", "title", "roles", "deck", "night_zero", "night", "day", "fouls", "win",
     "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "default_role",
     "settings", "limits", "deck_grows", "cues", "scoring", "setup", "dawn", "step_gap",
+    "meet_calls", "meet_count_seconds",
     "announce_deck", "presets",
 }
 _INPUTS = ("callout", "keypad", "none")
@@ -172,7 +173,12 @@ class _Reader:
             dawn=dawn,
             step_gap=float(self.typed(data.get("step_gap", 0), float, "step_gap")),
             announce_deck=self.typed(data.get("announce_deck", False), bool, "announce_deck"),
+            meet_calls=self.typed(data.get("meet_calls", 3), int, "meet_calls"),
+            meet_count_seconds=float(self.typed(data.get("meet_count_seconds", 3.0), float,
+                                                "meet_count_seconds")),
         )
+        if rules.meet_calls < 1:
+            raise self.fail("meet_calls", f"expected at least 1, got {rules.meet_calls}")
         if setup is not None:
             try:
                 rules = rules.with_decks()

@@ -4,6 +4,12 @@ They decide as `Table` does, then act only through the devices: a short press on
 own pad to tap or vote, a long press to end their speech, and the host's keypad to
 nominate, to type a best move or to give a foul. They act once the box has finished
 speaking and the moment's window is open, like people at a table.
+
+With `keypad_only` nobody touches a pad: a table with no pads, one private keypad. At
+night zero each holder types their own seat when their role is called; on later nights
+the role's holders type their target once, when its number is called; in the day the
+host types the seats of the raised hands in a vote and of a seconder, and "." ends a
+speech.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from narrator.daemon import Box
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Vote
 from narrator.engine.effects import Effect
-from narrator.engine.tasks import Speech, SpeechTask
+from narrator.engine.tasks import CallOut, Speech, SpeechTask
 from narrator.sim.players import Table
 
 Press = Callable[[int, bool], None]  # (seat, down)
@@ -28,7 +34,8 @@ HOLD_SECONDS = 1.3
 
 class PadPlayers:
     def __init__(self, box: Box, table: Table, press: Press, keypad: FakeKeypad, clock: Clock,
-                 seed: int, speech_seconds: tuple[float, float] = (3.0, 8.0)) -> None:
+                 seed: int, speech_seconds: tuple[float, float] = (3.0, 8.0),
+                 keypad_only: bool = False) -> None:
         self.box = box
         self.table = table
         self.press = press
@@ -36,6 +43,7 @@ class PadPlayers:
         self.clock = clock
         self.rng = random.Random(seed ^ 0xB0A2D)
         self.speech_seconds = speech_seconds
+        self.keypad_only = keypad_only
         self._seen = 0
         self._task: asyncio.Task[None] | None = None
         box.listeners.append(self._changed)
@@ -68,12 +76,19 @@ class PadPlayers:
             await self._do(actions)
             await self.clock.sleep(self.rng.uniform(low, high) / 2)
             if self.box.game.state.window == window:
-                await self._pad(task.seat, HOLD_SECONDS)  # "thank you": a long press
+                if self.keypad_only or not task.seat:
+                    # "next speaker"; also for an accuser not named (the seat is 0)
+                    self.keypad.press(".")
+                else:
+                    await self._pad(task.seat, HOLD_SECONDS)  # "thank you": a long press
             return
         await self.clock.sleep(self.rng.uniform(0.1, 0.5))
         await self._do(actions)
 
     async def _do(self, actions: list[Action]) -> None:
+        if self.keypad_only:
+            await self._type(actions)
+            return
         for action in actions:
             if isinstance(action, Tap):
                 await self._pad(action.seat, TAP_SECONDS)
@@ -88,6 +103,34 @@ class PadPlayers:
                     self.keypad.press(*str(seat), "enter")
             elif isinstance(action, Foul):
                 self.keypad.press("/", *str(action.seat), "enter")
+            await self.clock.sleep(0.05)
+
+    async def _type(self, actions: list[Action]) -> None:
+        """The same moves on the keypad alone."""
+        task = self.box.game.state.current
+        typed: list[int] = []
+        for action in actions:
+            if isinstance(action, Tap):
+                if isinstance(task, CallOut):
+                    # The role as a whole: its target once, when that number is called.
+                    typed = [task.seat]
+                else:
+                    typed.append(action.seat)  # a meeting: each holder's own seat
+                continue
+            if isinstance(action, Vote):
+                self.keypad.press(*str(action.voter), "enter")
+            elif isinstance(action, Second):
+                self.keypad.press(*str(action.by), "enter")
+            elif isinstance(action, Nominate):
+                self.keypad.press(*str(action.target), "enter")
+            elif isinstance(action, BestMove):
+                for seat in action.seats:
+                    self.keypad.press(*str(seat), "enter")
+            elif isinstance(action, Foul):
+                self.keypad.press("/", *str(action.seat), "enter")
+            await self.clock.sleep(0.05)
+        for seat in typed:
+            self.keypad.press(*str(seat), "enter")
             await self.clock.sleep(0.05)
 
     async def _pad(self, seat: int, seconds: float) -> None:

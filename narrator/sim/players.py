@@ -28,6 +28,7 @@ from narrator.engine.tasks import (
     Speech,
     VoteOn,
 )
+from narrator.engine.voting import sitting_out
 
 
 class Table:
@@ -119,16 +120,19 @@ class Table:
         elif isinstance(task, VoteOn):
             candidate = task.seat
             voted = set(st.ballot.voters()) if st.ballot else set()
+            if st.ballot:
+                voted.update(sitting_out(self.rules, st.ballot))  # tied: no vote in a re-vote
             # A ballot on a single accused (Princeton rules) is a yes/no: more hands go up.
             single = st.ballot is not None and len(st.ballot.candidates) == 1
             sure, unsure = (0.8, 0.3) if single else (0.55, 0.15)
             teams = self._seat_teams or [self.team(st, s) for s in range(st.seats + 1)]
             below = self.rng.below
+            voted.update(st.muted)
             for voter in st.living():
                 # Every seat draws, voted or not, so the same moment gives the same votes
                 # however many were already cast before a restart.
                 p = sure if teams[voter] != teams[candidate] else unsure
-                if below(1_000_000) < p * 1_000_000 and voter not in voted | set(st.muted):
+                if below(1_000_000) < p * 1_000_000 and voter not in voted:
                     out.append(Vote(voter))
         elif isinstance(task, LiftVote):
             out.extend(Vote(v) for v in st.living() if self._chance(0.5))

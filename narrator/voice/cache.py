@@ -1,4 +1,4 @@
-"""Rendered speech on disk, one WAV per (engine, voice, language, rate, text).
+"""Rendered speech on disk, one WAV per (engine, voice, language, rate, text), at one loudness.
 
 Rendering takes tens of milliseconds (seconds on a slow Pi); a cue must start at once, so
 every cue of the rule set is rendered ahead (`prepare`) onto disk. In memory only the
@@ -17,7 +17,8 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 
-from narrator.errors import DeviceError
+from narrator.errors import ConfigError, DeviceError
+from narrator.voice import loudness
 from narrator.voice.estimate import DEFAULT_RATE, estimate_seconds
 from narrator.voice.tts import Renderer
 from narrator.voice.wav import Clip, read_wav, write_wav
@@ -26,15 +27,22 @@ log = logging.getLogger(__name__)
 
 
 MEMORY_BUDGET = 24 * 1024 * 1024  # bytes of samples kept in memory
+GIVE_UP = 3  # failed renders in a row after which a voice is left to its fallback
 RENDER_ATTEMPTS = 4
 SHORTEST = 0.7  # a render shorter than this share of the estimate was cut short
 
 
 class WavCache:
     def __init__(self, folder: Path, renderer: Renderer, lang: str,
-                 memory: int = MEMORY_BUDGET) -> None:
+                 memory: int = MEMORY_BUDGET, fallback: WavCache | None = None,
+                 voice: str = "") -> None:
         self.folder = folder
         self.renderer = renderer
+        # espeak-ng's cache, for a clip this voice fails to render (logged once).
+        self.fallback = fallback
+        self.voice = voice or renderer.key
+        self._failed: set[str] = set()
+        self._failures = 0
         self.lang = lang
         self.memory = memory
         self._clips: OrderedDict[str, Clip] = OrderedDict()
@@ -43,7 +51,7 @@ class WavCache:
         self.rendered = 0  # how many texts this cache had to render (not found on disk)
 
     def path_for(self, text: str) -> Path:
-        key = f"{self.renderer.key}\0{self.lang}\0{text}".encode()
+        key = f"{self.renderer.key}\0{loudness.VERSION}\0{self.lang}\0{text}".encode()
         return self.folder / f"{self.lang}-{hashlib.sha256(key).hexdigest()[:40]}.wav"
 
     def loaded(self, text: str) -> Clip | None:
@@ -58,21 +66,33 @@ class WavCache:
         clip = self.loaded(text)
         if clip is not None:
             return clip
+        if self.fallback is not None and (text in self._failed or self._failures >= GIVE_UP):
+            return self.fallback.clip(text)
         path = self.path_for(text)
         clip = self._read(path)
         if clip is None:
             self.folder.mkdir(parents=True, exist_ok=True)
-            clip = self._render(text, path)
+            try:
+                clip = self._render(text, path)
+            except (DeviceError, ConfigError) as exc:
+                if self.fallback is None:
+                    raise
+                return self._fall_back(text, exc)
+            with self._lock:
+                self._failures = 0
         self._keep(text, clip)
         return clip
 
     def _render(self, text: str, path: Path) -> Clip:
         # espeak-ng on a busy machine sometimes renders nothing, or a clip cut short: try
         # again, and check the length against the estimate (about 4 % off on average).
-        shortest = self._shortest(text)
+        # A voice in a child process answers or fails for good: one attempt, then the
+        # fallback.
+        espeak = getattr(self.renderer, "rate", None) is not None
+        shortest = self._shortest(text) if espeak else 1 / 1000
         best: Clip | None = None
         error: DeviceError | None = None
-        for attempt in range(1, RENDER_ATTEMPTS + 1):
+        for attempt in range(1, (RENDER_ATTEMPTS if espeak else 1) + 1):
             try:
                 self.renderer.render(text, path)
                 clip = read_wav(path)
@@ -81,7 +101,7 @@ class WavCache:
                 log.warning("rendering %r, attempt %d: %s", text, attempt, exc)
                 continue
             except (OSError, wave.Error, EOFError) as exc:
-                error = DeviceError(f"espeak-ng wrote an unreadable file for {text!r}: {exc}")
+                error = DeviceError(f"{self.voice} wrote an unreadable file for {text!r}: {exc}")
                 log.warning("rendering %r, attempt %d: %s", text, attempt, error)
                 continue
             if best is None or clip.frames > best.frames:
@@ -93,11 +113,12 @@ class WavCache:
         if best is None:
             assert error is not None
             raise error
-        if best.seconds < shortest:
-            write_wav(path, best)  # the longest try: better a clipped cue than none
+        # Every voice renders at its own level: stored at the box's one loudness (the
+        # longest try, if all were short: better a clipped cue than none).
+        write_wav(path, loudness.normalised(best))
         with self._lock:
             self.rendered += 1
-        return best
+        return read_wav(path)  # as 16-bit: the same samples a later start reads
 
     def _shortest(self, text: str) -> float:
         rate = getattr(self.renderer, "rate", DEFAULT_RATE)
@@ -105,6 +126,22 @@ class WavCache:
             return SHORTEST * estimate_seconds(text, self.lang, int(rate))
         except ValueError:  # a language without an estimate: only "nothing" is caught
             return 1 / 1000
+
+    def _fall_back(self, text: str, exc: Exception) -> Clip:
+        assert self.fallback is not None
+        with self._lock:
+            first = not self._failed
+            self._failed.add(text)
+            self._failures += 1
+        if first:
+            log.error("the %s voice failed (%s): espeak-ng speaks what it cannot", self.voice, exc)
+        return self.fallback.clip(text)
+
+    def close(self) -> None:
+        """End the renderer's child process, if it has one (it starts again when needed)."""
+        close = getattr(self.renderer, "close", None)
+        if close is not None:
+            close()
 
     def _keep(self, text: str, clip: Clip) -> None:
         with self._lock:

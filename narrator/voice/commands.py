@@ -28,13 +28,14 @@ from narrator.engine.actions import (
 )
 from narrator.errors import ConfigError
 from narrator.phrases import numbers
+from narrator.requests import AbandonGame, NextGame
 
 MAX_SEAT = 16
 ADD_TIME_SECONDS = 30
 
 COMMAND_IDS: tuple[str, ...] = (
     "next_speaker", "pause", "resume", "repeat", "undo", "start_voting", "yes", "no",
-    "add_time", "nominate", "foul", "remove",
+    "add_time", "nominate", "foul", "remove", "next_game", "abandon",
 )
 SEAT_COMMANDS = frozenset({"nominate", "foul", "remove"})
 # These change the game in a way that is hard to take back, so they are repeated back and
@@ -80,6 +81,7 @@ def to_action(command: Command) -> Action | None:
     simple: dict[str, Action] = {
         "next_speaker": EndSpeech(), "pause": Pause(), "resume": Resume(), "repeat": Repeat(),
         "undo": Undo(), "start_voting": StartVoting(),
+        "next_game": NextGame(), "abandon": AbandonGame(),
     }
     if name in simple:
         return simple[name]

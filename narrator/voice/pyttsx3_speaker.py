@@ -1,4 +1,5 @@
-"""The real Speaker: espeak-ng through pyttsx3, a WAV cache, and sounddevice playback."""
+"""The real Speaker: the chosen voice (espeak-ng through pyttsx3, or a neural or festival
+voice in a child process, see voices.py), a WAV cache, and sounddevice playback."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from narrator.errors import DeviceError
 from narrator.voice.ambience import night_noise
 from narrator.voice.cache import WavCache
 from narrator.voice.estimate import estimate_seconds
+from narrator.voice.packs import PackSpeech
 from narrator.voice.playback import Player, Playing
 from narrator.voice.settings import VoiceSettings
 from narrator.voice.sounds import SoundBank
-from narrator.voice.tts import Pyttsx3Renderer, Renderer
+from narrator.voice.speech import speech_cache
+from narrator.voice.tts import Renderer
 from narrator.voice.wav import Clip
 
 log = logging.getLogger(__name__)
@@ -30,8 +33,12 @@ class Pyttsx3Speaker:
         # not change); a one-off `narrator say` need not.
         self.hold_time = hold_time
         self.clock = clock or MonotonicClock()
-        self.renderer = renderer or Pyttsx3Renderer(settings.voice_id, settings.rate)
-        self.cache = WavCache(settings.cache_path, self.renderer, settings.language)
+        self.cache: WavCache | PackSpeech
+        if renderer is not None:
+            self.cache = WavCache(settings.cache_path, renderer, settings.language)
+        else:
+            self.cache = speech_cache(settings)
+        self.renderer = self.cache.renderer
         self.bank = SoundBank(settings.sounds_path)
         ambience = (night_noise(settings.sample_rate) if settings.ambience_volume > 0 else None)
         self.player = player or Player(settings.device, settings.volume, settings.sample_rate,
@@ -49,6 +56,7 @@ class Pyttsx3Speaker:
                 log.error("cannot speak %r: %s", text, exc)
                 await self._hold(estimate_seconds(text, self.settings.language, self.settings.rate))
                 return
+        log.debug("playing %.2f s of speech", clip.seconds)  # the bench's first word
         await self._play(clip)
 
     async def sound(self, name: str) -> None:
@@ -73,6 +81,7 @@ class Pyttsx3Speaker:
 
     def close(self) -> None:
         self.player.close()
+        self.cache.close()
 
     async def _play(self, clip: Clip) -> None:
         playing = self.player.play(clip)

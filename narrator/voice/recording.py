@@ -1,7 +1,7 @@
 """RecordingSpeaker: speaks into a WAV file instead of a sound device.
 
-Each text is rendered by the real voice (pyttsx3 and espeak-ng, through the same WAV
-cache as the box uses) and placed in the recording at the clock's time, so a demo on a
+Each text is rendered by the real voice (the chosen one, through the same WAV cache as
+the box uses) and placed in the recording at the clock's time, so a demo on a
 virtual clock still leaves the whole game's audio. Used where there is no sound device.
 """
 
@@ -13,10 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from narrator.clock import Clock
-from narrator.voice.cache import WavCache
 from narrator.voice.settings import VoiceSettings
 from narrator.voice.sounds import SoundBank
-from narrator.voice.tts import Pyttsx3Renderer
+from narrator.voice.speech import speech_cache
 from narrator.voice.wav import Clip, Samples, write_wav
 
 
@@ -26,9 +25,7 @@ class RecordingSpeaker:
         self.clock = clock
         self.out = out
         self.rate = settings.sample_rate
-        self.cache = WavCache(settings.cache_path,
-                              Pyttsx3Renderer(settings.voice_id, settings.rate),
-                              settings.language)
+        self.cache = speech_cache(settings)
         self.bank = SoundBank(settings.sounds_path)
         self._parts: list[tuple[float, Samples]] = []
         self.start = clock.now()

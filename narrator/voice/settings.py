@@ -15,6 +15,7 @@ from narrator.phrases.numbers import LANGUAGES
 from narrator.voice.estimate import DEFAULT_RATE
 
 DEFAULT_VOICES = {"en": "gmw/en-us", "ru": "zle/ru"}
+OTHER_VOICES = ("hibari", "piper", "festival")  # not espeak-ng (see voices.py)
 
 
 def _sounds_dir() -> Path:
@@ -31,7 +32,7 @@ SOUNDS_DIR = _sounds_dir()
 @dataclass(frozen=True, slots=True)
 class VoiceSettings:
     language: str = "en"
-    voice: str | None = None  # an espeak-ng voice id; None: the language's default
+    voice: str | None = None  # a voice (see voices.py); None: the best installed one
     rate: int = DEFAULT_RATE  # words per minute
     volume: float = 1.0  # 0..1, the same for every cue, day and night
     device: str | int | None = None  # sounddevice output: a name (or part of one), an index
@@ -55,7 +56,13 @@ class VoiceSettings:
 
     @property
     def voice_id(self) -> str:
-        return self.voice or DEFAULT_VOICES[self.language]
+        """The espeak-ng voice id: the one named, or the language's (also the fallback's)."""
+        name, _, detail = (self.voice or "").partition(":")
+        if name in ("espeak", "espeak-ng"):
+            return detail or DEFAULT_VOICES[self.language]
+        if not self.voice or name in OTHER_VOICES or name == "pack":
+            return DEFAULT_VOICES[self.language]
+        return self.voice
 
     @property
     def cache_path(self) -> Path:

@@ -1,4 +1,4 @@
-"""The cue sounds (gong, chime, tick, beat) from sounds/, loaded once."""
+"""The cue sounds (gong, chime, tick, beat) from sounds/, loaded once at the speech's loudness."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import wave
 from pathlib import Path
 
 from narrator.errors import DeviceError
+from narrator.voice.loudness import normalised
 from narrator.voice.speaker import SOUND_NAMES
 from narrator.voice.wav import Clip, read_wav
 
@@ -22,7 +23,7 @@ class SoundBank:
         if clip is None:
             path = self.folder / f"{name}.wav"
             try:
-                clip = read_wav(path)
+                clip = normalised(read_wav(path))
             except (OSError, wave.Error, EOFError) as exc:
                 raise DeviceError(f"cannot read cue sound {path}: {exc} "
                                   "(scripts/make-sounds makes them)") from None

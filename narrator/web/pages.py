@@ -62,6 +62,12 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
     parts = [f'<section class="status {esc(phase)}"><h1>{esc(heading)}</h1>']
     if game["paused"]:
         parts.append(f'<p class="badge paused">{esc(t("paused"))}</p>')
+    cache = view.get("voice_cache")
+    if cache:
+        ready = t("voice_cache", done=cache["done"], total=cache["total"])
+        parts.append(f'<p class="moment">{esc(ready)}</p>')
+    if game.get("redo_night_zero"):
+        parts.append(f'<p class="moment" role="alert">{esc(t("redo_night_zero"))}</p>')
     if phase == "day":
         moment = t.moment(view["moment"])
         speaker = view["speaker"]

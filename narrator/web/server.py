@@ -82,6 +82,9 @@ class WebServer:
                         for name in _STATIC}
         self.app = self._make_app()
         host.on_box.append(self.attach)
+        warmup = getattr(host, "warmup", None)  # the speech rendered ahead (the service's)
+        if warmup is not None:
+            warmup.listeners.append(self.hub.poke)
         if host.box is not None:
             self.attach(host.box)
 
@@ -115,7 +118,11 @@ class WebServer:
         box = self.host.box
         if box is None:
             return None
-        return view_of(box)
+        view = view_of(box)
+        warmup = getattr(self.host, "warmup", None)
+        if warmup is not None and warmup.started and not warmup.ready:
+            view["voice_cache"] = warmup.to_json()
+        return view
 
     def voice_note(self, t: Text) -> str:
         """A line above the game when voice commands are off, saying why."""
@@ -284,7 +291,7 @@ class WebServer:
         if reason is not None:
             return _error(409, reason)
         try:
-            box.apply_now(action)
+            box.apply_now(action, "page")
         except RuleError as exc:
             return _error(409, str(exc))
         except OSError as exc:

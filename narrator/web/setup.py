@@ -162,7 +162,13 @@ def _say(t: Text, problem: Problem, form: SetupForm) -> str:
     code = problem.code
     if code == "seats" and form.rules in bundled():
         rules = load_bundled(form.rules)
-        if form.seats not in rules.deck:
+        setup = rules.setup
+        if setup is not None and form.seats > rules.max_seats:
+            # boxed: the table ends, the game does not; off the table the engine's own
+            # line names the setting that makes the list unplayable.
+            if form.settings.get("setup.follow_table", setup.follow_table):
+                return t("setup_table_ends", high=rules.max_seats)
+        elif form.seats not in rules.deck:
             return t("setup_bad_seats", low=rules.min_seats, high=rules.max_seats)
     if code == "name_duplicate":
         seat = int(problem.field.rpartition(".")[2])

@@ -65,6 +65,8 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         "id": info.id, "rules": info.rules, "lang": info.lang,
         "phase": st.phase, "day": st.number, "over": over, "winner": winner,
         "paused": bool(st.paused) and not over,
+        # Public: the whole table heard night zero called again and the game paused.
+        "redo_night_zero": bool(st.redo_night_zero) and not over,
     }
     if over:
         game["reason"] = st.outcome.reason if st.outcome else None

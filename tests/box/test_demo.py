@@ -28,7 +28,8 @@ def test_a_sport_game_on_pads_and_keypad(seed: int) -> None:
     assert result.box.refused == 0  # the players only did what the rules allowed
     assert st.eliminations, "somebody left the table"
     spoken = result.box.performer.spoken
-    assert spoken[0].cue == "night_zero" and spoken[-1].cue.startswith("win_")
+    assert spoken[0].cue == "night_zero" and spoken[-2].cue.startswith("win_")
+    assert spoken[-1].cue.startswith("reason_")  # the winner, then why
     # Night zero only meets; shots start on night 1.
     assert all(e.phase == "day" or e.number >= 1 for e in st.eliminations)
 
@@ -39,6 +40,27 @@ def test_every_rule_set_plays_a_whole_game(name: str) -> None:
     result = asyncio.run(play_demo(DemoOptions(rules, rules.min_seats, 5, fast=True)))
     assert result.box.game.over
     assert result.box.game.state.roles[1:] == result.cards
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_every_rule_set_plays_on_the_keypad_alone(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--rules", name, "--input", "keypad", "--fast", "--json",
+                 "--no-state"]) == 0
+    protocol = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert protocol["winner"] in ("red", "black", "maniac", "draw")
+    inputs, night = protocol["inputs"], protocol["night_inputs"]
+    assert set(inputs) == {"pads", "keypad", "voice", "page"}
+    assert inputs["pads"] == 0 and inputs["keypad"] > 0
+    # Every night input (night zero's meetings included) came from the keypad.
+    assert night["keypad"] > 0 and night["pads"] == night["voice"] == night["page"] == 0
+
+
+def test_keypad_play_learns_the_cards_and_nothing_is_refused() -> None:
+    rules = load_bundled("club")
+    result = asyncio.run(play_demo(DemoOptions(rules, 10, 4, fast=True, keypad_only=True)))
+    assert result.box.game.over
+    assert result.box.game.state.roles[1:] == result.cards
+    assert result.box.refused == 0
 
 
 def test_seat_lights_are_dark_at_night_and_show_the_speaker_in_the_day() -> None:
@@ -67,7 +89,8 @@ def test_demo_command_prints_the_protocol_as_json(capsys: pytest.CaptureFixture[
                  "--preset", "tournament", "--set", "day.speech=45"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     protocol = json.loads(out[-1])
-    assert set(protocol) == {"winner", "eliminations", "timeline"}
+    assert set(protocol) == {"winner", "eliminations", "timeline", "inputs", "night_inputs"}
+    assert protocol["timeline"][-1]["cue"] == "protocol_saved"  # said once it is written
     assert protocol["winner"] in ("red", "black", "draw")
     assert any("winner:" in line for line in out[:-1])
     assert protocol["timeline"][0]["phase"] == "night-0"

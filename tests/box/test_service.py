@@ -293,10 +293,10 @@ def test_a_voice_foul_is_repeated_and_acts_only_after_yes(tmp_path: Path) -> Non
         ask = "A foul to player number three? Say yes to confirm."
         for _ in range(200):
             said = [text for _at, text in speaker.said]
-            if any(text.startswith("Player number three, foul") for text in said):
+            if any(text.startswith("Player number three, first foul") for text in said):
                 break
             assert await clock.step()
-        foul = next(i for i, text in enumerate(said) if text.startswith("Player number three, foul"))
+        foul = next(i for i, text in enumerate(said) if text.startswith("Player number three, first foul"))
         assert ask in said[:foul]  # repeated to the table before it acts
         task.cancel()
         with pytest.raises(asyncio.CancelledError):

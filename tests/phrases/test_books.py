@@ -42,7 +42,7 @@ def book(request: pytest.FixtureRequest) -> PhraseBook:
 def test_sport_is_among_the_rule_sets_checked() -> None:
     cues = rule_set_cues()
     assert "sport" in cues
-    assert {"mafia_meet", "mafia_wake", "mafia_sleep", "don_wake", "sheriff_wake"} <= cues["sport"]
+    assert {"mafia_meet", "sport_mafia_hunt", "mafia_sleep", "don_wake", "sheriff_wake"} <= cues["sport"]
 
 
 @pytest.mark.parametrize("cue", sorted(ENGINE_CUES))
@@ -105,8 +105,14 @@ def test_commands_are_lists_of_phrases(book: PhraseBook) -> None:
 @pytest.mark.parametrize(("lang", "cue", "params", "text"), [
     ("en", "vote_count", {"seat": 7, "votes": 1}, "Player number seven: one vote."),
     ("en", "vote_count", {"seat": 7, "votes": 5}, "Player number seven: five votes."),
-    ("en", "nominees", {"seats": (3, 7, 8)}, "Nominated: players number three, seven and eight."),
-    ("en", "nominees", {"seats": (10,)}, "Nominated: player number ten."),
+    ("en", "nominees", {"seats": (3, 7, 8)},
+     "The nominees are players number three, seven and eight."),
+    ("en", "nominees", {"seats": (10,)}, "The nominee is player number ten."),
+    ("en", "discussion", {"seconds": 600}, "Free discussion: ten minutes."),
+    ("en", "tie_speech", {"seat": 4, "seconds": 90},
+     "Player number four, one minute and thirty seconds to speak."),
+    ("en", "foul", {"seat": 5, "count": 2}, "Player number five, second foul."),
+    ("en", "convicted", {"seat": 5, "votes": 1}, "With one vote, player number five leaves the table."),
     ("en", "morning", {"day": 2}, "Good morning. Day two."),
     ("en", "callout", {"seat": 10}, "ten"),
     ("ru", "vote_count", {"seat": 3, "votes": 2}, "Игрок номер три: два голоса."),
@@ -118,9 +124,20 @@ def test_commands_are_lists_of_phrases(book: PhraseBook) -> None:
     ("ru", "speaker_short", {"seat": 2, "seconds": 32},
      "Игрок номер два, у вас тридцать две секунды."),
     ("ru", "tie", {"seats": (3, 7)}, "Голоса разделились поровну между игроками номер три и семь."),
-    ("ru", "nominees", {"seats": (4,)}, "На голосование выставлены: игрок номер четыре."),
+    ("ru", "nominees", {"seats": (4,)}, "На голосование выставлен игрок номер четыре."),
+    ("ru", "nominees", {"seats": (4, 9)}, "На голосование выставлены игроки номер четыре и девять."),
+    ("ru", "discussion", {"seconds": 600}, "Свободное обсуждение: десять минут."),
+    ("ru", "comments", {"seconds": 60}, "Обсуждение обвинения: одна минута."),
+    ("ru", "tie_speech", {"seat": 1, "seconds": 90},
+     "Игрок номер один, у вас одна минута тридцать секунд на оправдание."),
+    ("ru", "speaker_short", {"seat": 2, "seconds": 150},
+     "Игрок номер два, у вас две минуты тридцать секунд."),
+    ("ru", "revote", {"seats": (5, 1)}, "Повторное голосование: игроки номер пять и один."),
+    ("ru", "convicted", {"seat": 4, "votes": 2}, "Игрок номер четыре покидает стол: два голоса против."),
+    ("ru", "single_nominee_leaves", {"seat": 9}, "Кандидатура одна: игрок номер девять покидает стол."),
+    ("ru", "foul_taken_back", {"seat": 3, "count": 2}, "Игроку номер три снят один фол. Остаётся два фола."),
     ("ru", "morning", {"day": 2}, "Доброе утро. День второй."),
-    ("ru", "foul", {"seat": 5, "count": 3}, "Игрок номер пять, фол. Всего у игрока три фола."),
+    ("ru", "foul", {"seat": 5, "count": 3}, "Игрок номер пять, третий фол."),
 ])
 def test_spoken_words(lang: str, cue: str, params: dict[str, ParamValue], text: str) -> None:
     assert PhraseBook.load(lang).render(cue, params) == text

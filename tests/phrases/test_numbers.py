@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from narrator.phrases.numbers import cardinal, counted, listed, ordinal, plural_form
+from narrator.phrases.numbers import cardinal, counted, duration, listed, ordinal, plural_form
 
 VOTES = ("голос", "голоса", "голосов")
 SECONDS = ("секунда", "секунды", "секунд")
@@ -47,6 +47,32 @@ def test_english_cardinals(n: int, words: str) -> None:
 def test_ordinals(n: int, en: str, ru: str) -> None:
     assert ordinal(n, "en") == en
     assert ordinal(n, "ru") == ru
+
+
+@pytest.mark.parametrize(("seconds", "en", "ru"), [
+    (0, "zero seconds", "ноль секунд"),
+    (30, "thirty seconds", "тридцать секунд"),
+    (60, "one minute", "одна минута"),
+    (90, "one minute and thirty seconds", "одна минута тридцать секунд"),
+    (120, "two minutes", "две минуты"),
+    (181, "three minutes and one second", "три минуты одна секунда"),
+    (600, "ten minutes", "десять минут"),
+    (1320, "twenty-two minutes", "двадцать две минуты"),
+])
+def test_durations_in_minutes_and_seconds(seconds: int, en: str, ru: str) -> None:
+    assert duration(seconds, "en") == en
+    assert duration(seconds, "ru") == ru
+
+
+@given(st.integers(min_value=60, max_value=99_999))
+def test_a_duration_is_whole_minutes_then_the_seconds_under_a_minute(seconds: int) -> None:
+    minutes, rest = divmod(seconds, 60)
+    said = duration(seconds, "ru")
+    assert said.startswith(counted(minutes, ("минута", "минуты", "минут"), "ru", "f"))
+    if rest:
+        assert said.endswith(" " + counted(rest, SECONDS, "ru", "f"))
+    else:
+        assert "секунд" not in said
 
 
 def test_english_plural() -> None:

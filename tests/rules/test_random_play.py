@@ -22,7 +22,9 @@ from narrator.sim.selfplay import deal
 
 RULE_SETS = ("classic", "boxed", "club")
 GAMES = 30
-MAX_ACTIONS = 20_000
+# Classic has no fouls (002), so no host's fourth foul shortens a game; scattered random
+# taps seldom agree on a victim: a random game may run to some 60,000 actions.
+MAX_ACTIONS = 100_000
 WINNERS = ("red", "black", "maniac", "draw")
 
 

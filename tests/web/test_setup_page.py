@@ -109,6 +109,15 @@ def test_the_boxed_special_roles_are_chosen_by_ticks_and_checked_against_the_tab
         r = await client.post("/setup", data=fits, allow_redirects=False)
         assert r.status == 303
         assert dict(evening.setup.settings) == {"setup.roles": ["spy", "ninja"]}
+        # «Играть можно и большим составом»: 24 seats held to the table are refused with
+        # the setting to untick; off the table the box's own choice plays them.
+        big = {k: v for k, v in form.items() if k != "set.setup.follow_table"}
+        r = await client.post("/setup", data={**form, "seats": "24"}, allow_redirects=False)
+        assert r.status in (400, 409)
+        assert "Hold the game to the booklet" in await r.text()
+        r = await client.post("/setup", data={**big, "seats": "24"}, allow_redirects=False)
+        assert r.status == 303
+        assert evening.setup.seats == 24
 
     run(tmp_path, body)
 

@@ -37,6 +37,7 @@ SETTINGS: list[dict[str, Any]] = [
     {"full_utterance": True, "trim_db": 15.0},
     {"full_utterance": True, "trim_db": 20.0},
     {"full_utterance": True, "trim_db": 15.0, "loud_end": False},
+    {"full_utterance": True, "trim_db": 15.0, "loud_end": False, "end_window": 0.2},
 ]
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from narrator.engine.context import STEP_ARGS, Ability, Ctx, Dawn
+from narrator.engine.decoy import decoy_yes_no, waiting
 from narrator.engine.effects import ShowAnswer
 from narrator.engine.ruleset import Role, Step
 from narrator.engine.state import Pick
@@ -222,6 +223,9 @@ def check_answer(ctx: Ctx, step: Step, target: int) -> bool:
 def _check_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     target = single_target(ctx, step, choices)
     if not target:
+        # A dead checker, or one who chose nothing: the display lights all the same.
+        if not ctx.rules.answers_public and step.answer > 0 and not waiting(ctx, step.roles, choices):
+            ctx.out.append(decoy_yes_no(ctx, step.id, step.answer))
         return
     yes = check_answer(ctx, step, target)
     actors = living_actors(ctx, step)

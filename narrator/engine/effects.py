@@ -145,6 +145,9 @@ class ShowAnswer(Effect):
     answer: str
     seconds: float
     code: int = 0
+    # A decoy (nobody expects an answer: narrator/engine/decoy.py). Never reaches a
+    # device: the performer shows a decoy exactly like an answer.
+    decoy: bool = False
 
 
 @dataclass(slots=True)

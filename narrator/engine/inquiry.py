@@ -21,6 +21,7 @@ from typing import Any
 
 from narrator.engine.abilities import check_answer, guarded, living_actors, question_args
 from narrator.engine.context import Ability, Ctx, TaskSpec
+from narrator.engine.decoy import decoy_card, decoy_yes_no, waiting
 from narrator.engine.effects import ShowAnswer
 from narrator.engine.picks import flags, unknown_args
 from narrator.engine.ruleset import Role, Step
@@ -100,6 +101,9 @@ def _windows(ctx: Ctx, step: Step) -> int:
     return sum(ctx.state.deck.get(role, 0) for role in step.roles)
 
 
+DECOY = "decoy"  # an AskAnswer's answer when the window shows a decoy
+
+
 def _ask_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     st = ctx.state
     answers: list[Task] = []
@@ -113,7 +117,12 @@ def _ask_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
         ctx.record("check", secret=True, step=step.id, by=by, target=target, answer=answer,
                    night=st.number)
         answers.append(AskAnswer(step.id, answer, target))
-    answers += [AskAnswer(step.id, "", 0)] * (_windows(ctx, step) - len(answers))
+    # Windows with no answer due: dark for a living checker who chose (the rules gave
+    # him no answer; a decoy would mislead him), else a decoy (nobody expects one).
+    empty = _windows(ctx, step) - len(answers)
+    unanswered = waiting(ctx, step.roles, choices) - len(answers)
+    dark = min(empty, unanswered if step.args.get("each", False) else int(unanswered > 0))
+    answers += [AskAnswer(step.id, DECOY, 0)] * (empty - dark) + [AskAnswer(step.id, "", 0)] * dark
     ctx.push(*answers)
 
 
@@ -137,7 +146,19 @@ def _ask_answer(ctx: Ctx, t: AskAnswer) -> bool:
         ctx.say(f"answer_public_{t.answer}", seat=t.target)
     elif t.answer in ("yes", "no"):
         ctx.out.append(ShowAnswer(t.answer, seconds))
-    elif t.answer:
+    elif t.answer == DECOY and not ctx.rules.answers_public:
+        # Nobody living to read it: a decoy of the same form and time, so the display
+        # lighting at all tells a peeker nothing about the checker.
+        step = ctx.step(t.step)
+        if step.args["reveals"] == "card":
+            # Only cards a check can show (the ninja shows a civilian's card).
+            shown = {ctx.rules.roles[r].shows_as or r for r in ctx.rules.roles
+                     if ctx.state.deck.get(r)}
+            cards = [r for r in ctx.rules.roles if ctx.state.deck.get(r) and r in shown]
+            ctx.out.append(decoy_card(ctx, t.step, seconds, cards, card_code))
+        else:
+            ctx.out.append(decoy_yes_no(ctx, t.step, seconds))
+    elif t.answer and t.answer != DECOY:
         ctx.out.append(ShowAnswer(t.answer, seconds, card_code(ctx, t.answer)))
     return ctx.wait(t, "answer", seconds)
 

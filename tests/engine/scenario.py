@@ -217,7 +217,7 @@ def _check(game: Game, expect: dict[str, Any], said: list[Effect], where: str) -
     if "deck" in expect and dict(st.deck) != expect["deck"]:
         raise ScenarioFailure(f"{where}: deck {dict(st.deck)} != {expect['deck']}")
     if "answers" in expect:
-        answers = [e.answer for e in said if isinstance(e, ShowAnswer)]
+        answers = [e.answer for e in said if isinstance(e, ShowAnswer) and not e.decoy]
         if answers != list(expect["answers"]):
             raise ScenarioFailure(f"{where}: answers shown {answers} != {expect['answers']}")
     if "roles" in expect and st.roles[1:] != list(expect["roles"]):

@@ -57,6 +57,18 @@ def _windows(effects: list[Effect]) -> list[tuple[str, float]]:
     return [(e.purpose, e.seconds) for e in effects if isinstance(e, OpenWindow)]
 
 
+def _answers(effects: list[Effect]) -> list[tuple[int, float, bool]]:
+    """Where in the night the answer display lights, for how long, and whether as a
+    card's blinks: everything but the answer itself."""
+    shown = []
+    windows = 0  # where: after how many of the night's windows
+    for e in effects:
+        windows += isinstance(e, OpenWindow)
+        if isinstance(e, ShowAnswer):
+            shown.append((windows, e.seconds, e.code > 0))
+    return shown
+
+
 def _cases() -> list[tuple[str, str]]:
     cases = []
     for name in bundled_names():
@@ -104,6 +116,8 @@ def test_night_is_the_same_with_the_role_dead_or_alive(name: str, role: str) -> 
     tapping_script, tapping_night = night_script(rules, roles, remove=bystander, tap=True)
     assert dead_script == alive_script == tapping_script
     assert _windows(dead_night) == _windows(alive_night) == _windows(tapping_night)
+    # The answer display lights alike (a decoy when no answer is due): when and how long.
+    assert _answers(dead_night) == _answers(alive_night) == _answers(tapping_night)
     for effects in (dead_night, alive_night, tapping_night):
         for e in effects:
             if isinstance(e, Phase):

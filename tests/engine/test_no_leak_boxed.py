@@ -100,4 +100,8 @@ def test_the_commissar_is_answered_only_by_the_light() -> None:
     rules, roles = table("doctor")
     _script, seen = nights(rules, roles, {1: {"commissar_check": {3: 8}}})
     answers = [e for e in seen if isinstance(e, ShowAnswer)]
-    assert [(a.answer, a.code) for a in answers] == [("civilian", 1)]  # the ninja's cover
+    real = [(a.answer, a.code) for a in answers if not a.decoy]
+    assert real == [("civilian", 1)]  # the ninja's cover
+    # Nights with no check asked light a decoy card, never one a check cannot show.
+    assert any(a.decoy for a in answers)
+    assert all(a.code > 0 and a.answer != "ninja" for a in answers)

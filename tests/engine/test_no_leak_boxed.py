@@ -105,3 +105,46 @@ def test_the_commissar_is_answered_only_by_the_light() -> None:
     # Nights with no check asked light a decoy card, never one a check cannot show.
     assert any(a.decoy for a in answers)
     assert all(a.code > 0 and a.answer != "ninja" for a in answers)
+
+
+def _checked(rules: RuleSet, roles: list[str], target: int) -> list[tuple[str, float, int]]:
+    """What the commissar's answer display shows on night 1 for a check of `target`."""
+    _script, seen = nights(rules, roles, {1: {"commissar_check": {3: target}}})
+    return [(a.answer, a.seconds, a.code) for a in seen if isinstance(a, ShowAnswer) and not a.decoy]
+
+
+@pytest.mark.parametrize("role", ["turncoat", "ninja"])
+def test_a_covered_card_shows_exactly_as_a_civilian(role: str) -> None:
+    """A turncoat not yet turned (and the ninja) shows what a civilian shows: the same
+    card, blink code and time on the answer LEDs; nothing else of the night differs."""
+    rules, roles = table("doctor")
+    covered, civilian = roles.index(role) + 1, roles.index("civilian") + 1
+    assert _checked(rules, roles, covered) == _checked(rules, roles, civilian)
+    assert _checked(rules, roles, covered)[0][0] == "civilian"
+    a, a_seen = nights(rules, roles, {1: {"commissar_check": {3: covered}}})
+    b, b_seen = nights(rules, roles, {1: {"commissar_check": {3: civilian}}})
+    assert a == b and _windows(a_seen) == _windows(b_seen)
+    assert all(e == SeatLights() for e in a_seen + b_seen if isinstance(e, SeatLights))
+
+
+def test_the_sleepwalker_shows_his_own_card_and_votes_in_the_day_like_the_town() -> None:
+    """The booklet: the sleepwalker plays for the town; only his night vote with the
+    mafia is not counted. The commissar sees his card (no cover); his day vote lights and
+    counts like any player's; his night taps are silent and dark."""
+    rules, roles = table("doctor")
+    walker = roles.index("sleepwalker") + 1
+    assert _checked(rules, roles, walker)[0][0] == "sleepwalker"
+    assert rules.roles["sleepwalker"].votes == rules.roles["civilian"].votes is True
+    # His tap in the mafia's kill is taken silently (nights() asserts each tap is dark).
+    step = next(s.id for s in rules.night if "sleepwalker" in s.roles and s.ability == "kill")
+    tapped, tapped_seen = nights(rules, roles, {1: {step: {walker: 1}}})
+    quiet, quiet_seen = nights(rules, roles, {})
+    assert tapped == quiet and _windows(tapped_seen) == _windows(quiet_seen)
+
+
+def test_a_turncoat_votes_in_the_day_like_a_civilian() -> None:
+    rules = load_bundled("boxed")
+    turncoat, civilian = rules.roles["turncoat"], rules.roles["civilian"]
+    assert turncoat.votes == civilian.votes and turncoat.shows_as == "civilian"
+    assert turncoat.check_team == "black"  # a team check is not the cover: boxed has none
+    assert not any(s.ability == "check" for s in rules.night)

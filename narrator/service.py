@@ -41,7 +41,7 @@ from narrator.records.session import GameSession
 from narrator.requests import AbandonGame, NextGame
 from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
-from narrator.status import BOX_CUES, where_we_are
+from narrator.status import BOX_CUES, LedState, StatusLight, where_we_are
 from narrator.voice.speaker import Speaker
 from narrator.voice.voice_status import VoiceStatus
 from narrator.warmup import Progress
@@ -103,6 +103,7 @@ class Service:
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
+        self.status_light = StatusLight(self._show_status)
         self.voice_status = ports.voice_status or getattr(ports.voice, "status", None) \
             or VoiceStatus(None if ports.voice is not None else "voice_off", settings.game.lang)
         if ports.voice is not None and hasattr(ports.voice, "status"):
@@ -175,8 +176,7 @@ class Service:
         """The microphone went away mid-game: say so once, blink the status LED; the game
         goes on (the page shows it from the same status)."""
         log.warning("voice commands off: %s", status.off)
-        if self.ports.panel is not None:
-            self.ports.panel.set_status("error")
+        self.status_light.set_fault("microphone", status.off == "voice_mic_lost")
         if self.box is not None and status.off is not None:
             self.box.performer.submit([Say(status.off, {})])
 
@@ -206,6 +206,8 @@ class Service:
         self._warming = asyncio.get_running_loop().create_task(warm(), name="warmup")
         if self.ports.panel is not None:
             self.ports.panel.start(partial(self.submit, source="pads"))
+            if self.status_light.state != "off":  # set before the panel could show it
+                self._show_status(self.status_light.state)
 
     async def run(self, games: int | None = None) -> None:
         """Serve games until stopped (or `games` of them have ended)."""
@@ -219,6 +221,7 @@ class Service:
                 first = False
                 outcome = await self.evening.until_end(box)
                 await box.stop()
+                self.status_light.set_game(False)
                 self.games += 1
                 log.info("game %d over: %s", self.games,
                          outcome.winner if outcome else "abandoned")
@@ -255,7 +258,8 @@ class Service:
         self.book = PhraseBook.load(setup.lang)
         timers = WindowTimers(self.clock, on_expire=lambda w: box.window_expired(w))
         performer = Performer(self._speaker(setup.lang), self.book, timers, self.ports.panel,
-                              self._mute, on_pause=[k.set_paused for k in self.ports.keypads])
+                              self._mute, on_pause=[k.set_paused for k in self.ports.keypads]
+                              + [self.status_light.set_paused])
         greeting: list[Effect] = []
         if first:
             greeting.append(Say("ready", {}))
@@ -283,9 +287,8 @@ class Service:
         for hook in self.on_box:
             hook(box)
         box.start(greeting + opening)
-        if self.ports.panel is not None:
-            lost = self.voice_status.off == "voice_mic_lost"
-            self.ports.panel.set_status("error" if lost else "ready")
+        self.status_light.set_fault("microphone", self.voice_status.off == "voice_mic_lost")
+        self.status_light.set_game(True)
         self.notifier.ready("game running")
         return box
 
@@ -317,8 +320,14 @@ class Service:
 
 
     def _show_fault(self, fault: str | None) -> None:
+        self.status_light.set_fault("journal", fault is not None)
+
+    def _show_status(self, state: LedState) -> None:
         if self.ports.panel is not None:
-            self.ports.panel.set_status("error" if fault else "ready")
+            try:
+                self.ports.panel.set_status(state)
+            except DeviceError as exc:  # the panel not started yet: start_up shows it
+                log.debug("status LED: %s", exc)
 
     async def _say_now(self, cue: str) -> None:
         """A word between games, when no game's performer is there to say it."""

@@ -1,11 +1,15 @@
-"""What the box says about itself (not about the game's rules): ready, a new game, where a
-resumed game stands, voice commands off, confirmations of voice commands.
+"""What the box says and shows about itself (not about the game's rules): ready, a new
+game, where a resumed game stands, voice commands off, confirmations of voice commands;
+and the status LED (StatusLight).
 
-BOX_CUES lists them with their parameters, like narrator.engine.cues.ENGINE_CUES; both
-phrase books have a text for each.
+BOX_CUES lists the cues with their parameters, like narrator.engine.cues.ENGINE_CUES;
+both phrase books have a text for each.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
 
 from narrator.engine.effects import Say
 from narrator.engine.state import State
@@ -49,3 +53,49 @@ def where_we_are(state: State) -> Say:
     if isinstance(task, VoteOn | LiftVote):
         return Say("status_voting", {"day": state.number})
     return Say("status_day", {"day": state.number})
+
+
+LedState = Literal["off", "ready", "game", "paused", "error"]
+
+
+class StatusLight:
+    """What the status LED shows, from what the box knows about itself: a fault (the
+    journal can't be written, the microphone is lost) beats a pause, a pause beats a game
+    running, and with no game the box is ready. `show` is called on every change."""
+
+    def __init__(self, show: Callable[[LedState], None]) -> None:
+        self._show = show
+        self.game = False
+        self.paused = False
+        self.faults: set[str] = set()
+        self.state: LedState = "off"
+
+    def state_now(self) -> LedState:
+        if self.faults:
+            return "error"
+        if self.game:
+            return "paused" if self.paused else "game"
+        return "ready"
+
+    def _update(self) -> None:
+        state = self.state_now()
+        if state != self.state:
+            self.state = state
+            self._show(state)
+
+    def set_game(self, running: bool) -> None:
+        self.game = running
+        self.paused = False
+        self._update()
+
+    def set_paused(self, paused: bool) -> None:
+        self.paused = paused
+        self._update()
+
+    def set_fault(self, name: str, on: bool) -> None:
+        """`name`: which fault ("journal", "microphone"): each clears on its own."""
+        if on:
+            self.faults.add(name)
+        else:
+            self.faults.discard(name)
+        self._update()

@@ -38,9 +38,13 @@ from narrator.engine.effects import SeatLights
 from narrator.errors import DeviceError
 
 Sink = Callable[[Action], None]
-Status = Literal["off", "ready", "paused", "error"]
+Status = Literal["off", "ready", "game", "paused", "error"]
+# Four states a glance tells apart on one plain LED (no dimming needed): steady (ready,
+# no game), a short pulse every 3 s (a game runs), 1 s on / 1 s off (paused), 8 blinks a
+# second (a fault). The same whatever happens at the table, so it carries no secret.
+GAME_PULSE = Pattern(1.0, 0.2, 2.8)
 STATUS_PATTERNS: dict[str, Pattern] = {
-    "off": DARK, "ready": LIT, "paused": SLOW_BLINK, "error": FAST_BLINK,
+    "off": DARK, "ready": LIT, "game": GAME_PULSE, "paused": SLOW_BLINK, "error": FAST_BLINK,
 }
 ANSWER_LEDS = {"yes": "yes", "no": "no"}
 CODE_PERIOD = 0.6  # one blink of a card's code: 0.3 s lit, 0.3 s dark

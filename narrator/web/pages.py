@@ -62,6 +62,10 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
     parts = [f'<section class="status {esc(phase)}"><h1>{esc(heading)}</h1>']
     if game["paused"]:
         parts.append(f'<p class="badge paused">{esc(t("paused"))}</p>')
+    if view.get("fault"):
+        # A technical pause: the box says it and blinks the status LED; here, why.
+        parts.append(f'<p class="fault" role="alert"><span class="badge fault">'
+                     f'{esc(t("fault"))}</span> {esc(t("fault_journal", reason=view["fault"]))}</p>')
     cache = view.get("voice_cache")
     if cache:
         ready = t("voice_cache", done=cache["done"], total=cache["total"])

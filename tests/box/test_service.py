@@ -219,7 +219,7 @@ def test_a_failing_rule_hook_drops_the_action_and_the_game_goes_on(
 def test_the_pause_key_pauses_and_then_resumes(tmp_path: Path) -> None:
     clock = FakeClock()
     keypad = FakeKeypad()
-    service, _panel, speaker = make_service(tmp_path, clock, keypad)
+    service, panel, speaker = make_service(tmp_path, clock, keypad)
     keypad.attach(service.submit)
 
     async def main() -> None:
@@ -227,10 +227,27 @@ def test_the_pause_key_pauses_and_then_resumes(tmp_path: Path) -> None:
         while service.box is None or not isinstance(service.box.game.state.current, Speech):
             assert await clock.step()
         box = service.box
+
+        async def status_becomes(name: str) -> None:
+            # The LED follows when the performer reaches the change (after a cue).
+            for _ in range(200):
+                await asyncio.sleep(0)
+                if panel.status == name:
+                    return
+                await clock.step()
+            raise AssertionError(f"status LED {panel.status}, not {name}")
+
+        await status_becomes("game")
         keypad.press("-")
         for _ in range(50):
             await asyncio.sleep(0)
         assert box.game.state.paused
+        await status_becomes("paused")
+        # A fault beats a pause on the status LED, and each clears on its own.
+        box.disk_failed(OSError(28, "No space left on device"))
+        await status_becomes("error")
+        box.disk_recovered()
+        await status_becomes("paused")
         paused_at = clock.now()
         remaining = box.performer.timers.remaining(box.game.state.window)
         clock.advance(120)  # a long pause: the speech's time stands still
@@ -240,8 +257,10 @@ def test_the_pause_key_pauses_and_then_resumes(tmp_path: Path) -> None:
             await asyncio.sleep(0)
         assert not box.game.state.paused
         assert clock.now() >= paused_at + 120
+        await status_becomes("game")
         await drive(clock, task)
         assert box.game.over
+        await status_becomes("ready")  # the game is over: ready for the next
         said = [text for _at, text in speaker.said]
         assert "Pause." in said
 

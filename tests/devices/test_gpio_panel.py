@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from narrator.clock import FakeClock
+from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.gpio import GpioSeatPanel
 from narrator.devices.pinmap import load_pin_map
 from narrator.engine.actions import Action, EndSpeech, Hold, Pause, Resume, Tap
 from narrator.engine.effects import SeatLights
+from narrator.status import StatusLight
 from tests.devices.helpers import settle, tick
 
 MAP = load_pin_map()  # the packaged 10-seat map
@@ -243,3 +247,43 @@ def test_one_millisecond_chatter_gives_one_tap_per_touch(factory: Any) -> None:
             await tick(clock, 0.3, step=0.01)
 
     assert panel_run(factory, body) == [Tap(6)] * 3
+
+
+def test_the_status_led_shows_ready_game_pause_and_error_apart() -> None:
+    """Each state's LED over 6 s on the fake clock: four patterns a glance tells apart."""
+
+    async def main() -> dict[str, list[float]]:
+        clock = FakeClock()
+        panel = FakeSeatPanel(10, clock)
+        panel.start(lambda _a: None)
+        light = StatusLight(panel.set_status)
+        seen: dict[str, list[float]] = {}
+        steps: list[tuple[str, Callable[[], None]]] = [
+            ("ready", lambda: light.set_game(False)),
+            ("game", lambda: light.set_game(True)),
+            ("paused", lambda: light.set_paused(True)),
+            ("error", lambda: light.set_fault("journal", True)),
+        ]
+        for name, change in steps:
+            change()
+            assert light.state == name and panel.status == name
+            levels = []
+            for _ in range(60):  # every 0.1 s for 6 s
+                await settle()
+                levels.append(panel.level("status"))
+                clock.advance(0.1)
+            seen[name] = levels
+        light.set_fault("journal", False)
+        assert panel.status == "paused"
+        panel.close()
+        return seen
+
+    seen = asyncio.run(main())
+    lit = {name: sum(1 for v in levels if v) for name, levels in seen.items()}
+    changes = {name: sum(1 for a, b in itertools.pairwise(levels) if a != b)
+               for name, levels in seen.items()}
+    assert lit["ready"] == 60 and changes["ready"] == 0  # steady
+    assert 2 <= lit["game"] <= 6  # a short pulse every 3 s
+    assert 25 <= lit["paused"] <= 35 and 4 <= changes["paused"] <= 6  # 1 s on, 1 s off
+    assert changes["error"] > 20  # 8 blinks a second
+    assert len({tuple(v) for v in seen.values()}) == 4

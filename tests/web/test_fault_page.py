@@ -1,0 +1,67 @@
+"""A technical pause (the journal cannot be written) is on the live page, in both
+languages, and goes away when the disk is back (issue 13)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from narrator.rules.loader import load_bundled
+from narrator.sim.selfplay import deal
+from narrator.web import pages
+from narrator.web.text import text
+from tests.web.harness import Table
+
+Client = TestClient[web.Request, web.Application]
+WORDS = {"en": ("Technical pause", "The game record cannot be written"),
+         "ru": ("Техническая пауза", "Не удаётся записать протокол игры")}
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_page_shows_the_fault_and_clears_it(tmp_path: Path, lang: str) -> None:
+    badge, sentence = WORDS[lang]
+
+    async def main() -> None:
+        table = Table(tmp_path, roles=deal(load_bundled("sport"), 10, 3), seed=3, lang=lang)
+        client: Client = TestClient(TestServer(table.server.app))
+        await client.start_server()
+        try:
+            await table.until(lambda: table.state.phase == "day" and table.window_running())
+            page = await (await client.get("/game")).text()
+            assert badge not in page and 'class="fault"' not in page
+            table.box.disk_failed(OSError(28, "No space left on device"))
+            await settle()
+            state = json.loads(await (await client.get("/api/state")).text())
+            assert state["fault"] == "OSError: [Errno 28] No space left on device"
+            page = await (await client.get("/game")).text()
+            assert badge in page and sentence in page and "No space left on device" in page
+            assert 'role="alert"' in page
+            table.box.disk_recovered()
+            await settle()
+            state = json.loads(await (await client.get("/api/state")).text())
+            assert state["fault"] is None
+            page = await (await client.get("/game")).text()
+            # (The cue being said, "the technical pause is over", may still be on it.)
+            assert 'class="fault"' not in page and sentence not in page
+        finally:
+            await client.close()
+            await table.box.stop()
+
+    asyncio.run(main())
+
+
+def test_the_fault_reason_is_escaped() -> None:
+    view = {"game": {"over": False, "phase": "night", "day": 1, "paused": False},
+            "seats": [], "said": "", "eliminations": [], "fault": "OSError: <b>&</b>"}
+    html = pages.live_fragment(text("en"), view)
+    assert "&lt;b&gt;&amp;&lt;/b&gt;" in html and "<b>" not in html

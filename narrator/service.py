@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -88,6 +89,9 @@ class Service:
         self.journal_disk = journal_disk
         self.ports = ports
         self.clock = clock or MonotonicClock()
+        # The wall clock only stamps journal lines and protocols; every timer runs on
+        # `clock` (monotonic), so an NTP or RTC jump never moves the game's time.
+        self.wall: Callable[[], float] = time.time
         self.notifier = notifier or Notifier()
         self.book = PhraseBook.load(settings.game.lang)
         self.box: Box | None = None
@@ -253,7 +257,7 @@ class Service:
         def disk(fd: int) -> Disk:
             return self.journal_disk(fd, failed, recovered)
 
-        found = GameSession.resume(self.settings.state_dir, disk=disk) if first else None
+        found = GameSession.resume(self.settings.state_dir, wall=self.wall, disk=disk) if first else None
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         self.book = PhraseBook.load(setup.lang)
         timers = WindowTimers(self.clock, on_expire=lambda w: box.window_expired(w))
@@ -274,7 +278,8 @@ class Service:
             greeting.append(where_we_are(session.game.state))
         else:
             header = setup.header(_seed(setup, self.clock))
-            session, opening = GameSession.start(self.settings.state_dir, header, disk=disk)
+            session, opening = GameSession.start(self.settings.state_dir, header, wall=self.wall,
+                                                 disk=disk)
             greeting.append(Say("new_game", {}))
         # The game's rule set names the cards the box may say (a jailed player's card).
         performer.book = self.book.for_rules(session.game.engine.rules.name)

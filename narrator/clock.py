@@ -10,6 +10,7 @@ import asyncio
 import heapq
 import itertools
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 
@@ -81,14 +82,19 @@ class FakeClock:
         self.set(deadline)
         return True
 
-    async def run_until_idle(self, limit: float = float("inf")) -> None:
+    async def run_until_idle(self, limit: float = float("inf"),
+                             done: Callable[[], bool] = lambda: False) -> None:
         """Let every task run; whenever all are parked on this clock, jump to the next deadline.
 
-        This is what `--fast` means: the game runs as fast as the machine allows.
+        This is what `--fast` means: the game runs as fast as the machine allows. `done`
+        ends the run early: a task that sleeps forever (a blinking light) never lets the
+        clock go idle.
         """
         while True:
             for _ in range(20):
                 await asyncio.sleep(0)
+            if done():
+                return
             deadline = self.next_deadline()
             if deadline is None or deadline > limit:
                 return

@@ -164,7 +164,7 @@ async def play_demo(options: DemoOptions,
         if isinstance(clock, FakeClock):
             over = asyncio.get_running_loop().create_task(box.wait_over())
             while not over.done():
-                await clock.run_until_idle()
+                await clock.run_until_idle(done=over.done)
                 await asyncio.sleep(0)
                 if not over.done() and clock.next_deadline() is None:
                     raise NarratorError(f"the demo is stuck at {game.state.phase_label()}")

@@ -61,6 +61,7 @@ class Report:
     talk: int = 0
     false_accepts: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
+    by_room: dict[str, list[float]] = field(default_factory=dict)
     cpu: float = 0.0
     audio: float = 0.0
     # what every clip gave: (spec, want, got), for tuning and the confusion table
@@ -87,6 +88,8 @@ class Report:
             f"{prefix}listen_confusion": ", ".join(
                 f"{a}->{b} {n}" for (a, b), n in self.confusion.most_common()) or "none",
             f"{prefix}listen_false_accepts": "; ".join(self.false_accepts) or "none",
+            f"{prefix}listen_latency_ms_p50_by_room": ", ".join(
+                f"{room} {statistics.median(v):.0f}" for room, v in self.by_room.items() if v),
         }
 
 
@@ -153,10 +156,17 @@ def evaluate(recognizer: Recognizer, part: list[Clip]) -> Report:
         if [(c.command, c.seat) for c in got] == [clip.want]:
             report.right[name] += 1
             if first_at is not None:
-                report.latencies.append(max(0.0, first_at - speech_end) * 1000)
+                latency = max(0.0, first_at - speech_end) * 1000
+                report.latencies.append(latency)
+                report.by_room.setdefault(_room(clip.spec), []).append(latency)
         else:
             report.confusion[(name, _label(clip.want, got))] += 1
     return report
+
+
+def _room(spec: ClipSpec) -> str:
+    return next(name for name, reverb, babble in CONDITIONS
+                if (reverb > 0, babble > 0) == (spec.reverb > 0, spec.babble > 0))
 
 
 def _label(want: tuple[str, int | None], got: list[Command]) -> str:

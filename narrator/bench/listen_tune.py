@@ -17,6 +17,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from narrator.bench.listen import Clip, _hear, clips, render
 from narrator.bench.listen_data import TUNING_TALK
@@ -27,6 +28,17 @@ from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 FALSE_ACCEPT_COST = 3.0
 GRID = [round(0.05 * i, 2) for i in range(21)]
 Utterance = tuple[str, str, float]
+# Decoding settings tried: streaming against whole-utterance decoding, the loudness trim
+# (dB under the loudest part), the endpointer's silence window.
+SETTINGS: list[dict[str, Any]] = [
+    {"full_utterance": False, "trim_db": None, "loud_end": False},
+    {"full_utterance": True, "trim_db": None, "loud_end": False},
+    {"full_utterance": True, "trim_db": 10.0},
+    {"full_utterance": True, "trim_db": 15.0},
+    {"full_utterance": True, "trim_db": 20.0},
+    {"full_utterance": True, "trim_db": 15.0, "loud_end": False},
+    {"full_utterance": True, "trim_db": 15.0, "loud_end": False, "end_window": 0.2},
+]
 
 
 @dataclass
@@ -41,8 +53,12 @@ def decide(commands: CommandSet, utterances: list[Utterance],
     out: list[Command] = []
     for forced, free, score in utterances:
         command = commands.parse(forced)
+        other = commands.parse(free)
+        if command is not None and other is not None and \
+                command.command == other.command and command.seat != other.seat:
+            continue
         if command is None or score < thresholds.get(command.command, 1.01):
-            command = commands.parse(free)
+            command = other
         if command is not None:
             out.append(command)
     return out
@@ -91,20 +107,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folder", type=Path, default=Path.home() / ".cache" / "narrator-tune",
                         help="where the tuning clips are kept between runs")
     parser.add_argument("--per-command", type=int, default=8)
+    parser.add_argument("--settings", default="", help="which SETTINGS to try, e.g. 1,3")
     args = parser.parse_args(argv)
     commands = CommandSet.for_language("en")
     part = clips(commands, False, args.per_command, len(TUNING_TALK))
     render(part, args.folder)
     zero = dict.fromkeys({n for n, _ in commands.sentences.values()}, 0.0)
-    for full in (True, False):
-        for window in (0.2, 0.3, 0.4):
-            recognizer = PocketsphinxRecognizer(commands, thresholds=zero, end_window=window,
-                                                full_utterance=full)
-            heard = hear_all(recognizer, part)
-            thresholds = tune(commands, heard)
-            right, said, taken, talk = score(commands, heard, thresholds)
-            print(f"full_utterance={full} end_window={window}: right {right}/{said}, "
-                  f"talk taken {taken}/{talk}; thresholds {thresholds}", flush=True)
+    chosen = [SETTINGS[int(i)] for i in args.settings.split(",")] if args.settings else SETTINGS
+    for setting in chosen:
+        recognizer = PocketsphinxRecognizer(commands, thresholds=zero, **setting)
+        heard = hear_all(recognizer, part)
+        thresholds = tune(commands, heard)
+        right, said, taken, talk = score(commands, heard, thresholds)
+        print(f"{setting}: right {right}/{said}, talk taken {taken}/{talk}; "
+              f"thresholds {thresholds}", flush=True)
     return 0
 
 

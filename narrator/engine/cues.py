@@ -40,6 +40,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "discussion": ("seconds",),  # free discussion opens (Princeton rules)
     "accusations_open": (),  # Princeton: the moderator asks for accusations
     "accuser_speech": ("seat", "seconds"),  # Princeton: the accuser explains
+    "accuser_speech_unnamed": ("seconds",),  # the same, the accuser not named (keypad, voice)
     "ask_second": ("seat",),  # Princeton: "Is there a second?"
     "comments": ("seconds",),  # Princeton: others comment before the vote
     "day_closed": (),  # Princeton: the host closed the day, or its time ran out

@@ -103,7 +103,9 @@ def _accusations_act(ctx: Ctx, t: Accusations, action: Action) -> None:
     _close_now(ctx)
     ctx.say("accusation", seat=target)
     ctx.record("accusation", day=st.number, by=by, target=target)
-    explain: list[Task] = [AccuserSpeech(by)] if by and ctx.rules.day.accuser_speech > 0 else []
+    # 002: "the accuser shall be allowed to explain": also when the host's keypad or voice
+    # named only the accused (seat 0: the box cannot call the accuser by number).
+    explain: list[Task] = [AccuserSpeech(by)] if ctx.rules.day.accuser_speech > 0 else []
     ctx.push(*explain, AwaitSecond(target, by), Accusations())
 
 
@@ -113,13 +115,17 @@ def _accusations_closed(ctx: Ctx, t: Accusations) -> None:
 
 def _accuser_speech(ctx: Ctx, t: AccuserSpeech) -> bool:
     st = ctx.state
-    if not st.alive[t.seat]:
+    if t.seat and not st.alive[t.seat]:
         return False
     st.speaker = t.seat
     seconds = ctx.rules.day.accuser_speech
-    ctx.say("accuser_speech", seat=t.seat, seconds=int(seconds))
-    ctx.day_lights(on=(t.seat,))
-    return ctx.wait(t, "speech", seconds, t.seat)
+    if t.seat:
+        ctx.say("accuser_speech", seat=t.seat, seconds=int(seconds))
+        ctx.day_lights(on=(t.seat,))
+    else:
+        ctx.say("accuser_speech_unnamed", seconds=int(seconds))
+        ctx.day_lights()
+    return ctx.wait(t, "speech", seconds, t.seat or None)
 
 
 def _second(ctx: Ctx, t: AwaitSecond) -> bool:

@@ -321,9 +321,13 @@ def _dawn(ctx: Ctx, t: Daybreak) -> bool:
     ctx.say("morning", day=st.number)
     deaths = {s: d for s in sorted({*dawn.kills, *dawn.attacks})
               if st.alive[s] and (d := dawn.death(s)) is not None}
-    victims = sorted(deaths, key=lambda s: (deaths[s].order, s))
+    named = any(d.news for d in deaths.values())
+    # Unless the rule set names the killers, the victims leave (and speak) in seat order:
+    # night order would tell the table whose kill was whose (club: the mafia's, then the
+    # maniac's).
+    victims = sorted(deaths, key=lambda s: (deaths[s].order, s)) if named else sorted(deaths)
     first_blood = not st.eliminations
-    if any(d.news for d in deaths.values()):
+    if named:
         # The rule set names the killers: each death with its own words, in night order.
         for seat in victims:
             ctx.say(deaths[seat].news or "night_victim", seat=seat)

@@ -224,6 +224,7 @@ class State:
             best_move=self.best_move, outcome=self.outcome, last_say=self.last_say,
             paused=self.paused, blocked=self.blocked.copy(), immune=self.immune.copy(),
             vote_immune=self.vote_immune.copy(), learned=self.learned,
+            meet_calls=self.meet_calls, redo_night_zero=self.redo_night_zero,
             last_pick=self.last_pick.copy(), self_healed=self.self_healed.copy(),
             verdict_used=self.verdict_used, visits=self.visits.copy(), turned=self.turned.copy(),
             guarded=self.guarded.copy(), asleep=self.asleep.copy(), muted=self.muted.copy(),

@@ -76,8 +76,9 @@ class PadPlayers:
             await self._do(actions)
             await self.clock.sleep(self.rng.uniform(low, high) / 2)
             if self.box.game.state.window == window:
-                if self.keypad_only:
-                    self.keypad.press(".")  # "next speaker"
+                if self.keypad_only or not task.seat:
+                    # "next speaker"; also for an accuser not named (the seat is 0)
+                    self.keypad.press(".")
                 else:
                     await self._pad(task.seat, HOLD_SECONDS)  # "thank you": a long press
             return

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO
 
 from narrator.errors import DeviceError
+from narrator.phrases import numbers
 
 IDLE_SECONDS = 900.0
 START_SECONDS = 120.0  # loading a model on a Pi Zero is slow
@@ -257,6 +258,9 @@ class FestivalRenderer(ChildRenderer):
 def _festival_text(text: str) -> str:
     """Festival's Russian letter-to-sound rules stop at a character they do not know
     (« », a dash) and render nothing: keep letters, digits and plain punctuation."""
+    # Nor does it read digits (the organiser page's address and PIN): Russian words.
+    text = re.sub(r"(?<=\d)\.(?=\d)", " точка ", text)
+    text = re.sub(r"\d+", _digits_in_words, text)
     out = []
     for ch in text:
         if unicodedata.category(ch) == "Mn":
@@ -267,6 +271,13 @@ def _festival_text(text: str) -> str:
             out.append(" ")
     # A punctuation mark on its own ("речь , одна") trips the rules as well.
     return re.sub(r"\s+([.,!?:;])", r"\1", " ".join("".join(out).split()))
+
+
+def _digits_in_words(match: re.Match[str]) -> str:
+    digits = match.group(0)
+    if len(digits) > 6 or (len(digits) > 1 and digits.startswith("0")):
+        return " ".join(numbers.cardinal(int(d), "ru") for d in digits)
+    return numbers.cardinal(int(digits), "ru")
 
 
 def _scheme_string(text: str) -> str:

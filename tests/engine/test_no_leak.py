@@ -125,5 +125,5 @@ def test_sport_night_with_sheriff_dead_equals_sheriff_alive() -> None:
     dead, _ = night_script(rules, roles, remove=3, tap=False)
     alive, _ = night_script(rules, roles, remove=5, tap=True)
     assert dead == alive
-    assert [c for _at, _s, c, _t in dead][:3] == ["night_falls", "mafia_wake", "callout"]
+    assert [c for _at, _s, c, _t in dead][:3] == ["night_falls", "sport_mafia_hunt", "callout"]
     assert sum(1 for _a, _s, c, _t in dead if c == "callout") == 30

@@ -20,8 +20,8 @@ from narrator.voice.commands import COMMAND_IDS, Command, CommandSet, to_action
 
 
 def test_every_required_english_form_is_a_command(english: CommandSet) -> None:
-    simple = {"thank you": "next_speaker", "next speaker": "next_speaker", "pass": "next_speaker",
-              "pause": "pause", "resume": "resume", "repeat": "repeat", "undo": "undo",
+    simple = {"thank you": "next_speaker", "next speaker": "next_speaker",
+              "pause": "pause", "resume": "resume", "repeat": "repeat", "cancel that": "undo",
               "start voting": "start_voting", "yes": "yes", "no": "no",
               "add thirty seconds": "add_time"}
     for text, name in simple.items():
@@ -44,7 +44,7 @@ def test_every_required_english_form_is_a_command(english: CommandSet) -> None:
 
 
 def test_talk_and_partial_commands_are_not_commands(english: CommandSet) -> None:
-    for text in ("I think seat four was lying yesterday", "nominate", "foul seat",
+    for text in ("I think seat four was lying yesterday", "nominate", "foul seat", "pass", "undo",
                  "nominate seventeen", "please pause", "yes yes"):
         assert english.parse(text) is None
 

@@ -44,10 +44,10 @@ def test_a_foul_acts_only_after_yes(clips: Path, sphinx: PocketsphinxRecognizer)
 
 
 def test_no_or_silence_drops_a_nomination(clips: Path, sphinx: PocketsphinxRecognizer) -> None:
-    said_no = recording(clips, "nominate-no", ["i nominate player seven", "no"], 1.0, "en-us")
-    assert summary(play(sphinx, said_no)) == [("ask", "nominate", 7), ("drop", "nominate", 7)]
+    said_no = recording(clips, "nominate-no", ["i nominate player nine", "no"], 1.0, "en-us")
+    assert summary(play(sphinx, said_no)) == [("ask", "nominate", 9), ("drop", "nominate", 9)]
     # Talk after the command is no "yes": the deadline passes and nothing is done.
-    talk = recording(clips, "undo-talk", ["undo", "who wants coffee before we start"], 1.0,
+    talk = recording(clips, "undo-talk", ["cancel that", "who wants coffee before we start"], 1.0,
                      "en-us")
     assert summary(play(sphinx, talk)) == [("ask", "undo", None), ("drop", "undo", None)]
 

@@ -23,15 +23,20 @@ def heard(recognizer: PocketsphinxRecognizer, path: Path) -> list[tuple[str, int
 
 
 def test_commands_in_three_voices(clips: Path, sphinx: PocketsphinxRecognizer) -> None:
-    right = total = 0
+    # Commands 0.3 s apart (closer than a table gives them): most are heard, and what is
+    # heard is nearly always what was said (a seat the two decoders disagree on is
+    # dropped, to be said again, rather than guessed).
+    right = wrong = total = 0
     for voice in ("en-us", "en-gb", "en-us+f3"):
         path = stream(clips, f"commands-{voice}", [s for s, _, _ in SAID], voice)
         got = heard(sphinx, path)
         want = [(c, s) for _, c, s in SAID]
         right += sum(1 for item in want if item in got)
+        wrong += sum(1 for item in got if item not in want)
         total += len(want)
         assert len(got) <= len(want), f"{voice}: extra commands {got}"
-    assert right / total >= 0.9, f"{right} of {total}"
+    assert right / total >= 0.8, f"{right} of {total}"
+    assert wrong <= 1, f"{wrong} commands heard that were not said"
 
 
 def test_table_talk_is_no_command(clips: Path, sphinx: PocketsphinxRecognizer) -> None:

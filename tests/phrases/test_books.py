@@ -42,7 +42,7 @@ def book(request: pytest.FixtureRequest) -> PhraseBook:
 def test_sport_is_among_the_rule_sets_checked() -> None:
     cues = rule_set_cues()
     assert "sport" in cues
-    assert {"mafia_meet", "mafia_wake", "mafia_sleep", "don_wake", "sheriff_wake"} <= cues["sport"]
+    assert {"mafia_meet", "sport_mafia_hunt", "mafia_sleep", "don_wake", "sheriff_wake"} <= cues["sport"]
 
 
 @pytest.mark.parametrize("cue", sorted(ENGINE_CUES))

@@ -16,7 +16,7 @@ from narrator.cli import main
 from narrator.errors import ConfigError
 from narrator.voice import voices
 from narrator.voice.cache import WavCache
-from narrator.voice.child_renderer import WorkerRenderer
+from narrator.voice.child_renderer import WorkerRenderer, _festival_text
 from narrator.voice.loudness import TARGET_LUFS, loudness
 from narrator.voice.tts import Pyttsx3Renderer
 from narrator.voice.wav import read_wav
@@ -105,14 +105,22 @@ def test_say_writes_speech_with_a_neural_voice(tmp_path: Path, voice: str, rate:
 
 def test_festival_speaks_russian(tmp_path: Path) -> None:
     out = tmp_path / "x.wav"
-    done = subprocess.run([sys.executable, "-m", "narrator", "say", "--cue", "speaker",
-                           "--param", "seat=7", "--lang", "ru", "--voice", "festival",
+    # The cue with digits, « » and a hyphen: festival's Russian rules stop at each of them.
+    done = subprocess.run([sys.executable, "-m", "narrator", "say", "--cue", "web_page",
+                           "--param", "address=10.0.0.7", "--param", "port=8080",
+                           "--param", "pin=0471", "--lang", "ru", "--voice", "festival",
                            "--out", str(out)], cwd=ROOT, capture_output=True, text=True,
                           timeout=300, check=False, env=_env(tmp_path))
     assert done.returncode == 0, done.stderr
     assert "espeak-ng speaks" not in done.stderr
     clip = read_wav(out)
-    assert clip.rate == 16000 and clip.seconds > 1.0
+    assert clip.rate == 16000 and clip.seconds > 4.0
+
+
+def test_festival_gets_words_it_can_read() -> None:
+    assert _festival_text("Скажите «да» — ПИН-код: 0471, порт 8080, 10.0.0.7.") == (
+        "Скажите да ПИН-код: ноль четыре семь один, порт восемь тысяч восемьдесят, "
+        "десять точка ноль точка ноль точка семь.")
 
 
 def test_a_neural_voice_renders_outside_the_daemon(tmp_path: Path) -> None:

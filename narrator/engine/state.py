@@ -228,8 +228,7 @@ class State:
             last_pick=self.last_pick.copy(), self_healed=self.self_healed.copy(),
             verdict_used=self.verdict_used, visits=self.visits.copy(), turned=self.turned.copy(),
             guarded=self.guarded.copy(), asleep=self.asleep.copy(), muted=self.muted.copy(),
-            news=self.news.copy(), said_news=self.said_news.copy(), meet_calls=self.meet_calls,
-            redo_night_zero=self.redo_night_zero,
+            news=self.news.copy(), said_news=self.said_news.copy(),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ in `clone()`, and a loader in `_LOAD` when its JSON is not plain numbers and str
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from narrator.engine.effects import Outcome, Say
@@ -100,7 +100,9 @@ class Ballot:
         return [c.voter for c in self.votes if c.candidate == candidate]
 
     def with_votes(self, candidate: int, voters: Iterable[int]) -> Ballot:
-        return replace(self, votes=self.votes + tuple(Cast(v, candidate) for v in voters))
+        # The constructor, not dataclasses.replace: every vote of a game passes here.
+        return Ballot(self.kind, self.round, self.candidates, self.prev,
+                      self.votes + tuple([Cast(v, candidate) for v in voters]))
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "round": self.round, "candidates": list(self.candidates),

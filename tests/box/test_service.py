@@ -57,9 +57,9 @@ def make_service(tmp_path: Path, clock: FakeClock, keypad: FakeKeypad,
 async def start(service: Service, games: int = 1) -> asyncio.Task[None]:
     """`service.run` in a task, returned once the first game's box exists.
 
-    Start-up renders the speech cache in a thread; until it is done nothing waits on the
-    virtual clock. Waiting for the box (an event, not the clock) keeps a test's verdict
-    from depending on how soon a busy machine runs that thread."""
+    Waited for by an event, not by stepping the virtual clock: while start-up works in a
+    thread nothing waits on that clock, and a test that steps it would fail or not
+    depending on how soon a busy machine runs the thread."""
     ready = asyncio.Event()
     service.on_box.append(lambda _box: ready.set())
     task = asyncio.get_running_loop().create_task(service.run(games=games))

@@ -122,7 +122,9 @@ def _ask_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     empty = _windows(ctx, step) - len(answers)
     unanswered = waiting(ctx, step.roles, choices) - len(answers)
     dark = min(empty, unanswered if step.args.get("each", False) else int(unanswered > 0))
-    answers += [AskAnswer(step.id, DECOY, 0)] * (empty - dark) + [AskAnswer(step.id, "", 0)] * dark
+    # A decoy's `target` numbers its window, so two decoys of one night differ.
+    answers += [AskAnswer(step.id, DECOY, i + 1) for i in range(empty - dark)]
+    answers += [AskAnswer(step.id, "", 0)] * dark
     ctx.push(*answers)
 
 
@@ -155,9 +157,9 @@ def _ask_answer(ctx: Ctx, t: AskAnswer) -> bool:
             shown = {ctx.rules.roles[r].shows_as or r for r in ctx.rules.roles
                      if ctx.state.deck.get(r)}
             cards = [r for r in ctx.rules.roles if ctx.state.deck.get(r) and r in shown]
-            ctx.out.append(decoy_card(ctx, t.step, seconds, cards, card_code))
+            ctx.out.append(decoy_card(ctx, t.step, seconds, cards, card_code, t.target))
         else:
-            ctx.out.append(decoy_yes_no(ctx, t.step, seconds))
+            ctx.out.append(decoy_yes_no(ctx, t.step, seconds, t.target))
     elif t.answer and t.answer != DECOY:
         ctx.out.append(ShowAnswer(t.answer, seconds, card_code(ctx, t.answer)))
     return ctx.wait(t, "answer", seconds)

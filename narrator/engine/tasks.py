@@ -97,8 +97,10 @@ class AnswerWindow(Task):
 
 @dataclass(frozen=True, slots=True)
 class AskAnswer(Task):
-    """One answer window of an `ask` step: `answer` "yes"/"no" about `target`, or ""
-    and 0 for a window held empty so the night sounds the same."""
+    """One answer window of an `ask` step: `answer` "yes"/"no" (or a card) about
+    `target`; "" and 0 for a window held dark (a living asker the rules left without an
+    answer); "decoy" and the window's number for one lit with a decoy (nobody expects an
+    answer: narrator/engine/decoy.py)."""
 
     name: ClassVar[str] = "ask_answer"
     step: str

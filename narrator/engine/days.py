@@ -67,7 +67,7 @@ def _speeches(ctx: Ctx, t: Speeches) -> bool:
     st.first_speaker = first
     i = living.index(first)
     order = living[i:] + living[:i]
-    ctx.push(*[Speech(s) for s in order], Voting(), NightNext())
+    ctx.push(*[_speech_task(s) for s in order], Voting(), NightNext())
     return False
 
 
@@ -162,12 +162,24 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
     ctx.record("nomination", day=st.number, by=by, target=action.target)
 
 
+# Speech tasks by (seat, final), built once: tasks are frozen values, and every speech
+# made two of them (the speech and its last seconds).
+_SPEECHES: dict[tuple[int, bool], Speech] = {}
+
+
+def _speech_task(seat: int, final: bool = False) -> Speech:
+    task = _SPEECHES.get((seat, final))
+    if task is None:
+        task = _SPEECHES[(seat, final)] = Speech(seat, final)
+    return task
+
+
 def speech_closed(ctx: Ctx, t: SpeechTask) -> None:
     st = ctx.state
     seat = t.seat
     if isinstance(t, Speech) and not t.final and ctx.rules.day.warn_before_end > 0:
         # The last seconds: the seat's light blinks and a soft tick, no words over the speaker.
-        st.current = Speech(seat, final=True)
+        st.current = _speech_task(seat, final=True)
         ctx.day_lights(blink=(seat,))
         ctx.sound("tick")
         ctx.open_window("speech", ctx.rules.day.warn_before_end, seat)
@@ -212,7 +224,7 @@ def _open_speech(ctx: Ctx, t: Speech, seat: int, seconds: float) -> bool:
     ctx.day_lights(on=(seat,))
     if warn > 0 and seconds > warn:
         return ctx.wait(t, "speech", seconds - warn, seat)
-    return ctx.wait(Speech(seat, final=True) if warn > 0 else t, "speech", seconds, seat)
+    return ctx.wait(_speech_task(seat, final=True) if warn > 0 else t, "speech", seconds, seat)
 
 
 def _last_word(ctx: Ctx, t: LastWord) -> bool:

@@ -75,17 +75,33 @@ def _step(ctx: Ctx, t: NightStep) -> bool:
     if wake:
         ctx.say(wake)
     if step.input == "callout" and ctx.ability(step).chooses:
-        calls: list[Task] = []
-        for n in range(int(step.args.get("rounds", 1))):
-            if n:
-                calls.append(CallAgain(step.id))
-            calls += [CallOut(step.id, seat) for seat in range(1, st.seats + 1)]
-            if step.args.get("nobody"):
-                # A last call, "nobody": a tap there chooses no one (Princeton mafia may spare).
-                calls.append(CallOut(step.id, 0))
-        ctx.push(*calls, StepEnd(step.id))
+        ctx.push(*_callout(step.id, st.seats, int(step.args.get("rounds", 1)),
+                           bool(step.args.get("nobody"))))
         return False
     return ctx.wait(NightInput(step.id), "night", step.window)
+
+
+# A step's call-out tasks, built once: tasks are frozen values, so every night (and every
+# game) may share them, and building ten frozen dataclasses a step was a visible share of
+# the engine bench.
+_CALLOUTS: dict[tuple[str, int, int, bool], tuple[Task, ...]] = {}
+
+
+def _callout(step_id: str, seats: int, rounds: int, nobody: bool) -> tuple[Task, ...]:
+    key = (step_id, seats, rounds, nobody)
+    calls = _CALLOUTS.get(key)
+    if calls is None:
+        out: list[Task] = []
+        for n in range(rounds):
+            if n:
+                out.append(CallAgain(step_id))
+            out += [CallOut(step_id, seat) for seat in range(1, seats + 1)]
+            if nobody:
+                # A last call, "nobody": a tap there chooses no one (Princeton mafia may spare).
+                out.append(CallOut(step_id, 0))
+        out.append(StepEnd(step_id))
+        calls = _CALLOUTS[key] = tuple(out)
+    return calls
 
 
 def _take_choice(ctx: Ctx, step: Step, action: Action, called: int) -> None:

@@ -20,6 +20,17 @@ from narrator.sim.players import Table
 MAX_ACTIONS = 50_000
 
 
+# Every window's running out, built once: an action is a frozen value, and a game closes
+# about 170 windows.
+_CLOSED: list[WindowClosed] = []
+
+
+def _closed(window: int) -> WindowClosed:
+    while len(_CLOSED) <= window:
+        _CLOSED.append(WindowClosed(len(_CLOSED)))
+    return _CLOSED[window]
+
+
 def with_random_roles(rules: RuleSet, seats: int, seed: int) -> RuleSet:
     """For a rule set whose deck comes from a setup table (boxed): the table's row for
     these seats with special roles drawn by the seed, as a club might choose them, so
@@ -77,7 +88,7 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
                 return st
         if st.window != window:
             continue  # an action opened a new moment (an accusation): the players see it first
-        closing = close(st) if close else WindowClosed(st.window)
+        closing = close(st) if close else _closed(st.window)
         effects = engine.apply(st, closing)
         if record is not None:
             record.append(closing)

@@ -82,7 +82,8 @@ class Ctx:
     # lights
     def day_lights(self, on: tuple[int, ...] = (), blink: tuple[int, ...] = ()) -> None:
         # The dimmed seats are the eliminated ones (only `eliminate` takes a seat out).
-        dim = tuple(sorted([e.seat for e in self.state.eliminations]))
+        gone = self.state.eliminations
+        dim = tuple(sorted([e.seat for e in gone])) if gone else ()
         self.out.append(SeatLights(on, blink, dim))
 
     def dark(self) -> None:

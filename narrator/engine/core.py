@@ -38,7 +38,7 @@ from narrator.engine.tasks import NightStart
 from narrator.errors import RuleError
 
 # Host actions valid at any moment of a running game, whatever the current task.
-_ANYTIME = ("foul", "unfoul", "remove", "pause", "resume", "repeat", "add_time")
+_ANYTIME = frozenset({"foul", "unfoul", "remove", "pause", "resume", "repeat", "add_time"})
 
 
 class Engine:

@@ -55,7 +55,7 @@ class Table:
         value = self.seed
         for key in keys:
             value = (value * 1_000_003 + key) & 0xFFFF_FFFF_FFFF_FFFF
-        self.rng = Rng(value)
+        self.rng.state = value  # the same as a new Rng(value), without building one
 
     def team(self, st: State, seat: int) -> str:
         # Players go by the cards they were dealt (a turncoat's team mates still know).

@@ -77,7 +77,7 @@ class Table:
         if task is None:
             return []
         if isinstance(task, CallOut):
-            return self._night_call(st, task.step, task.seat)
+            return self.night_call(st, task.step, task.seat)
         self._moment(st.windows)
         if isinstance(task, NightInput) and st.number == 0:
             step = self.rules.step_index[task.step]
@@ -171,7 +171,8 @@ class Table:
             out.append(Nominate(target, by=by))
         return out
 
-    def _night_call(self, st: State, step_id: str, called: int) -> list[Action]:
+    def night_call(self, st: State, step_id: str, called: int) -> list[Action]:
+        """The taps at this number of a step's call-out (none at most numbers)."""
         # The plan is made once per step and night: who acts and at which number.
         key = (st.number, step_id)
         plan = self.plans.get(step_id)

@@ -14,6 +14,7 @@ from narrator.engine.effects import Effect
 from narrator.engine.rng import Rng
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
+from narrator.engine.tasks import CallOut
 from narrator.errors import RuleError
 from narrator.sim.players import Table
 
@@ -75,7 +76,12 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
         if st.phase == "over":
             return st
         window = st.window
-        for action in table.respond(st):
+        task = st.current
+        # Most moments of a game are call-out beats, and at most of them nobody taps: the
+        # players' plan for the step answers those without the general `respond`.
+        actions = (table.night_call(st, task.step, task.seat) if type(task) is CallOut
+                   else table.respond(st))
+        for action in actions:
             try:
                 effects = engine.apply(st, action)
             except RuleError:

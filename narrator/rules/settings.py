@@ -197,12 +197,7 @@ def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: 
     kind = spec.get("kind")
     if kind not in KINDS:
         raise fail(f"{where}.kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
-    text = {}
-    for lang in LANGUAGES:
-        label = spec.get(lang)
-        if not isinstance(label, str) or not label:
-            raise fail(f"{where}.{lang}", "a label in every language is needed")
-        text[lang] = label
+    text = _labels(spec, fail, where)
     choices: tuple[Choice, ...] = ()
     if kind == "roles":
         choices = _role_choices(spec.get("values"), rules, fail, f"{where}.values")
@@ -244,6 +239,17 @@ def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: 
         except ValueError as exc:
             raise fail(where, str(exc)) from None
     return setting
+
+
+def _labels(spec: Mapping[str, Any], fail: Fail, where: str) -> dict[str, str]:
+    """A label in every language (a setting's or a preset's)."""
+    text = {}
+    for lang in LANGUAGES:
+        label = spec.get(lang)
+        if not isinstance(label, str) or not label:
+            raise fail(f"{where}.{lang}", "a label in every language is needed")
+        text[lang] = label
+    return text
 
 
 def _value_at(rules: RuleSet, path: str) -> Any:
@@ -358,12 +364,7 @@ def read_presets(data: Any, rules: RuleSet, fail: Fail) -> dict[str, Preset]:
         unknown = set(body) - {"en", "ru", "rule", "settings"}
         if unknown:
             raise fail(f"{where}.{sorted(unknown)[0]}", "unknown key")
-        text = {}
-        for lang in LANGUAGES:
-            label = body.get(lang)
-            if not isinstance(label, str) or not label:
-                raise fail(f"{where}.{lang}", "a label in every language is needed")
-            text[lang] = label
+        text = _labels(body, fail, where)
         values = body.get("settings")
         if not isinstance(values, dict) or not values:
             raise fail(f"{where}.settings", "expected the settings this preset sets")

@@ -96,14 +96,19 @@ class PadPlayers:
                 await self._pad(action.voter, TAP_SECONDS)
             elif isinstance(action, Second):
                 await self._pad(action.by, TAP_SECONDS)
-            elif isinstance(action, Nominate):
-                self.keypad.press(*str(action.target), "enter")
-            elif isinstance(action, BestMove):
-                for seat in action.seats:
-                    self.keypad.press(*str(seat), "enter")
-            elif isinstance(action, Foul):
-                self.keypad.press("/", *str(action.seat), "enter")
+            else:
+                self._host_keys(action)
             await self.clock.sleep(0.05)
+
+    def _host_keys(self, action: Action) -> None:
+        """The host's keypad moves: the same with pads on the table or without."""
+        if isinstance(action, Nominate):
+            self.keypad.press(*str(action.target), "enter")
+        elif isinstance(action, BestMove):
+            for seat in action.seats:
+                self.keypad.press(*str(seat), "enter")
+        elif isinstance(action, Foul):
+            self.keypad.press("/", *str(action.seat), "enter")
 
     async def _type(self, actions: list[Action]) -> None:
         """The same moves on the keypad alone."""
@@ -121,13 +126,8 @@ class PadPlayers:
                 self.keypad.press(*str(action.voter), "enter")
             elif isinstance(action, Second):
                 self.keypad.press(*str(action.by), "enter")
-            elif isinstance(action, Nominate):
-                self.keypad.press(*str(action.target), "enter")
-            elif isinstance(action, BestMove):
-                for seat in action.seats:
-                    self.keypad.press(*str(seat), "enter")
-            elif isinstance(action, Foul):
-                self.keypad.press("/", *str(action.seat), "enter")
+            else:
+                self._host_keys(action)
             await self.clock.sleep(0.05)
         for seat in typed:
             self.keypad.press(*str(seat), "enter")

@@ -24,12 +24,12 @@ import sys
 import threading
 import time
 import unicodedata
-import wave
 from pathlib import Path
 from typing import IO
 
 from narrator.errors import DeviceError
 from narrator.phrases import numbers
+from narrator.voice.wav import check_rendered
 
 IDLE_SECONDS = 900.0
 START_SECONDS = 120.0  # loading a model on a Pi Zero is slow
@@ -80,7 +80,7 @@ class ChildRenderer:
             finally:
                 self._note_rss(proc)
                 self._arm()
-        _check_wav(tmp, f"{self.name} rendered nothing for {text!r}")
+        check_rendered(tmp, f"{self.name} rendered nothing for {text!r}")
         os.replace(tmp, path)
 
     def close(self) -> None:
@@ -172,18 +172,6 @@ def _send(proc: subprocess.Popen[bytes], line: str, what: str) -> None:
         proc.stdin.flush()
     except (OSError, ValueError) as exc:
         raise DeviceError(f"{what}: {exc}") from None
-
-
-def _check_wav(path: Path, problem: str) -> None:
-    try:
-        with wave.open(str(path), "rb") as w:
-            ok = w.getnframes() > 0
-    except (OSError, wave.Error, EOFError):
-        ok = False
-    if not ok:
-        with contextlib.suppress(OSError):
-            path.unlink()
-        raise DeviceError(problem)
 
 
 class WorkerRenderer(ChildRenderer):

@@ -11,11 +11,11 @@ import contextlib
 import io
 import os
 import threading
-import wave
 from pathlib import Path
 from typing import Any, Protocol
 
 from narrator.errors import ConfigError, DeviceError
+from narrator.voice.wav import check_rendered
 
 # espeak-ng holds one synthesiser per process, and pyttsx3 shares one engine per driver:
 # renders are serialised.
@@ -107,13 +107,5 @@ class Pyttsx3Renderer:
                 finished = _FINISHED.wait(WAIT_SECONDS)
         if not finished:
             raise DeviceError(f"espeak-ng did not finish {text!r} in {WAIT_SECONDS:.0f} s")
-        try:
-            with wave.open(str(tmp), "rb") as w:
-                ok = w.getnframes() > 0
-        except (OSError, wave.Error, EOFError):
-            ok = False
-        if not ok:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise DeviceError(f"espeak-ng rendered nothing for {text!r} (voice {self.voice})")
+        check_rendered(tmp, f"espeak-ng rendered nothing for {text!r} (voice {self.voice})")
         os.replace(tmp, path)

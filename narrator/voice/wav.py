@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import wave
 from dataclasses import dataclass
@@ -9,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+
+from narrator.errors import DeviceError
 
 Samples = npt.NDArray[np.float32]
 
@@ -63,3 +66,17 @@ def write_wav(path: Path, clip: Clip) -> None:
         w.setframerate(clip.rate)
         w.writeframes(pcm.tobytes())
     os.replace(tmp, path)
+
+
+def check_rendered(path: Path, problem: str) -> None:
+    """A renderer's output has frames, or it is deleted and `problem` raised: a voice that
+    exits without writing must not leave an empty clip in the cache."""
+    try:
+        with wave.open(str(path), "rb") as w:
+            ok = w.getnframes() > 0
+    except (OSError, wave.Error, EOFError):
+        ok = False
+    if not ok:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        raise DeviceError(problem)

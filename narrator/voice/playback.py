@@ -136,12 +136,7 @@ class Player:
             self._thread = None
             self._queue = queue.SimpleQueue()
             self._stream = None  # the stuck thread owns it now; closing it could block too
-        self.failures += 1
-        self.last_error = f"audio write blocked for more than {self.write_timeout:g} s"
-        if not self.failed:
-            log.error("audio device %s: %s; the game goes on without sound until it comes "
-                      "back", self._name(), self.last_error)
-        self.failed = True
+        self._failed(f"audio write blocked for more than {self.write_timeout:g} s")
         _settle(playing, 0.0)
 
     def _ensure_thread(self) -> None:
@@ -297,13 +292,17 @@ class Player:
         waiting.clear()
 
     def _fail(self, exc: BaseException) -> None:
+        self._failed(f"{type(exc).__name__}: {exc}")
+        self._close_stream()
+
+    def _failed(self, error: str) -> None:
+        """Count a failure; the log says so once, until the device works again."""
         self.failures += 1
-        self.last_error = f"{type(exc).__name__}: {exc}"
+        self.last_error = error
         if not self.failed:
             log.error("audio device %s failed (%s); the game goes on without sound until it "
-                      "comes back", self._name(), self.last_error)
+                      "comes back", self._name(), error)
         self.failed = True
-        self._close_stream()
 
     def _close_stream(self) -> None:
         stream, self._stream = self._stream, None

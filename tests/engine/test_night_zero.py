@@ -5,6 +5,7 @@ keypad can stand in for the pads, and after too many wrong calls night zero is r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -56,6 +57,17 @@ def _perceived(e: Effect) -> dict[str, Any]:
     return e.to_json()
 
 
+
+def _don_and_sheriff_meet(g: Game, act: Callable[[int], Action]) -> None:
+    """The rest of night zero: the don and the sheriff show themselves (on pads or keypad)."""
+    _until_input(g, "don_meet")
+    g.apply(act(DON))
+    _close(g)
+    _until_input(g, "sheriff_meet")
+    g.apply(act(SHERIFF))
+    while g.state.phase == "night":
+        _close(g)
+
 def test_a_civilian_tapping_in_the_mafia_meeting_gets_the_call_repeated_and_learned_right() -> None:
     g = Game(load_bundled("sport"), 10, 0)
     # The mafia meet first: the game's opening ends with their wake cue and window.
@@ -77,13 +89,7 @@ def test_a_civilian_tapping_in_the_mafia_meeting_gets_the_call_repeated_and_lear
     assert wrong[3:] == first
     # The count shown: 4 heard, then 3.
     assert g.state.roles == [""] * 11  # nothing certain yet but the mafia's team
-    _until_input(g, "don_meet")
-    g.apply(Tap(DON))
-    _close(g)
-    _until_input(g, "sheriff_meet")
-    g.apply(Tap(SHERIFF))
-    while g.state.phase == "night":
-        _close(g)
+    _don_and_sheriff_meet(g, Tap)
     assert g.state.roles[1:] == ["civilian", "mafia", "sheriff", "mafia", "civilian",
                                  "civilian", "don", "civilian", "civilian", "civilian"]
 
@@ -130,13 +136,7 @@ def test_holders_may_type_their_own_seats_on_the_keypad() -> None:
     g.apply(Entry(7))
     g.apply(Entry(7))  # typed twice: the same seat
     _close(g)
-    _until_input(g, "don_meet")
-    g.apply(Entry(DON))
-    _close(g)
-    _until_input(g, "sheriff_meet")
-    g.apply(Entry(SHERIFF))
-    while g.state.phase == "night":
-        _close(g)
+    _don_and_sheriff_meet(g, Entry)
     assert g.state.roles[DON] == "don" and g.state.roles[SHERIFF] == "sheriff"
     assert g.state.roles[2] == g.state.roles[4] == "mafia"
 

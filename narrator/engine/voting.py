@@ -69,7 +69,8 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
     if not counted:
         for seat in immune:
             ctx.say("immune", seat=seat)
-        ctx.say("no_nominees")
+        # Nominated but immune (the lover's guest): "nobody is nominated" would be untrue.
+        ctx.say("no_vote_today" if immune else "no_nominees")
         return False
     if len(counted) == 1:
         seat = counted[0]

@@ -51,13 +51,19 @@ class PolemicaGame:
 
 def read_record(path: str | Path) -> PolemicaGame:
     name = str(path)
-    text = read_text(path, RecordError, MAX_RECORD_BYTES)
+    return parse_record(read_text(path, RecordError, MAX_RECORD_BYTES), name)
+
+
+def parse_record(text: str, name: str) -> PolemicaGame:
+    """A record's text checked as `read_record` does; `name` is the file's, for the errors."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(name, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
     except RecursionError:
         raise RecordError(name, "", "not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise RecordError(name, "", f"not valid JSON: {exc}") from None
     return _Reader(name).game(data)
 
 

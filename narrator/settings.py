@@ -133,17 +133,28 @@ def load_settings(path: str | Path | None = None,
     source = Path(path) if path is not None else default_config_path()
     name = str(source)
     _check_owner_only_writes(source)
-    data = parse_yaml(read_text(source, ConfigError), name, ConfigError)
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise ConfigError(name, "(top)", f"expected a mapping of settings, got {type(data).__name__}")
+    data = _parse(read_text(source, ConfigError), name)
     from_file = _Reader(name).settings(data)
     if not overrides or all(v is None for v in overrides.values()):
         return from_file
     # The file alone is right, so whatever is wrong now came from the command line.
     merged = _merge(data, overrides, COMMAND_LINE)
     return _Reader(COMMAND_LINE, name).settings(merged)
+
+
+def parse_settings(text: str, name: str) -> Settings:
+    """A config file's text checked as `load_settings` checks the file (no overrides);
+    `name` is the file's, for the errors."""
+    return _Reader(name).settings(_parse(text, name))
+
+
+def _parse(text: str, name: str) -> dict[str, Any]:
+    data = parse_yaml(text, name, ConfigError)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(name, "(top)", f"expected a mapping of settings, got {type(data).__name__}")
+    return data
 
 
 def _merge(data: Mapping[str, Any], overrides: Mapping[str, Any], name: str) -> dict[str, Any]:

@@ -399,7 +399,7 @@ class _Reader:
         defaults = cls()
         out: dict[str, Any] = {}
         for key, value in data.items():
-            if not hasattr(defaults, key):
+            if not isinstance(key, str) or not hasattr(defaults, key):
                 raise self.fail(f"{where}.{key}", "unknown key")
             current = getattr(defaults, key)
             if isinstance(current, tuple):

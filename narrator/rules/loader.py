@@ -188,28 +188,24 @@ class _Reader:
                 raise self.fail("setup", str(exc)) from None
         # A file without `settings:` offers the settings every rule set shares.
         offered = data["settings"] if "settings" in data else dict.fromkeys(common())
-        settings = read_settings(offered, rules, self.fail)
-        for setting in settings:
-            choices = [c.value for c in setting.choices] if setting.kind == "choice" else []
-            for value in choices or [True, False] * (setting.kind == "bool"):
-                fields = setting.fields(value)
-                for i, hook in enumerate(fields.get("win", ())):
-                    if hook not in WINS:
-                        raise self.fail(f"settings.{setting.key}.sets.{value}.win[{i}]",
-                                        f"unknown win check {hook!r} (known: {', '.join(WINS)})")
-                self.changed_steps(rules.with_fields(fields), f"settings.{setting.key}")
+        settings = read_settings(offered, rules, self.fail, self.variant)
         limits = read_limits(data.get("limits"), settings, self.fail)
         # Points for a rating: kept beside the rules (they change nothing in a game).
         register_scoring(self.source, read_scoring(data.get("scoring"), self.fail))
         rules = dataclasses.replace(rules, settings=settings, limits=limits)
         return dataclasses.replace(rules, presets=read_presets(data.get("presets"), rules, self.fail))
 
-    def changed_steps(self, rules: RuleSet, where: str) -> None:
-        """A setting's value must leave every night step's args valid for its ability."""
+    def variant(self, rules: RuleSet, fields: Mapping[str, Any], where: str) -> None:
+        """The rules a setting's value makes (`where`: settings.<key>.sets.<value>) must
+        name known win checks and leave every night step's args valid for its ability."""
+        for i, hook in enumerate(fields.get("win", ())):
+            if hook not in WINS:
+                raise self.fail(f"{where}.win[{i}]",
+                                f"unknown win check {hook!r} (known: {', '.join(WINS)})")
         for step in rules.steps():
             problem = ABILITIES[step.ability].check_args(step.args, rules.roles)
             if problem:
-                raise self.fail(where, f"night step {step.id}: {problem}")
+                raise self.fail(where.partition(".sets.")[0], f"night step {step.id}: {problem}")
 
     def cues(self, data: Any) -> dict[str, str]:
         from narrator.engine.cues import ENGINE_CUES

@@ -162,10 +162,14 @@ def common() -> Mapping[str, Any]:
 
 
 Fail = Callable[[str, str], RuleSetError]
+# The loader's own checks of the rules a setting's value makes (its night steps' args).
+Variant = Callable[[RuleSet, Mapping[str, Any], str], None]
 
 
-def read_settings(data: Any, rules: RuleSet, fail: Fail) -> tuple[Setting, ...]:
-    """The `settings:` section of a rule set, checked against the rules it changes."""
+def read_settings(data: Any, rules: RuleSet, fail: Fail,
+                  check: Variant | None = None) -> tuple[Setting, ...]:
+    """The `settings:` section of a rule set, checked against the rules it changes; `check`
+    also sees the rules each value of each setting makes, with the fields it set."""
     if data is None:
         return ()
     if not isinstance(data, dict):
@@ -182,7 +186,7 @@ def read_settings(data: Any, rules: RuleSet, fail: Fail) -> tuple[Setting, ...]:
         spec = {**base, **body}
         if not spec:
             raise fail(where, "not described here nor in common_settings.yaml")
-        out.append(_setting(str(key), spec, base, rules, fail, where))
+        out.append(_setting(str(key), spec, base, rules, fail, where, check))
     return tuple(out)
 
 
@@ -190,7 +194,7 @@ _SETTING_KEYS = {"kind", "values", "en", "ru", "min", "max", "rule", "sets"}
 
 
 def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: RuleSet,
-             fail: Fail, where: str) -> Setting:
+             fail: Fail, where: str, check: Variant | None = None) -> Setting:
     for name in spec:
         if name not in _SETTING_KEYS:
             raise fail(f"{where}.{name}", "unknown key")
@@ -234,10 +238,13 @@ def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: 
     values: list[Any] = ([c.value for c in choices] if kind == "choice" else
                          [True, False] if kind == "bool" else [default])
     for value in values:
+        fields = setting.fields(value)
         try:
-            rules.with_fields(setting.fields(value))
+            variant = rules.with_fields(fields)
         except ValueError as exc:
             raise fail(where, str(exc)) from None
+        if check is not None:
+            check(variant, fields, f"{where}.sets.{value}")
     return setting
 
 

@@ -330,3 +330,47 @@ def body_cases(text: str, moment: int) -> None:
 def test_page_request_bodies(request: pytest.FixtureRequest) -> None:
     counted("request bodies", request, body_cases)
 
+
+
+# --- end to end: the command line itself, one case per kind ------------------------------
+
+
+def _bad_files(tmp_path: Path) -> dict[str, tuple[list[str], Path]]:
+    """For each kind, a command line given one bad file, and that file."""
+    rules = tmp_path / "my-rules.yaml"
+    rules.write_text(as_yaml({**bundled_rules("sport"), "day": {None: "speeches"}}))
+    config = tmp_path / "narrator.yaml"
+    config.write_text(as_yaml({**CONFIG, "voice": {"rate": [160]}}))
+    pins = tmp_path / "my-pins.yaml"
+    pins.write_text(as_yaml({**packaged_pins("pins-10"), "seats": {"ten": 10}}))
+    pins_config = tmp_path / "pins-config.yaml"
+    pins_config.write_text(as_yaml({**CONFIG, "pins": str(pins)}))
+    state = tmp_path / "state"
+    (state / "journal").mkdir(parents=True)
+    head = JOURNALS.docs[0][0]
+    current = state / "journal" / "current.jsonl"
+    current.write_text(json.dumps({**head, "header": {**head["header"], "seats": "ten"}}) + "\n")
+    record = tmp_path / "game.json"
+    players = [dict(p) for p in RECORDS.docs[0]["players"]]
+    players[3]["role"] = {"mafia": True}
+    record.write_text(json.dumps({**RECORDS.docs[0], "players": players}))
+    return {
+        "rule files": (["demo", "--rules", str(rules), "--fast", "--no-state"], rules),
+        "configs": (["run", "--config", str(config)], config),
+        "pin maps": (["run", "--config", str(pins_config)], pins),
+        "journals": (["demo", "--fast", "--state-dir", str(state)], current),
+        "Polemica records": (["replay", str(record)], record),
+    }
+
+
+@pytest.mark.parametrize("kind", ["rule files", "configs", "pin maps", "journals", "Polemica records"])
+def test_the_command_line_refuses_a_bad_file_in_one_line_with_exit_2(
+        kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from narrator.cli import main
+
+    argv, bad = _bad_files(tmp_path)[kind]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"narrator: {bad}: "), err
+    assert "Traceback" not in err
+    # The web's request bodies: tests/web/test_api.py::test_posts_need_the_pin_and_bad_bodies_get_400.

@@ -67,7 +67,7 @@ def parse_record(text: str, name: str) -> PolemicaGame:
     return _Reader(name).game(data)
 
 
-MAX_RECORD_BYTES = 8 * 1024 * 1024  # a recorded game is tens of kB
+MAX_RECORD_BYTES = 1024 * 1024  # a record is 2-10 kB; 1 MB of `[{},{},...]` is ~26 MB read
 
 
 class _Reader:

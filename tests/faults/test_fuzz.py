@@ -374,3 +374,44 @@ def test_the_command_line_refuses_a_bad_file_in_one_line_with_exit_2(
     assert err.count("\n") == 1 and err.startswith(f"narrator: {bad}: "), err
     assert "Traceback" not in err
     # The web's request bodies: tests/web/test_api.py::test_posts_need_the_pin_and_bad_bodies_get_400.
+
+
+# --- memory: the costliest shape at each size limit --------------------------------------
+
+
+def _at_limit(kind: str, tmp_path: Path) -> tuple[Callable[[], object], int]:
+    """A file of the given kind just under its size limit, of the shape that costs the most
+    memory to read (the most values per byte), and the reading the box does."""
+    from narrator.records import journal, polemica
+    from narrator.rules.loader import load
+    from narrator.yamlfile import MAX_YAML_BYTES
+
+    if kind == "YAML files":  # rule files, configs, pin maps: read_text + parse_yaml
+        path = tmp_path / "rules.yaml"
+        path.write_text("[" + "0," * ((MAX_YAML_BYTES - 2) // 2) + "]")
+        return lambda: load(path), MAX_YAML_BYTES
+    if kind == "journals":
+        path = tmp_path / "current.jsonl"
+        head = journal_text(JOURNALS.docs[0][:1])
+        line = '{"at":0,"wall":0,"action":{"kind":"pause"}}\n'
+        path.write_text(head + line * ((journal.MAX_BYTES - len(head)) // len(line)))
+        return lambda: journal.read(path), journal.MAX_BYTES
+    path = tmp_path / "game.json"
+    path.write_text("[" + "{}," * ((polemica.MAX_RECORD_BYTES - 3) // 3) + "{}]")
+    return lambda: polemica.read_record(path), polemica.MAX_RECORD_BYTES
+
+
+@pytest.mark.parametrize("kind", ["YAML files", "journals", "Polemica records"])
+def test_the_costliest_file_under_the_size_limit_reads_in_less_than_50_mb(kind: str, tmp_path: Path) -> None:
+    import tracemalloc
+
+    read, limit = _at_limit(kind, tmp_path)
+    assert limit * 0.99 < next(tmp_path.iterdir()).stat().st_size <= limit
+    tracemalloc.start()
+    try:
+        one_line(read, str(next(tmp_path.iterdir())))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    print(f"{kind}: {peak / 2**20:.1f} MB at most")
+    assert peak < 50 * 1024 * 1024, f"{kind}: {peak / 2**20:.0f} MB"

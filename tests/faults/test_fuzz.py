@@ -415,3 +415,72 @@ def test_the_costliest_file_under_the_size_limit_reads_in_less_than_50_mb(kind: 
         tracemalloc.stop()
     print(f"{kind}: {peak / 2**20:.1f} MB at most")
     assert peak < 50 * 1024 * 1024, f"{kind}: {peak / 2**20:.0f} MB"
+
+
+def setup_form(rules: str, seats: int, lang: str, deal: str) -> dict[str, str]:
+    """The set-up page's form as a browser posts it: every field filled, every setting
+    set to a value other than its default (so each reaches the evening's checks)."""
+    from narrator.rules.loader import load_bundled
+    from narrator.rules.settings import describe
+
+    form = {"rules": rules, "seats": str(seats), "lang": lang, "deal": deal, "tournament": "Cup",
+            "table": "2", "round": "3", "game": "4", "preset": next(iter(load_bundled(rules).presets), ""),
+            **{f"name{i}": f"Player {i}" for i in range(1, seats + 1)}}
+    for spec in describe(load_bundled(rules), lang):
+        key = f"set.{spec['key']}"
+        if spec["kind"] == "bool":
+            form[key] = "" if spec["default"] else "on"
+        elif spec["kind"] == "roles":
+            form.update({f"{key}.{c['value']}": "on" for c in spec["choices"][:2]})
+        elif spec["kind"] == "choice":
+            form[key] = spec["choices"][-1]["value"]
+        else:
+            form[key] = str(spec["default"] + 1)
+    return form
+
+
+SETUP_FORMS = Corpus([setup_form("sport", 10, "en", "cards"), setup_form("club", 11, "ru", "phone"),
+                      setup_form("classic", 12, "en", "cards"), setup_form("boxed", 8, "ru", "cards")],
+                     [str(x) for x in JSON_JUNK], [*JSON_SPLICES, "&", "=", "%", "%ff", "+"])
+
+
+def form_text(doc: Any) -> str:
+    """The form urlencoded, as the browser sends it (values of other types as their text)."""
+    from urllib.parse import urlencode
+
+    pairs = doc.items() if isinstance(doc, dict) else [("x", doc)]
+    return urlencode([(str(k), str(v)) for k, v in pairs])
+
+
+@settings(FUZZ, max_examples=max(1, CASES // 2))
+@given(SETUP_FORMS.texts(form_text))
+def setup_form_cases(body: str) -> None:
+    from urllib.parse import parse_qsl
+
+    from narrator.web.setup import check, read_form, setup_page
+    from narrator.web.text import text
+
+    case("set-up forms")
+    # What post_setup does with the form: read it, check it, show it again with the reasons.
+    data = dict(parse_qsl(body, keep_blank_values=True))
+    errors: dict[str, str] = {}
+    form = read_form(data, errors, text("en"))
+    t = text(form.lang)
+    check(form, t, errors)
+    assert all(isinstance(v, str) and v for v in errors.values()), errors
+    setup_page(t, form, errors, True, False)
+
+
+def test_setup_forms(request: pytest.FixtureRequest) -> None:
+    from narrator.web.setup import check, read_form
+    from narrator.web.text import text
+
+    for doc in SETUP_FORMS.docs:  # the corpus itself is accepted
+        errors: dict[str, str] = {}
+        assert check(read_form(doc, errors, text("en")), text("en"), errors) is not None, errors
+    RAN["set-up forms"] = 0
+    cpu = time.process_time()
+    setup_form_cases()
+    request.node.user_properties.append(("fuzz_cases", ("set-up forms", RAN["set-up forms"],
+                                                        time.process_time() - cpu)))
+    assert RAN["set-up forms"] >= CASES // 2

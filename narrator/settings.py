@@ -236,7 +236,20 @@ class _Reader:
 
     def folder(self, value: Any, where: str) -> Path | None:
         text = self.text(value, where)
-        return Path(text).expanduser() if text is not None else None
+        return self.path(text, where) if text is not None else None
+
+    def path(self, text: str, where: str) -> Path:
+        try:
+            return Path(text).expanduser()
+        except RuntimeError:  # `~nobody/...`
+            raise self.fail(where, f"no such home folder: {text}") from None
+
+    def found(self, path: Path, where: str, folder: bool = False) -> bool:
+        """Whether the file (folder) is there; a name the system refuses is an error."""
+        try:
+            return path.is_dir() if folder else path.is_file()
+        except OSError as exc:  # a name too long, a loop of links...
+            raise self.fail(where, f"cannot look at {path}: {exc.strerror or exc}") from None
 
     def settings(self, data: Mapping[str, Any]) -> Settings:
         top = ("game", "voice", "recognizer", "keypad", "pins", "state_dir", "cache_dir", "log_level",
@@ -332,7 +345,7 @@ class _Reader:
         if engine not in RECOGNIZERS:
             raise self.fail("recognizer.engine", f"expected one of {', '.join(RECOGNIZERS)}, got {engine!r}")
         model_dir = self.folder(r.get("model_dir"), "recognizer.model_dir")
-        if model_dir is not None and not model_dir.is_dir():
+        if model_dir is not None and not self.found(model_dir, "recognizer.model_dir", folder=True):
             raise self.fail("recognizer.model_dir", f"no such folder: {model_dir}")
         if engine == "vosk" and model_dir is None:
             model_dir = state_dir / "models" / lang
@@ -373,7 +386,7 @@ class _Reader:
         text = self.text(value, "pins", optional=False)
         assert text is not None
         packaged = "/" not in text and not text.endswith((".yaml", ".yml"))
-        if not (packaged_path(text) if packaged else Path(text).expanduser()).is_file():
+        if not self.found(packaged_path(text) if packaged else self.path(text, "pins"), "pins"):
             what = "no packaged pin map" if packaged else "no such file"
             raise self.fail("pins", f"{what}: {text}")
         return text

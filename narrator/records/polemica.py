@@ -94,6 +94,17 @@ class _Reader:
             raise self.fail(where, f"expected a whole number {lo}-{hi}, got {value!r}")
         return value
 
+    def stage(self, value: Any, where: str) -> dict[str, Any]:
+        """A moment of the game (`{"type": "speech", "day": 2, "player": 5}`): the replay
+        compares its numbers with the game's, so they must be numbers."""
+        stage = self.obj(value, where)
+        if "type" in stage and not isinstance(stage["type"], str):
+            raise self.fail(f"{where}.type", f"expected a stage name, got {stage['type']!r}")
+        for key in ("day", "player", "voting"):
+            if key in stage:
+                self.int_in(stage[key], 0, 99, f"{where}.{key}")
+        return stage
+
     def game(self, data: Any) -> PolemicaGame:
         data = self.obj(data, "(top)")
         players = self.seq(data.get("players"), "players")
@@ -115,7 +126,7 @@ class _Reader:
             roles[seat - 1] = ROLE_NAMES[role]
             for j, f in enumerate(self.seq(p.get("fouls"), f"{where}.fouls")):
                 f = self.obj(f, f"{where}.fouls[{j}]")
-                stage = self.obj(f.get("stage", {}), f"{where}.fouls[{j}].stage")
+                stage = self.stage(f.get("stage", {}), f"{where}.fouls[{j}].stage")
                 fouls.append(Foul(seat, str(f.get("time", "")), stage))
             guess = p.get("guess")
             if isinstance(guess, dict) and guess.get("mafs"):
@@ -123,7 +134,8 @@ class _Reader:
                 best[seat] = [self.int_in(s, 1, n, f"{where}.guess.mafs") for s in mafs][:3]
             if p.get("disqual"):
                 disq.append(seat)
-                stage = p["disqual"] if isinstance(p["disqual"], dict) else {}
+                stage = (self.stage(p["disqual"], f"{where}.disqual")
+                         if isinstance(p["disqual"], dict) else {})
                 removals.append((seat, stage))
         counts = {r: roles.count(r) for r in set(roles)}
         if counts != {"civilian": 6, "sheriff": 1, "mafia": 2, "don": 1}:
@@ -167,7 +179,7 @@ class _Reader:
                 if voter in ballot:
                     raise self.fail(where, f"seat {voter} votes twice in day {day} round {num}")
                 ballot[voter] = candidate
-        stage = self.obj(data.get("stage", {}), "stage")
+        stage = self.stage(data.get("stage", {}), "stage")
         result = data.get("result")
         if stage.get("type") == "gameOver" and (
                 not isinstance(result, int) or isinstance(result, bool) or result not in RESULTS):

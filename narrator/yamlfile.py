@@ -10,10 +10,10 @@ import yaml
 
 from narrator.errors import InputFileError
 
-# A file's limit keeps its reading under 50 MB of memory whatever its shape: 192 kB of
-# `[0,0,0,...]` is 100,000 YAML nodes, about 30 MB while composed (measured in
+# A file's limit keeps its reading under 50 MB of memory whatever its shape: 128 kB of
+# `[0,0,0,...]` is 65,000 YAML nodes, about 23 MB while composed (measured in
 # tests/faults/test_fuzz.py). The largest bundled file (the Russian phrase book) is 28 kB.
-MAX_YAML_BYTES = 192 * 1024
+MAX_YAML_BYTES = 128 * 1024
 
 # libyaml's parser when PyYAML has it (ten times faster: start-up on a Pi, and the fuzz
 # tests' thousands of files); the constructor is SafeLoader's either way, so the values

@@ -56,6 +56,9 @@ class Step:
     answer: float = 0.0  # a fixed window in which a check answer is shown privately
     wake: str = ""
     sleep: str = ""
+    # The wake cue on the step's first night, when a meeting just before has woken the
+    # same roles (classic's night 0: "Mafia awake" is said once, not twice).
+    first_wake: str = ""
     first_night: int = 1  # the first night this step is called (0: night zero)
     last_night: int | None = None  # night zero's meetings stop at 0
     args: Mapping[str, Any] = field(default_factory=dict)
@@ -66,8 +69,10 @@ class Step:
     def called_on(self, night: int) -> bool:
         return night >= self.first_night and (self.last_night is None or night <= self.last_night)
 
-    def cue(self, which: str, deck: Mapping[str, int]) -> str:
-        """The step's `wake` or `sleep` cue for a game with this deck."""
+    def cue(self, which: str, deck: Mapping[str, int], night: int = -1) -> str:
+        """The step's `wake` or `sleep` cue for a game with this deck on this night."""
+        if which == "wake" and self.first_wake and night == self.first_night:
+            return self.first_wake
         for role, cues in self.cues_if.items():
             if deck.get(role) and which in cues:
                 return cues[which]
@@ -312,7 +317,7 @@ class RuleSet:
         """The night steps' wake and sleep cues: words with no parameters."""
         cues: set[str] = set()
         for step in self.steps():
-            cues.update(c for c in (step.wake, step.sleep) if c)
+            cues.update(c for c in (step.wake, step.sleep, step.first_wake) if c)
             for variant in step.cues_if.values():
                 cues.update(variant.values())
         return cues

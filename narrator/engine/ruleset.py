@@ -326,9 +326,10 @@ class RuleSet:
         """Cues a step's hooks say (`cues`, and the morning's `news` about a seat)."""
         cues: set[str] = set()
         for step in self.steps():
-            for key in ("cues", "news", "kill_news"):
+            for key in ("cues", "news", "kill_news", "miss_news"):
                 extra = step.args.get(key, ())
                 cues.update([extra] if isinstance(extra, str) else [str(c) for c in extra])
+        cues.discard("")  # an empty news cue: nothing is said
         return cues
 
     def cue(self, cue: str) -> str:

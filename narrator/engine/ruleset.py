@@ -93,6 +93,9 @@ class DayRules:
     single_nominee_first_day: str = "no_vote"  # "no_vote" or "vote"
     single_nominee_later: str = "leaves"  # "leaves", "vote" or "no_vote"
     votes_default_to_last: bool = True
+    # May a player nominate (propose, accuse) themself? (classic, 002: "any other player";
+    # club, 004: "nominate other players"; a setting in sport, club and boxed)
+    self_nomination: bool = True
     # Does a nominee immune from the vote (the club lover's guest) count toward the
     # nominees a vote needs? (club: no; its literal reading is a setting)
     immune_nominee_counts: bool = True

@@ -56,9 +56,10 @@ class Step:
     answer: float = 0.0  # a fixed window in which a check answer is shown privately
     wake: str = ""
     sleep: str = ""
-    # The wake cue on the step's first night, when a meeting just before has woken the
-    # same roles (classic's night 0: "Mafia awake" is said once, not twice).
-    first_wake: str = ""
+    # The wake cue on night 0, where the same roles' meeting has just woken them (classic's
+    # whole first night: "Mafia awake" is said once, not twice). Later nights use `wake`,
+    # also when a setting moves the step's first night later (classic's opens_with: day).
+    wake_night_zero: str = ""
     first_night: int = 1  # the first night this step is called (0: night zero)
     last_night: int | None = None  # night zero's meetings stop at 0
     args: Mapping[str, Any] = field(default_factory=dict)
@@ -71,8 +72,8 @@ class Step:
 
     def cue(self, which: str, deck: Mapping[str, int], night: int = -1) -> str:
         """The step's `wake` or `sleep` cue for a game with this deck on this night."""
-        if which == "wake" and self.first_wake and night == self.first_night:
-            return self.first_wake
+        if which == "wake" and night == 0 and self.wake_night_zero:
+            return self.wake_night_zero
         for role, cues in self.cues_if.items():
             if deck.get(role) and which in cues:
                 return cues[which]
@@ -320,7 +321,7 @@ class RuleSet:
         """The night steps' wake and sleep cues: words with no parameters."""
         cues: set[str] = set()
         for step in self.steps():
-            cues.update(c for c in (step.wake, step.sleep, step.first_wake) if c)
+            cues.update(c for c in (step.wake, step.sleep, step.wake_night_zero) if c)
             for variant in step.cues_if.values():
                 cues.update(variant.values())
         return cues

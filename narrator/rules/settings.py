@@ -291,7 +291,7 @@ def _sets(data: Any, kind: str, choices: tuple[Choice, ...], rules: RuleSet, fai
 def _role_choices(given: Any, rules: RuleSet, fail: Fail, where: str) -> tuple[Choice, ...]:
     """The roles a `roles` setting may name: the listed ones, or the setup's special
     roles; labelled with the rule set's card names from the phrase books."""
-    from narrator.phrases.book import PhraseBook
+    from narrator.phrases.book import PhraseBook, PhraseError
 
     if given is None:
         groups = rules.setup.groups.values() if rules.setup else ()
@@ -299,8 +299,11 @@ def _role_choices(given: Any, rules: RuleSet, fail: Fail, where: str) -> tuple[C
     if not isinstance(given, list) or not given or any(r not in rules.roles for r in given):
         raise fail(where, f"expected a list of this rule set's roles, got {given!r}")
     books = {lang: PhraseBook.load(lang).for_rules(rules.name) for lang in LANGUAGES}
-    return tuple(Choice(r, {lang: book.role_name(r) for lang, book in books.items()})
-                 for r in given)
+    try:
+        return tuple(Choice(r, {lang: book.role_name(r) for lang, book in books.items()})
+                     for r in given)
+    except PhraseError as exc:  # a rule file of one's own, with a role only boxed names
+        raise fail(where, str(exc)) from None
 
 
 def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice, ...]:

@@ -211,3 +211,76 @@ def as_json(doc: Any) -> str:
         return json.dumps(doc, ensure_ascii=False)
     except (ValueError, TypeError, RecursionError):
         return "null"
+
+
+_FLOW = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def flow_yaml(value: Any) -> str:
+    """A value as one line of flow YAML (`{a: 1, b: [x]}`), to write in place of another."""
+    try:
+        text = yaml.dump(value, Dumper=_FLOW, default_flow_style=True, width=2**30,
+                         allow_unicode=True, sort_keys=False)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return "null"
+    return text.removesuffix("\n").removesuffix("\n...")
+
+
+class YamlTexts:
+    """Cases for the YAML kinds, made in the file's own text: the changes are the same as
+    Corpus's (junk, a borrowed value, delete, rename, nudge), each written over the text of
+    the value (or key) it changes, in flow style. The rest of the file stays as written,
+    comments and all, and no case pays for dumping a whole document."""
+
+    def __init__(self, texts: list[str], junk: list[Any], splices: list[str]) -> None:
+        self.texts = texts
+        self.corpus = Corpus([yaml.safe_load(t) for t in texts], junk, splices)
+        self.spans: list[list[tuple[int, int, Any, int]]] = []  # start, end, value, key end
+        for text, doc in zip(texts, self.corpus.docs, strict=True):
+            spans: list[tuple[int, int, Any, int]] = []
+            root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            assert root is not None, "an empty document in the corpus"
+            _spans(root, doc, -1, spans)
+            self.spans.append(spans)
+        self.picks = [st.integers(0, len(s) - 1) for s in self.spans]
+
+    def texts_strategy(self) -> st.SearchStrategy[str]:
+        @st.composite
+        def build(draw: st.DrawFn) -> str:
+            which = draw(self.corpus.pick_doc) if len(self.texts) > 1 else 0
+            text, spans = self.texts[which], self.spans[which]
+            edits: list[tuple[int, int, str]] = []
+            for _ in range(draw(CHANGES)):
+                start, end, value, key_start = spans[draw(self.picks[which])]
+                op = draw(OPS)
+                if op == "rename" and key_start >= 0:
+                    key_end = text.index(":", key_start)
+                    edits.append((key_start, key_end, flow_yaml(draw(self.corpus.new_keys))))
+                    continue
+                if op == "delete" and key_start >= 0:
+                    start, new = key_start, ""
+                elif op == "junk":
+                    new = flow_yaml(draw(self.corpus.junk))
+                elif op == "borrow":
+                    new = flow_yaml(draw(self.corpus.borrowed))
+                else:
+                    new = flow_yaml(_nudge(value, draw(NUDGES)))
+                old = text[start:end]
+                edits.append((start, end, " " + new + old[len(old.rstrip()):]))
+            out, last = text, len(text) + 1
+            for start, end, new in sorted(edits, reverse=True):
+                if end <= last:  # changes inside a changed value are dropped
+                    out, last = out[:start] + new + out[end:], start
+            return self.corpus.spliced(draw, out)
+
+        return build()
+
+
+def _spans(node: yaml.Node, value: Any, key_start: int, out: list[tuple[int, int, Any, int]]) -> None:
+    out.append((node.start_mark.index, node.end_mark.index, value, key_start))
+    if isinstance(node, yaml.MappingNode) and isinstance(value, dict):
+        for (k, v), item in zip(node.value, value.values(), strict=False):
+            _spans(v, item, k.start_mark.index, out)
+    elif isinstance(node, yaml.SequenceNode) and isinstance(value, list):
+        for v, item in zip(node.value, value, strict=False):
+            _spans(v, item, -1, out)

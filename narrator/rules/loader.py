@@ -74,6 +74,11 @@ def parse(text: str, source: str) -> RuleSet:
     return _Reader(source).rule_set(parse_yaml(text, source, RuleSetError))
 
 
+def _known(name: Any, known: Mapping[str, Any]) -> bool:
+    """A name the rule set knows (a list item may be a mapping: unhashable, never a name)."""
+    return isinstance(name, str) and name in known
+
+
 def _dealt_by_settings(data: Mapping[str, Any]) -> set[str]:
     """Roles a declared setting can put in the deck (`deck.<role>`, also inside `sets:`)."""
     settings = data.get("settings")
@@ -135,7 +140,7 @@ class _Reader:
             seen.add(step.id)
         win = tuple(self.typed(data.get("win", ["no_black", "black_parity"]), list, "win"))
         for i, hook in enumerate(win):
-            if hook not in WINS:
+            if not _known(hook, WINS):
                 raise self.fail(f"win[{i}]", f"unknown win check {hook!r} (known: {', '.join(WINS)})")
         day = self.section(data.get("day", {}), DayRules, "day")
         if day.procedure not in PROCEDURES:
@@ -147,7 +152,7 @@ class _Reader:
             section, _, name = key.partition(".")
             self.choice(getattr(sections[section], name), allowed, key)
         for i, role in enumerate(day.verdict):
-            if role not in roles:
+            if not _known(role, roles):
                 raise self.fail(f"day.verdict[{i}]", f"unknown role {role!r}")
         rules = RuleSet(
             name=self.typed(data["name"], str, "name"),
@@ -199,7 +204,7 @@ class _Reader:
         """The rules a setting's value makes (`where`: settings.<key>.sets.<value>) must
         name known win checks and leave every night step's args valid for its ability."""
         for i, hook in enumerate(fields.get("win", ())):
-            if hook not in WINS:
+            if not _known(hook, WINS):
                 raise self.fail(f"{where}.win[{i}]",
                                 f"unknown win check {hook!r} (known: {', '.join(WINS)})")
         for step in rules.steps():
@@ -235,8 +240,8 @@ class _Reader:
             out[str(name)] = Role(
                 name=str(name),
                 team=self.typed(spec.get("team"), str, f"{where}.team"),
-                checks_as=spec.get("checks_as"),
-                counts_as=spec.get("counts_as"),
+                checks_as=self.typed(spec.get("checks_as"), (str, type(None)), f"{where}.checks_as"),
+                counts_as=self.typed(spec.get("counts_as"), (str, type(None)), f"{where}.counts_as"),
                 votes=self.typed(spec.get("votes", True), bool, f"{where}.votes"),
                 turns_into=None if turns_into is None else self.typed(
                     turns_into, str, f"{where}.turns_into"),
@@ -244,12 +249,12 @@ class _Reader:
                 shows_as=spec.get("shows_as"),
             )
         for name, role in out.items():
-            if role.shows_as is not None and role.shows_as not in out:
+            if role.shows_as is not None and not _known(role.shows_as, out):
                 raise self.fail(f"roles.{name}.shows_as", f"unknown role {role.shows_as!r}")
-            if role.turns_into is not None and role.turns_into not in out:
+            if role.turns_into is not None and not _known(role.turns_into, out):
                 raise self.fail(f"roles.{name}.turns_into", f"unknown role {role.turns_into!r}")
             for i, other in enumerate(role.excludes):
-                if other not in out:
+                if not _known(other, out):
                     raise self.fail(f"roles.{name}.excludes[{i}]", f"unknown role {other!r}")
         return out
 
@@ -293,7 +298,7 @@ class _Reader:
         for group, members in self.typed(data.get("groups", {}), dict, "setup.groups").items():
             members = self.typed(members, list, f"setup.groups.{group}")
             for j, role in enumerate(members):
-                if role not in roles:
+                if not _known(role, roles):
                     raise self.fail(f"setup.groups.{group}[{j}]", f"unknown role {role!r}")
             groups[str(group)] = tuple(members)
         table: dict[int, dict[str, int]] = {}

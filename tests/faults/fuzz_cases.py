@@ -6,7 +6,8 @@ role name where a step id goes, a seat count where a window goes: these pass the
 checks and reach the deep ones), deletes it, renames its key, or nudges it (a number
 plus one, a string cut short, a list doubled). Containers are copied only along the
 changed path, so a case costs microseconds before the reader runs; the text of a case
-can then be cut or have a token spliced in (the parser's own errors).
+can then be cut or have a token spliced in (the parser's own errors). YAML files
+(`YamlTexts`) get the same changes written over the file's own text.
 """
 
 from __future__ import annotations

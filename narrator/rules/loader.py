@@ -79,6 +79,18 @@ def _known(name: Any, known: Mapping[str, Any]) -> bool:
     return isinstance(name, str) and name in known
 
 
+def _args_shape(args: Mapping[Any, Any]) -> str | None:
+    """What every ability's args share: named by words, valued by a word, a number or a
+    list of them (the abilities' own checks may then compare and sort them safely)."""
+    for name, value in args.items():
+        if not isinstance(name, str):
+            return f"an argument's name is a word, got {name!r}"
+        items = value if isinstance(value, list) else [value]
+        if any(isinstance(x, dict | list | set) for x in items):
+            return f"{name}: expected a word, a number or a list of them, got {value!r}"
+    return None
+
+
 def _dealt_by_settings(data: Mapping[str, Any]) -> set[str]:
     """Roles a declared setting can put in the deck (`deck.<role>`, also inside `sets:`)."""
     settings = data.get("settings")
@@ -208,7 +220,7 @@ class _Reader:
                 raise self.fail(f"{where}.win[{i}]",
                                 f"unknown win check {hook!r} (known: {', '.join(WINS)})")
         for step in rules.steps():
-            problem = ABILITIES[step.ability].check_args(step.args, rules.roles)
+            problem = _args_shape(step.args) or ABILITIES[step.ability].check_args(step.args, rules.roles)
             if problem:
                 raise self.fail(where.partition(".sets.")[0], f"night step {step.id}: {problem}")
 
@@ -358,7 +370,7 @@ class _Reader:
             inp = self.typed(spec.get("input", "callout"), str, f"{at}.input")
             self.choice(inp, _INPUTS, f"{at}.input")
             args = self.typed(spec.get("args", {}), dict, f"{at}.args")
-            problem = ABILITIES[ability].check_args(args, roles)
+            problem = _args_shape(args) or ABILITIES[ability].check_args(args, roles)
             if problem:
                 raise self.fail(f"{at}.args", problem)
             rounds = args.get("rounds", 1)

@@ -296,7 +296,8 @@ def _role_choices(given: Any, rules: RuleSet, fail: Fail, where: str) -> tuple[C
     if given is None:
         groups = rules.setup.groups.values() if rules.setup else ()
         given = [r for group in groups for r in group]
-    if not isinstance(given, list) or not given or any(r not in rules.roles for r in given):
+    if not isinstance(given, list) or not given or any(
+            not isinstance(r, str) or r not in rules.roles for r in given):
         raise fail(where, f"expected a list of this rule set's roles, got {given!r}")
     books = {lang: PhraseBook.load(lang).for_rules(rules.name) for lang in LANGUAGES}
     try:
@@ -313,7 +314,7 @@ def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice
     if isinstance(given, list):
         picked = {}
         for i, value in enumerate(given):
-            if value not in labels:
+            if not _hashable(value) or value not in labels:
                 raise fail(f"{where}[{i}]", f"{value!r} has no label (labelled: {', '.join(labels)})")
             picked[value] = labels[value]
         given = picked
@@ -330,6 +331,15 @@ def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice
     return tuple(out)
 
 
+def _hashable(value: Any) -> bool:
+    """Whether a value from a file can be a key (a list or a mapping cannot: TypeError)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
 def read_limits(data: Any, settings: tuple[Setting, ...], fail: Fail) -> tuple[Limit, ...]:
     if data is None:
         return ()
@@ -342,7 +352,7 @@ def read_limits(data: Any, settings: tuple[Setting, ...], fail: Fail) -> tuple[L
         if not isinstance(spec, dict):
             raise fail(where, f"expected a mapping, got {spec!r}")
         check = spec.get("check")
-        if check not in LIMITS:
+        if not isinstance(check, str) or check not in LIMITS:
             raise fail(f"{where}.check", f"unknown check {check!r} (known: {', '.join(LIMITS)})")
         rule = spec.get("rule")
         if not isinstance(rule, str) or not rule:
@@ -373,7 +383,7 @@ def read_presets(data: Any, rules: RuleSet, fail: Fail) -> dict[str, Preset]:
             raise fail(where, f"expected a mapping, got {body!r}")
         unknown = set(body) - {"en", "ru", "rule", "settings"}
         if unknown:
-            raise fail(f"{where}.{sorted(unknown)[0]}", "unknown key")
+            raise fail(f"{where}.{sorted(unknown, key=str)[0]}", "unknown key")
         text = _labels(body, fail, where)
         values = body.get("settings")
         if not isinstance(values, dict) or not values:

@@ -104,6 +104,11 @@ RULES = YamlTexts([bundled_text(n) for n in ("sport", "classic", "club", "boxed"
 # A mapping where a win check's name goes, in `win:` and in a setting's `sets` (TypeError).
 @example(bundled_text("sport").replace("win: [no_black,", "win: [{a: 1},", 1))
 @example(bundled_text("club").replace("alone: {win: [nobody_left,", "alone: {win: [{a: 1},", 1))
+# ... and in a step's `match:`, a limit's `check:`, a choice's `values:`; a null arg name.
+@example(bundled_text("sport").replace("match: [sheriff]", "match: [{a: 1}]", 1))
+@example(bundled_text("sport").replace("- {check: seats,", "- {check: {a: 1},", 1))
+@example(bundled_text("sport").replace("values: [nominee,", "values: [{a: 1},", 1))
+@example(bundled_text("sport").replace("args: {mode: unanimous}", "args: {mode: leader, leader: [don], null: 1}", 1))
 def rule_file_cases(text: str) -> None:
     from narrator.rules.loader import parse
 

@@ -368,7 +368,7 @@ class _Reader:
                 raise self.fail("web.listen", f"expected HOST:PORT or off, got {listen!r}")
             host, port = self.address(listen, "web.listen")
         pin = w.get("pin")
-        if pin is not None and (not isinstance(pin, str) or not pin.isdigit()
+        if pin is not None and (not isinstance(pin, str) or not _digits(pin)
                                 or not 4 <= len(pin) <= 12):
             raise self.fail("web.pin", f"expected 4-12 digits in quotes (\"0417\"), got {pin!r}")
         return WebSettings(host, port, pin)
@@ -376,7 +376,7 @@ class _Reader:
     def address(self, text: str, where: str) -> tuple[str, int]:
         host, sep, port_text = text.strip().rpartition(":")
         host = host.strip("[]")
-        if not sep or not host or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        if not sep or not host or not _digits(port_text, 5) or not 0 <= int(port_text) <= 65535:
             raise self.fail(where, f"expected HOST:PORT (such as 0.0.0.0:8080) or off, got {text!r}")
         return host, int(port_text)
 
@@ -439,6 +439,12 @@ class _Reader:
             raise self.fail("keypad", f"expected one of {', '.join(KEYPADS)} or a device path "
                             f"(/dev/input/...), got {value!r}")
         return KeypadSettings(value, None)
+
+
+def _digits(text: str, most: int = 100) -> bool:
+    """0-9 only (str.isdigit() also takes '²' and '٣', which int() or the PIN's speech
+    refuses), and few enough for int() (a 5,000-digit port is a ValueError)."""
+    return text.isascii() and text.isdigit() and len(text) <= most
 
 
 def _players(low: int, high: int) -> str:

@@ -358,7 +358,7 @@ def read_limits(data: Any, settings: tuple[Setting, ...], fail: Fail) -> tuple[L
         if not isinstance(rule, str) or not rule:
             raise fail(f"{where}.rule", "the document's rule is needed")
         named = spec.get("settings", [])
-        if not isinstance(named, list) or any(k not in keys for k in named):
+        if not isinstance(named, list) or any(not isinstance(k, str) or k not in keys for k in named):
             raise fail(f"{where}.settings", f"expected a list of this rule set's settings, got {named!r}")
         args = {k: v for k, v in spec.items() if k not in ("check", "rule", "settings")}
         problem = LIMITS[check].check_args(args)

@@ -107,8 +107,10 @@ RULES = YamlTexts([bundled_text(n) for n in ("sport", "classic", "club", "boxed"
 # ... and in a step's `match:`, a limit's `check:`, a choice's `values:`; a null arg name.
 @example(bundled_text("sport").replace("match: [sheriff]", "match: [{a: 1}]", 1))
 @example(bundled_text("sport").replace("- {check: seats,", "- {check: {a: 1},", 1))
+@example(bundled_text("boxed").replace("settings: [setup.roles, setup.follow_table", "settings: [{a: 1}", 1))
 @example(bundled_text("sport").replace("values: [nominee,", "values: [{a: 1},", 1))
-@example(bundled_text("sport").replace("args: {mode: unanimous}", "args: {mode: leader, leader: [don], null: 1}", 1))
+@example(bundled_text("sport").replace("args: {mode: unanimous}",
+                                       "args: {mode: leader, leader: [don], null: 1}", 1))
 def rule_file_cases(text: str) -> None:
     from narrator.rules.loader import parse
 
@@ -160,6 +162,8 @@ CONFIGS = YamlTexts([CONFIG_TEXT, as_yaml(FULL_CONFIG), as_yaml(SPORT_CONFIG)], 
 @example("game: {rules: " + "x" * 300 + "}\n")
 @example("pins: ~nobody-here/pins.yaml\n")  # (RuntimeError from expanduser)
 @example('? "\\n\\n"\n: 1\n')  # ... and a key with line breaks (a two-line message)
+@example("web: {listen: '0.0.0.0:" + "9" * 5_000 + "'}\n")  # int() of 5,000 digits: ValueError
+@example("web: {pin: '\u00b2\u00b2\u00b2\u00b2'}\n")  # '²'.isdigit(): the PIN could not be said
 def config_cases(text: str) -> None:
     from narrator.settings import parse_settings
 
@@ -485,6 +489,8 @@ def form_text(doc: Any) -> str:
 
 @settings(FUZZ, max_examples=max(1, CASES // 2))
 @given(SETUP_FORMS.texts(form_text))
+@example("rules=classic&seats=%C2%B2")  # seats '²': isdigit() but not int() (ValueError)
+@example("rules=classic&seats=" + "9" * 5_000)  # int() of 5,000 digits (ValueError)
 def setup_form_cases(body: str) -> None:
     from urllib.parse import parse_qsl
 

@@ -136,3 +136,19 @@ def test_a_box_without_pads_tells_the_table_to_use_the_keypad(tmp_path: Path) ->
     assert "Mafia, wake up. See each other. Each of you, type your seat number on the keypad " \
            "and press Enter." in texts
     assert not [t for t in texts if PAD["en"].search(t)]
+
+
+def test_the_speech_rendered_ahead_is_the_tables_own() -> None:
+    # The cache is filled, at start-up, with the words this table will hear: a keypad
+    # table's instructions, not the pads' (and the other way round).
+    from narrator.phrases.book import PhraseBook
+    from narrator.warmup import needed_texts
+
+    rules = load_bundled("sport")
+    book = PhraseBook.load("en").for_rules("sport")
+    keypad = needed_texts(book.for_input("keypad"), rules, 10)
+    pads = needed_texts(book, rules, 10)
+    assert book.for_input("keypad").render("don_wake") in keypad
+    assert book.render("don_wake") in pads
+    assert not [t for t in keypad if PAD["en"].search(t)]
+    assert len(keypad) == len(pads)  # the same cues, each in its table's words

@@ -152,3 +152,15 @@ def test_the_speech_rendered_ahead_is_the_tables_own() -> None:
     assert book.render("don_wake") in pads
     assert not [t for t in keypad if PAD["en"].search(t)]
     assert len(keypad) == len(pads)  # the same cues, each in its table's words
+
+
+def test_say_speaks_a_cue_for_a_keypad_table() -> None:
+    import argparse
+
+    from narrator.cli.say import text_of
+
+    args = argparse.Namespace(text=None, cue="don_wake", param=[], lang="ru", input="keypad")
+    assert text_of(args) == "Дон просыпается и ищет шерифа. Наберите номер на клавиатуре и нажмите Enter."
+    args.input = "pads"
+    assert text_of(args) == ("Дон просыпается и ищет шерифа. Коснитесь своей кнопки, когда "
+                             "прозвучит нужный номер.")

@@ -342,7 +342,8 @@ class Service:
         """A word between games, when no game's performer is there to say it."""
         lang = self.evening.setup.lang
         try:
-            await self._speaker(lang).say(PhraseBook.load(lang).render(cue, {}))
+            book = PhraseBook.load(lang).for_input(self.input_method)
+            await self._speaker(lang).say(book.render(cue, {}))
         except DeviceError as exc:
             log.error("cannot say %s: %s", cue, exc)
 

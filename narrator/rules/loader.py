@@ -330,7 +330,7 @@ class _Reader:
         choice: dict[int, tuple[str, ...]] = {}
         for seats, picks in self.typed(data.get("choice", {}), dict, "setup.choice").items():
             self.typed(seats, int, f"setup.choice.{seats}")
-            choice[int(seats)] = tuple(self.typed(picks, list, f"setup.choice.{seats}"))
+            choice[int(seats)] = self.role_list(picks, roles, f"setup.choice.{seats}")
         filler = self.typed(data.get("filler"), str, "setup.filler")
         counted = self.typed(data.get("counted"), str, "setup.counted")
         for key, role in (("filler", filler), ("counted", counted)):
@@ -339,10 +339,16 @@ class _Reader:
         return Setup(
             table=table, groups=groups, choice=choice, filler=filler, counted=counted,
             players_extra=self.typed(data.get("players_extra", 0), int, "setup.players_extra"),
-            roles=tuple(self.typed(data.get("roles", []), list, "setup.roles")),
+            roles=self.role_list(data.get("roles", []), roles, "setup.roles"),
             follow_table=self.typed(data.get("follow_table", True), bool, "setup.follow_table"),
             mafiosi=self.typed(data.get("mafiosi", 0), int, "setup.mafiosi"),
         )
+
+    def role_list(self, data: Any, roles: Mapping[str, Role], where: str) -> tuple[str, ...]:
+        for i, role in enumerate(self.typed(data, list, where)):
+            if not _known(role, roles):
+                raise self.fail(f"{where}[{i}]", f"unknown role {role!r}")
+        return tuple(data)
 
     def steps(self, data: Any, where: str, roles: Mapping[str, Role], in_deck: set[str]) -> tuple[Step, ...]:
         data = self.typed(data, list, where)

@@ -109,6 +109,7 @@ RULES = YamlTexts([bundled_text(n) for n in ("sport", "classic", "club", "boxed"
 @example(bundled_text("sport").replace("- {check: seats,", "- {check: {a: 1},", 1))
 @example(bundled_text("boxed").replace("settings: [setup.roles, setup.follow_table", "settings: [{a: 1}", 1))
 @example(bundled_text("sport").replace("values: [nominee,", "values: [{a: 1},", 1))
+@example(bundled_text("boxed").replace("8: [doctor]", "8: [{a: 1}]", 1))  # setup.choice
 @example(bundled_text("sport").replace("args: {mode: unanimous}",
                                        "args: {mode: leader, leader: [don], null: 1}", 1))
 def rule_file_cases(text: str) -> None:

@@ -72,6 +72,9 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
     if on_effects:
         on_effects(st, effects)
     table = Table(rules, seed, cards=cards)
+    apply = engine.apply
+    night_call = table.night_call
+    closes = _CLOSED
     for _ in range(MAX_ACTIONS):
         if st.phase == "over":
             return st
@@ -79,23 +82,27 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
         task = st.current
         # Most moments of a game are call-out beats, and at most of them nobody taps: the
         # players' plan for the step answers those without the general `respond`.
-        actions = (table.night_call(st, task.step, task.seat) if type(task) is CallOut
+        actions = (night_call(st, task.step, task.seat) if type(task) is CallOut
                    else table.respond(st))
-        for action in actions:
-            try:
-                effects = engine.apply(st, action)
-            except RuleError:
-                continue  # a simulated player's mistake is refused and changes nothing
-            if record is not None:
-                record.append(action)
-            if on_effects:
-                on_effects(st, effects)
-            if st.phase == "over":
-                return st
-        if st.window != window:
-            continue  # an action opened a new moment (an accusation): the players see it first
-        closing = close(st) if close else _closed(st.window)
-        effects = engine.apply(st, closing)
+        if actions:
+            for action in actions:
+                try:
+                    effects = apply(st, action)
+                except RuleError:
+                    continue  # a simulated player's mistake is refused and changes nothing
+                if record is not None:
+                    record.append(action)
+                if on_effects:
+                    on_effects(st, effects)
+                if st.phase == "over":
+                    return st
+            if st.window != window:
+                continue  # an action opened a new moment (an accusation): the players see it first
+        if close is None and window < len(closes):
+            closing = closes[window]  # the common case, without a call
+        else:
+            closing = close(st) if close else _closed(window)
+        effects = apply(st, closing)
         if record is not None:
             record.append(closing)
         if on_effects:

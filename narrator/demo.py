@@ -127,7 +127,9 @@ async def play_demo(options: DemoOptions,
     clock: Clock = FakeClock() if options.fast else MonotonicClock()
     session, opening, resumed = _session(options)
     lang = session.header.lang if isinstance(session, GameSession) else options.lang
-    book = PhraseBook.load(lang).for_rules(session.game.engine.rules.name)
+    # The players are told to give their inputs the way this table does.
+    book = PhraseBook.load(lang).for_rules(session.game.engine.rules.name).for_input(
+        "keypad" if options.keypad_only else "pads")
     voice = options.voice or VoiceSettings(language=lang)
     speaker: Speaker
     recording: RecordingSpeaker | None = None

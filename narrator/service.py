@@ -107,6 +107,9 @@ class Service:
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
+        # What the cues tell the players to use: the setting, or the pads when the box
+        # has them and the keypad when it has none.
+        self.input_method = input_method(settings.input, ports)
         self.status_light = StatusLight(self._show_status)
         self.voice_status = ports.voice_status or getattr(ports.voice, "status", None) \
             or VoiceStatus(None if ports.voice is not None else "voice_off", settings.game.lang)
@@ -198,7 +201,7 @@ class Service:
 
         rules = load(setup.rules)
         self.book = PhraseBook.load(setup.lang)
-        book = self.book.for_rules(rules.name)
+        book = self.book.for_rules(rules.name).for_input(self.input_method)
         speaker = self._speaker(setup.lang)
 
         async def warm() -> None:
@@ -282,7 +285,8 @@ class Service:
                                                  disk=disk)
             greeting.append(Say("new_game", {}))
         # The game's rule set names the cards the box may say (a jailed player's card).
-        performer.book = self.book.for_rules(session.game.engine.rules.name)
+        performer.book = self.book.for_rules(session.game.engine.rules.name).for_input(
+            self.input_method)
         box = Box(session, performer, self.clock)
         boxes.append(box)
         box.on_fault.append(self._show_fault)
@@ -338,7 +342,8 @@ class Service:
         """A word between games, when no game's performer is there to say it."""
         lang = self.evening.setup.lang
         try:
-            await self._speaker(lang).say(PhraseBook.load(lang).render(cue, {}))
+            book = PhraseBook.load(lang).for_input(self.input_method)
+            await self._speaker(lang).say(book.render(cue, {}))
         except DeviceError as exc:
             log.error("cannot say %s: %s", cue, exc)
 
@@ -360,6 +365,14 @@ def initial_setup(settings: Settings, names: tuple[str, ...] = ()) -> GameSetup:
             names = last.names
     return GameSetup(rules=game.rules, seats=seats, lang=game.lang, names=names,
                      settings=MappingProxyType(dict(game.settings)))
+
+
+def input_method(setting: str, ports: Ports) -> str:
+    """The table's input method (phrases.book.INPUT_METHODS) for the `input` setting: auto
+    is the pads where the box has them, else the keypad (a laptop, a box without pads)."""
+    if setting != "auto":
+        return setting
+    return "pads" if ports.panel is not None else "keypad"
 
 
 def _seed(setup: GameSetup, clock: Clock) -> int:

@@ -29,6 +29,9 @@ SYSTEM_CONFIG = Path("/etc/narrator/narrator.yaml")
 COMMAND_LINE = "command line"
 RECOGNIZERS = ("pocketsphinx", "vosk")
 KEYPADS = ("evdev", "matrix", "terminal", "none")
+# How the players give their inputs (phrases.book.INPUT_METHODS), or auto: pads when the
+# box has seat pads, the keypad when it has none.
+INPUTS = ("auto", "pads", "keypad", "both")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
@@ -89,6 +92,7 @@ class Settings:
     log_level: str
     source: str  # the file the settings came from
     web: WebSettings = WebSettings()
+    input: str = "auto"  # INPUTS: what the cues tell the players to use
 
     @property
     def seats(self) -> int:
@@ -178,6 +182,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--voice", help="a voice: espeak-ng[:ID], hibari, piper, festival or pack:DIR "
                         "(default: the best installed; see `narrator voices`)")
     parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none")
+    parser.add_argument("--input", choices=INPUTS,
+                        help="how the players give their inputs, as the cues tell them: pads, "
+                        "the keypad alone, or both (default auto: pads when the box has them)")
     parser.add_argument("--pins", metavar="MAP", help="pin map: pins-10, pins-16 or a file")
     parser.add_argument("--log-level", choices=LOG_LEVELS)
     parser.add_argument("--web", metavar="HOST:PORT",
@@ -191,6 +198,7 @@ def from_args(args: argparse.Namespace) -> Settings:
         "game.seats": getattr(args, "seats", None), "game.preset": getattr(args, "preset", None),
         "state_dir": getattr(args, "state_dir", None),
         "cache_dir": getattr(args, "cache_dir", None), "keypad": getattr(args, "keypad", None),
+        "input": getattr(args, "input", None),
         "pins": getattr(args, "pins", None), "log_level": getattr(args, "log_level", None),
         "web.listen": getattr(args, "web", None), "voice.name": getattr(args, "voice", None),
     }
@@ -229,7 +237,7 @@ class _Reader:
 
     def settings(self, data: Mapping[str, Any]) -> Settings:
         top = ("game", "voice", "recognizer", "keypad", "pins", "state_dir", "cache_dir", "log_level",
-               "web")
+               "web", "input")
         for k in data:
             if k not in top:
                 raise self.fail(str(k), f"unknown key (known: {', '.join(top)})")
@@ -247,8 +255,16 @@ class _Reader:
             game=game, voice=self.voice(data, game.lang, cache_dir),
             recognizer=self.recognizer(data, game.lang, state_dir), keypad=self.keypad(data),
             pins=pins, state_dir=state_dir, cache_dir=cache_dir, log_level=level,
-            source=self.file, web=self.web(data),
+            source=self.file, web=self.web(data), input=self.input(data),
         )
+
+    def input(self, data: Mapping[str, Any]) -> str:
+        value = data.get("input", "auto")
+        if value is None:
+            return "auto"
+        if value not in INPUTS:
+            raise self.fail("input", f"expected one of {', '.join(INPUTS)}, got {value!r}")
+        return str(value)
 
     def game(self, data: Mapping[str, Any]) -> GameSettings:
         g = self.section(data, "game", ("rules", "lang", "seats", "preset", "settings"))

@@ -23,6 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--param", action="append", default=[], metavar="K=V",
                         help="a cue parameter: seat=3, votes=5, seats=3,7,8 (repeatable)")
     parser.add_argument("--lang", choices=LANGUAGES, default="en")
+    parser.add_argument("--input", choices=("pads", "keypad", "both"), default="pads",
+                        help="a cue's words for a table with pads, the keypad alone, or both")
     parser.add_argument("--out", type=Path, metavar="FILE.wav", help="write a WAV, do not play")
     parser.add_argument("--voice", help="a voice: espeak-ng[:ID], hibari, piper, festival or pack:DIR "
                         "(default: the best installed; see `narrator voices`)")
@@ -54,7 +56,8 @@ def text_of(args: argparse.Namespace) -> str:
         return str(args.text)
     params = dict(parse_param(p) for p in args.param)
     try:
-        return PhraseBook.load(args.lang).render(args.cue, params)
+        book = PhraseBook.load(args.lang).for_input(getattr(args, "input", "pads"))
+        return book.render(args.cue, params)
     except PhraseError as exc:
         raise ConfigError("--cue", args.cue, str(exc)) from None
 

@@ -7,18 +7,24 @@ actions:
 | keys                    | action                                    |
 |-------------------------|-------------------------------------------|
 | digits, Enter           | Entry(number)  (0 = nobody)               |
+| M  .  N, Enter          | Nominate(N, by=M): seat M nominates, proposes or accuses N |
 | /  digits, Enter        | Foul(seat)                                |
 | /  Enter                | StartVoting()                             |
 | /  0  Enter             | AbandonGame() (twice within 5 s to confirm) |
 | .  (Del)                | EndSpeech()    ("next speaker")           |
 | -                       | Pause(), or Resume() when paused          |
 | +                       | AddTime(30); digits then + adds that many |
-| *                       | Undo(); while typing, deletes a digit     |
+| *                       | Undo(); while typing, deletes a digit (after M ., back to M) |
 | Backspace               | deletes a digit (then leaves / mode)      |
 | Esc                     | clears what is typed                      |
 
 On a 4x4 membrane keypad: A = /, B = -, C = +, D = ., # = Enter, * = *.
 Host buttons: next = ., pause = -, undo = *, add_time = +.
+
+`M . N Enter` names who nominates: classic's accuser (so the accuser cannot second their
+own accusation and is called by number to explain), the boxed proposer, or the speaker.
+The dot, not `*`: `*` is the only delete key of a 4x4 membrane keypad. A dot with nothing
+typed is still "next speaker".
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from narrator.engine.actions import (
     EndSpeech,
     Entry,
     Foul,
+    Nominate,
     Pause,
     Resume,
     StartVoting,
@@ -82,6 +89,7 @@ class KeypadDecoder:
     typed: str = ""
     host_mode: bool = False
     paused: bool = False
+    by: str = ""  # M of `M . N Enter`, once the dot is pressed
 
     def set_paused(self, paused: bool) -> None:
         self.paused = paused
@@ -91,11 +99,16 @@ class KeypadDecoder:
             if len(self.typed) < MAX_DIGITS:
                 self.typed += key
             return None
-        if key == "backspace" or (key == "*" and (self.typed or self.host_mode)):
+        if key == "backspace" or (key == "*" and (self.typed or self.host_mode or self.by)):
             if self.typed:
                 self.typed = self.typed[:-1]
+            elif self.by:
+                self.typed, self.by = self.by, ""  # back to editing M
             else:
                 self.host_mode = False
+            return None
+        if key == "." and self.typed and not self.host_mode and not self.by:
+            self.typed, self.by = "", self.typed
             return None
         if key == "clear":
             self._reset()
@@ -109,6 +122,8 @@ class KeypadDecoder:
 
     def _command(self, key: str) -> Action | None:
         if key == "enter":
+            if self.by:
+                return Nominate(int(self.typed), by=int(self.by)) if self.typed else None
             if self.host_mode:
                 if self.typed and int(self.typed) == 0:
                     return AbandonGame()  # no seat 0: the evening's abandon
@@ -126,7 +141,7 @@ class KeypadDecoder:
         raise ValueError(f"unknown key {key!r} (known: {', '.join(KEYS)})")
 
     def _reset(self) -> None:
-        self.typed, self.host_mode = "", False
+        self.typed, self.host_mode, self.by = "", False, ""
 
     def keys(self, keys: str | list[str]) -> list[Action]:
         """Press several keys; a string is read as terminal characters."""
@@ -145,5 +160,5 @@ class HostKeys:
         self.decoder.set_paused(paused)
 
     def button(self, name: str) -> Action | None:
-        self.decoder.typed, self.decoder.host_mode = "", False
+        self.decoder._reset()
         return self.decoder.press(HOST_BUTTON_KEYS[name])

@@ -196,11 +196,13 @@ def _check_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | Non
     problem = question_args(args, roles)
     if problem:
         return problem
-    unknown = set(args) - {"reveals", "match", "kills"} - STEP_ARGS
+    unknown = set(args) - {"reveals", "match", "kills", "miss_news"} - STEP_ARGS
     if unknown:
         return f"unknown args {sorted(unknown)}"
     if not isinstance(args.get("kills", False), bool):
         return f"kills must be true or false, got {args['kills']!r}"
+    if not isinstance(args.get("miss_news", ""), str):
+        return f"miss_news must be a cue id (or empty: not said), got {args['miss_news']!r}"
     return None
 
 
@@ -240,11 +242,18 @@ def _check_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
 def _check_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     """`kills: true` (000's commissioner, club's setting sheriff_shoots: "if his check was
     successful (that is, the verified resident is not an honest one), kills him"): a
-    "yes" is also a shot, settled with the night's other kills (a heal saves)."""
+    "yes" is also a shot, settled with the night's other kills (a heal saves). A "no" is
+    a miss, told in the morning by the `miss_news` cue when there is one (000: "If he hits
+    a citizen, the leader informs everyone that the commissioner missed")."""
     if not step.args.get("kills", False):
         return
     target = single_target(ctx, step, choices)
-    if not target or not ctx.state.alive[target] or not check_answer(ctx, step, target):
+    if not target or not ctx.state.alive[target]:
+        return
+    if not check_answer(ctx, step, target):
+        miss = str(step.args.get("miss_news", ""))
+        if miss:
+            ctx.state.news.append(miss)  # said after the victims, once the game goes on
         return
     dawn.kill_called = True
     if guarded(ctx, target):

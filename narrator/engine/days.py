@@ -147,6 +147,8 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
     by = action.by if action.by is not None else speaker
     if by != speaker:
         raise RuleError(f"seat {by} cannot nominate during seat {speaker}'s speech")
+    if action.target == by and not ctx.rules.day.self_nomination:
+        raise RuleError(f"seat {by} cannot nominate themself")
     if st.nominated:
         raise RuleError("one nomination per speech")
     if by in st.muted:

@@ -94,7 +94,7 @@ def _accusations_act(ctx: Ctx, t: Accusations, action: Action) -> None:
     by = action.by or 0
     if by:
         ctx.require_alive(by, "accuser")
-        if by == target:
+        if by == target and not ctx.rules.day.self_nomination:
             raise RuleError("a player cannot accuse themself")
     if target in st.immune:
         raise RuleError(f"seat {target} cannot be accused today")

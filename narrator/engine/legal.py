@@ -57,11 +57,13 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
         else:
             taken = {n.target for n in st.nominations}
             free = [s for s in living if s not in taken and s not in st.immune]
+            self_ok = rules.day.self_nomination
             if st.speaker not in st.muted:  # a player in a coma (club) nominates nobody
-                out.extend(Nominate(s) for s in free)
+                out.extend(Nominate(s) for s in free if self_ok or s != st.speaker)
             if isinstance(task, Proposals):
                 # Anyone still in (not silenced today) proposes, besides the host.
-                out.extend(Nominate(s, b) for s in free for b in living if b not in st.muted)
+                out.extend(Nominate(s, b) for s in free for b in living
+                           if b not in st.muted and (self_ok or b != s))
     if "end_speech" in accepts:
         out.append(EndSpeech())
         if host:

@@ -71,7 +71,7 @@ def _step(ctx: Ctx, t: NightStep) -> bool:
     st = ctx.state
     st.taps = []
     st.tapped = []
-    wake = step.cue("wake", st.deck)
+    wake = step.cue("wake", st.deck, st.number)
     if wake:
         ctx.say(wake)
     if step.input == "callout" and ctx.ability(step).chooses:

@@ -39,6 +39,8 @@ def propose(ctx: Ctx, target: int, by: int) -> None:
         ctx.require_alive(by, "proposer")
         if by in st.muted:
             raise RuleError(f"seat {by} is silenced today and proposes nobody")
+        if by == target and not ctx.rules.day.self_nomination:
+            raise RuleError(f"seat {by} cannot propose themself")
     if target in st.immune:
         raise RuleError(f"seat {target} cannot be proposed today")
     if any(n.target == target for n in st.nominations):

@@ -56,6 +56,10 @@ class Step:
     answer: float = 0.0  # a fixed window in which a check answer is shown privately
     wake: str = ""
     sleep: str = ""
+    # The wake cue on night 0, where the same roles' meeting has just woken them (classic's
+    # whole first night: "Mafia awake" is said once, not twice). Later nights use `wake`,
+    # also when a setting moves the step's first night later (classic's opens_with: day).
+    wake_night_zero: str = ""
     first_night: int = 1  # the first night this step is called (0: night zero)
     last_night: int | None = None  # night zero's meetings stop at 0
     args: Mapping[str, Any] = field(default_factory=dict)
@@ -66,8 +70,10 @@ class Step:
     def called_on(self, night: int) -> bool:
         return night >= self.first_night and (self.last_night is None or night <= self.last_night)
 
-    def cue(self, which: str, deck: Mapping[str, int]) -> str:
-        """The step's `wake` or `sleep` cue for a game with this deck."""
+    def cue(self, which: str, deck: Mapping[str, int], night: int = -1) -> str:
+        """The step's `wake` or `sleep` cue for a game with this deck on this night."""
+        if which == "wake" and night == 0 and self.wake_night_zero:
+            return self.wake_night_zero
         for role, cues in self.cues_if.items():
             if deck.get(role) and which in cues:
                 return cues[which]
@@ -88,6 +94,9 @@ class DayRules:
     single_nominee_first_day: str = "no_vote"  # "no_vote" or "vote"
     single_nominee_later: str = "leaves"  # "leaves", "vote" or "no_vote"
     votes_default_to_last: bool = True
+    # May a player nominate (propose, accuse) themself? (classic, 002: "any other player";
+    # club, 004: "nominate other players"; a setting in sport, club and boxed)
+    self_nomination: bool = True
     # Does a nominee immune from the vote (the club lover's guest) count toward the
     # nominees a vote needs? (club: no; its literal reading is a setting)
     immune_nominee_counts: bool = True
@@ -312,7 +321,7 @@ class RuleSet:
         """The night steps' wake and sleep cues: words with no parameters."""
         cues: set[str] = set()
         for step in self.steps():
-            cues.update(c for c in (step.wake, step.sleep) if c)
+            cues.update(c for c in (step.wake, step.sleep, step.wake_night_zero) if c)
             for variant in step.cues_if.values():
                 cues.update(variant.values())
         return cues
@@ -321,9 +330,10 @@ class RuleSet:
         """Cues a step's hooks say (`cues`, and the morning's `news` about a seat)."""
         cues: set[str] = set()
         for step in self.steps():
-            for key in ("cues", "news", "kill_news"):
+            for key in ("cues", "news", "kill_news", "miss_news"):
                 extra = step.args.get(key, ())
                 cues.update([extra] if isinstance(extra, str) else [str(c) for c in extra])
+        cues.discard("")  # an empty news cue: nothing is said
         return cues
 
     def cue(self, cue: str) -> str:

@@ -16,8 +16,17 @@ Cue texts are templates. Parameters are public values only and are spoken as wor
                                   Выставлены игроки номер}";
     {role}                        a role's name as this rule set's cards print it
     {role:many}                   ... and its plural ("Mafiosi: two"), see `roles:` below.
+    {how:number}                  not a parameter: how the players give this input at this
+                                  table, from the book's `how:` section (below).
 
 The parameters of a cue are the names in its template; both books must agree on them.
+
+How the players give an input (`how:`): each entry has one text per input method of the
+table (INPUT_METHODS: `pads`, `keypad` for a table without pads, `both`), and a cue says
+`{how:entry}` where its instruction goes. A book bound to a method (`for_input`) speaks
+that method's words, so the wake words are written once and a keypad-only table never
+hears of pads. The method is the table's, fixed for the whole game: a cue's words never
+depend on who is alive or acts.
 
 Role names: `roles:` gives each role id its name ("singular / plural", or one name for
 both); `rule_set_roles:` gives a rule set's own names where its cards differ (the boxed
@@ -49,6 +58,10 @@ PARAM_KINDS: dict[str, type] = {
     "minutes": int, "role": str,
 }
 _NOUN_FORMS = {"en": 2, "ru": 3}
+# How the players at a table give their inputs: seat pads, the private keypad alone (a
+# table without pads), or either.
+INPUT_METHODS = ("pads", "keypad", "both")
+HOW = "how"  # the placeholder name of an input instruction: {how:entry}
 
 
 class PhraseError(NarratorError, ValueError):
@@ -74,7 +87,11 @@ class _Template:
 
     @property
     def params(self) -> frozenset[str]:
-        return frozenset(f.name for _, f in self.parts if f is not None)
+        return frozenset(f.name for _, f in self.parts if f is not None and f.name != HOW)
+
+    @property
+    def hows(self) -> frozenset[str]:
+        return frozenset(f.spec for _, f in self.parts if f is not None and f.name == HOW)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +106,27 @@ RoleNames = Mapping[str, RoleName]
 class PhraseBook:
     def __init__(self, lang: str, cues: Mapping[str, str], commands: Mapping[str, list[str]],
                  source: str = "", roles: RoleNames | None = None,
-                 rule_set_roles: Mapping[str, RoleNames] | None = None, rules: str = "") -> None:
+                 rule_set_roles: Mapping[str, RoleNames] | None = None, rules: str = "",
+                 how: Mapping[str, Mapping[str, str]] | None = None,
+                 input_method: str = "pads") -> None:
         self.lang = lang
         self.source = source or f"{lang}.yaml"
+        # {how:entry} -> input method -> words (see the module's docstring)
+        self.how: Mapping[str, Mapping[str, str]] = MappingProxyType(
+            {k: MappingProxyType(dict(v)) for k, v in (how or {}).items()})
         templates: dict[str, _Template] = {}
         for cue, text in cues.items():
             templates[cue] = _compile(text, lang, self.source, f"cues.{cue}")
+            for entry in templates[cue].hows:
+                if entry not in self.how:
+                    raise PhraseBookError(self.source, f"cues.{cue}",
+                                          f"{{how:{entry}}}: no entry {entry!r} under `how:`")
         self._templates = MappingProxyType(templates)
+        if input_method not in INPUT_METHODS:
+            raise PhraseError(f"unknown input method {input_method!r} "
+                              f"(known: {', '.join(INPUT_METHODS)})")
+        # The table's input method, which `{how:...}` speaks.
+        self.input_method = input_method
         self.commands: dict[str, list[str]] = {k: list(v) for k, v in commands.items()}
         self.roles: RoleNames = MappingProxyType(dict(roles or {}))
         self.rule_set_roles: Mapping[str, RoleNames] = MappingProxyType(
@@ -105,11 +136,25 @@ class PhraseBook:
 
     def for_rules(self, rules: str) -> PhraseBook:
         """The same book speaking `{role}` with this rule set's card names."""
+        book = self._copy()
+        book.rules = rules
+        return book
+
+    def for_input(self, method: str) -> PhraseBook:
+        """The same book telling players to give their inputs by `method` (INPUT_METHODS)."""
+        if method not in INPUT_METHODS:
+            raise PhraseError(f"unknown input method {method!r} "
+                              f"(known: {', '.join(INPUT_METHODS)})")
+        book = self._copy()
+        book.input_method = method
+        return book
+
+    def _copy(self) -> PhraseBook:
         book = PhraseBook.__new__(PhraseBook)
         book.lang, book.source, book.commands = self.lang, self.source, self.commands
         book._templates, book.roles, book.rule_set_roles = (
             self._templates, self.roles, self.rule_set_roles)
-        book.rules = rules
+        book.rules, book.how, book.input_method = self.rules, self.how, self.input_method
         return book
 
     def role_name(self, role: str, rules: str | None = None, many: bool = False) -> str:
@@ -162,7 +207,9 @@ class PhraseBook:
                                   "expected a mapping of rule set to role names")
         set_roles = {str(name): _role_names(names, source, f"rule_set_roles.{name}")
                      for name, names in by_set.items()}
-        return cls(lang, {str(k): v for k, v in cues.items()}, out, source, roles, set_roles)
+        how = _how(data.get("how", {}) or {}, source)
+        return cls(lang, {str(k): v for k, v in cues.items()}, out, source, roles, set_roles,
+                   how=how)
 
     def cue_ids(self) -> frozenset[str]:
         return frozenset(self._templates)
@@ -172,6 +219,10 @@ class PhraseBook:
 
     def params_of(self, cue: str) -> frozenset[str]:
         return self._template(cue).params
+
+    def hows_of(self, cue: str) -> frozenset[str]:
+        """The input instructions (`{how:entry}`) the cue says."""
+        return self._template(cue).hows
 
     def template(self, cue: str) -> str:
         return self._template(cue).text
@@ -187,7 +238,11 @@ class PhraseBook:
         out: list[str] = []
         for literal, f in template.parts:
             out.append(literal)
-            if f is not None:
+            if f is None:
+                continue
+            if f.name == HOW:
+                out.append(self.how[f.spec][self.input_method])
+            else:
                 out.append(self._say(cue, f, given[f.name]))
         return "".join(out)
 
@@ -269,7 +324,35 @@ def _role_names(data: Any, source: str, where: str) -> dict[str, RoleName]:
     return out
 
 
+def _how(data: Any, source: str) -> dict[str, dict[str, str]]:
+    if not isinstance(data, dict):
+        raise PhraseBookError(source, HOW, "expected a mapping of entry to its words per "
+                              "input method")
+    out: dict[str, dict[str, str]] = {}
+    for entry, texts in data.items():
+        where = f"{HOW}.{entry}"
+        if not isinstance(texts, dict):
+            raise PhraseBookError(source, where, "expected the words for each input method "
+                                  f"({', '.join(INPUT_METHODS)})")
+        for method in INPUT_METHODS:
+            if method not in texts:
+                raise PhraseBookError(source, f"{where}.{method}", "missing")
+        for method, text in texts.items():
+            if method not in INPUT_METHODS:
+                raise PhraseBookError(source, f"{where}.{method}", "unknown input method "
+                                      f"(known: {', '.join(INPUT_METHODS)})")
+            if not isinstance(text, str) or not text.strip() or "{" in text or "}" in text:
+                raise PhraseBookError(source, f"{where}.{method}",
+                                      f"expected plain words, got {text!r}")
+        out[str(entry)] = {str(m): str(t) for m, t in texts.items()}
+    return out
+
+
 def _field(name: str, spec: str, lang: str, source: str, where: str) -> _Field:
+    if name == HOW:
+        if not spec.isidentifier():
+            raise PhraseBookError(source, where, f"{{how:{spec}}}: name an entry of `how:`")
+        return _Field(name, spec)
     kind = PARAM_KINDS.get(name)
     if not spec:
         return _Field(name, "")

@@ -387,6 +387,8 @@ class _Reader:
                 answer=answer,
                 wake=self.typed(spec.get("wake", ""), str, f"{at}.wake"),
                 sleep=self.typed(spec.get("sleep", ""), str, f"{at}.sleep"),
+                wake_night_zero=self.typed(spec.get("wake_night_zero", ""), str,
+                                           f"{at}.wake_night_zero"),
                 first_night=self.typed(spec.get("first_night", 1), int, f"{at}.first_night"),
                 last_night=None if last is None else self.typed(last, int, f"{at}.last_night"),
                 args=args,

@@ -103,7 +103,11 @@ class PadPlayers:
     def _host_keys(self, action: Action) -> None:
         """The host's keypad moves: the same with pads on the table or without."""
         if isinstance(action, Nominate):
-            self.keypad.press(*str(action.target), "enter")
+            if action.by is not None and not isinstance(self.box.game.state.current, SpeechTask):
+                # An accuser or proposer named: M . N Enter (a speaker's is just N Enter).
+                self.keypad.press(*str(action.by), ".", *str(action.target), "enter")
+            else:
+                self.keypad.press(*str(action.target), "enter")
         elif isinstance(action, BestMove):
             for seat in action.seats:
                 self.keypad.press(*str(seat), "enter")

@@ -92,7 +92,8 @@ class Table:
             if seat not in st.muted and self._chance(self.nominate_rate):
                 taken = {n.target for n in st.nominations}
                 immune = st.immune
-                others = [s for s in st.living() if s not in taken and s not in immune]
+                others = [s for s in st.living() if s not in taken and s not in immune
+                          and (s != seat or self.rules.day.self_nomination)]
                 if others:
                     target = self.rng.choice(others)
                     if self.team(st, target) == self.team(st, seat) and self._chance(0.8):

@@ -28,7 +28,7 @@ import yaml
 
 from narrator.errors import InputFileError
 from narrator.phrases import numbers
-from narrator.phrases.book import PhraseBook
+from narrator.phrases.book import HOW, PhraseBook
 from narrator.voice.cache import WavCache
 from narrator.voice.loudness import loudness, normalised
 from narrator.voice.wav import Clip, read_wav, write_wav
@@ -73,12 +73,17 @@ def items(book: PhraseBook) -> list[Item]:
 
     for cue in sorted(book.cue_ids()):
         template = book.template(cue)
-        if not book.params_of(cue):
+        if not book.params_of(cue) and not book.hows_of(cue):
             add(cue, book.render(cue))
             continue
         parts = [literal for literal, _n, _s, _c in string.Formatter().parse(template)]
         for i, literal in enumerate(parts):
             add(f"{cue}.{i}", literal.strip(" ,.:;—-"))
+    # The input instructions ({how:...}) of every table's input method: one pack plays at
+    # a table with pads and at one with the keypad alone.
+    for entry, texts in sorted(book.how.items()):
+        for method, text in sorted(texts.items()):
+            add(f"how.{entry}.{method}", text)
     lang = book.lang
     for n in range(NUMBERS_UP_TO + 1):
         add(f"number.{n}", numbers.cardinal(n, lang))
@@ -100,7 +105,7 @@ def _field_words(book: PhraseBook) -> list[str]:
     found: list[str] = []
     for cue in sorted(book.cue_ids()):
         for _literal, name, spec, _conv in string.Formatter().parse(book.template(cue)):
-            if name is None or not spec or spec in ("ord", "many"):
+            if name is None or name == HOW or not spec or spec in ("ord", "many"):
                 continue
             if spec == "duration":
                 forms = {"en": "minute minutes second seconds and",

@@ -19,6 +19,7 @@ from narrator.engine.actions import (
     EndSpeech,
     Entry,
     Foul,
+    Nominate,
     Pause,
     Resume,
     StartVoting,
@@ -46,6 +47,13 @@ from tests.devices.helpers import settle, tick
     ("1\x7f2\n", [Entry(2)]),           # Backspace
     ("9\x1b4\n", [Entry(4)]),           # Esc clears
     ("1234\n", [Entry(123)]),           # three digits at most
+    ("2.6\n", [Nominate(6, by=2)]),     # M . N Enter: seat M nominates / accuses N
+    ("12.10\n", [Nominate(10, by=12)]),
+    ("2.\n", []),                       # no N: nothing
+    ("2.*5\n", [Entry(25)]),            # * after the dot goes back to M
+    ("2.63*4\n", [Nominate(64, by=2)]),  # ...and deletes a digit of N
+    ("2.6.", [EndSpeech()]),             # a second dot is "next speaker", as before
+    ("/2.", [EndSpeech()]),              # not in / mode
 ])
 def test_the_key_map(typed: str, actions: list[Action]) -> None:
     assert KeypadDecoder().keys(typed) == actions

@@ -12,6 +12,9 @@ script:
   - {kind: nominate, target: 4}           # any action in its JSON form
   - close                    # let the open window run out (one WindowClosed)
   - {error: {kind: vote, voter: 9}}       # this action must be refused (RuleError)
+  - {keys: "2.5\n"}                       # the host's keypad: keys (as typed on a terminal)
+                             # through the real key map, each action it makes applied
+  - {keys: "2\n", refused: true}          # ... whose action must be refused
   - {expect: {alive: [1, 2, 3], current: [ballot, 4], cues: [vote_for], answers: [yes]}}
   - {expect: {said: [{cue: vote_count, seat: 4, votes: 2}]}}  # a cue with these params
   - night: {mafia_kill: {2: 5, 8: [4, 5]}}  # play the next night: at the call of a target,
@@ -43,6 +46,7 @@ from typing import Any
 
 import yaml
 
+from narrator.devices.keymap import KeypadDecoder
 from narrator.engine.actions import Tap, WindowClosed, action_from_json
 from narrator.engine.effects import Effect, OpenWindow, Say, SeatLights, ShowAnswer
 from narrator.engine.game import Game
@@ -103,6 +107,8 @@ def run_scenario(path: Path) -> Game | None:
                     raise ScenarioFailure(f"{where}: a refused action changed the state") from None
             else:
                 raise ScenarioFailure(f"{where}: {line['error']} was accepted")
+        elif isinstance(line, dict) and "keys" in line:
+            said += _keys(game, str(line["keys"]), bool(line.get("refused")), where)
         elif isinstance(line, dict) and "expect" in line:
             _check(game, line["expect"], said, where)
             said = []
@@ -128,6 +134,26 @@ def run_scenario(path: Path) -> Game | None:
         if reason != expect["reason"]:
             raise ScenarioFailure(f"{path.name}: reason {reason} != expected {expect['reason']}")
     return game
+
+
+def _keys(game: Game, keys: str, refused: bool, where: str) -> list[Effect]:
+    actions = KeypadDecoder().keys(keys)
+    if not actions:
+        raise ScenarioFailure(f"{where}: the keys {keys!r} make no action")
+    said: list[Effect] = []
+    for action in actions:
+        before = game.state.to_json()
+        try:
+            said += game.apply(action)
+        except RuleError as exc:
+            if not refused:
+                raise ScenarioFailure(f"{where}: {action} (keys {keys!r}) refused: {exc}") from None
+            if game.state.to_json() != before:
+                raise ScenarioFailure(f"{where}: a refused action changed the state") from None
+        else:
+            if refused:
+                raise ScenarioFailure(f"{where}: {action} (keys {keys!r}) was accepted")
+    return said
 
 
 def _check_table(name: str, table: dict[str, Any], where: str) -> None:

@@ -98,7 +98,7 @@ def test_the_boxed_special_roles_are_chosen_by_ticks_and_checked_against_the_tab
         assert 'name="set.setup.roles.turncoat"' in page and "Перевёртыш" in page
         form = {"rules": "boxed", "seats": "9", "lang": "en", "deal": "cards",
                 "set.day.votes_default_to_last": "on", "set.day.reveal_role": "on",
-                "set.setup.follow_table": "on"}
+                "set.setup.follow_table": "on", "set.day.self_nomination": "on"}
         too_many = {**form, "set.setup.roles.doctor": "on", "set.setup.roles.spy": "on",
                     "set.setup.roles.boss": "on"}
         r = await client.post("/setup", data=too_many, allow_redirects=False)

@@ -57,8 +57,10 @@ class Ctx:
         self.out.append(Record(event, data, secret))
 
     # windows
-    def open_window(self, purpose: str, seconds: float, seat: int | None = None) -> None:
+    def wait(self, task: Task, purpose: str, seconds: float, seat: int | None = None) -> bool:
+        """Open a window for `task` and stop the agenda until it closes. Returns True."""
         st = self.state
+        st.current = task
         st.windows += 1
         st.window = st.windows
         # The key has the type of `seconds`: 30 and 30.0 are one key but not one JSON.
@@ -68,11 +70,6 @@ class Ctx:
             opened = _WINDOWS[key] = Window(purpose, seconds, seat or 0)
         st.open = opened
         self.out.append(OpenWindow(st.window, purpose, seconds, seat))
-
-    def wait(self, task: Task, purpose: str, seconds: float, seat: int | None = None) -> bool:
-        """Open a window for `task` and stop the agenda until it closes. Returns True."""
-        self.state.current = task
-        self.open_window(purpose, seconds, seat)
         return True
 
     def push(self, *tasks: Task) -> None:
@@ -166,10 +163,6 @@ def _no_input(ctx: Ctx, task: Any, action: Action) -> None:
     raise RuleError(f"{action.kind} is not expected now ({task.name})")
 
 
-def _nothing(ctx: Ctx, task: Any) -> None:
-    return None
-
-
 def waits_only(ctx: Ctx, task: Task) -> bool:
     """The start of tasks that are only ever the open window's task (ctx.wait names them),
     never queued on the agenda."""
@@ -181,11 +174,11 @@ class TaskSpec(Generic[T]):
     """What a task does. `start` runs when the task reaches the front of the agenda; it
     returns True when it opened a window and the agenda must wait. While that window is
     open, actions aimed at the moment (taps, votes, nominations...) go to `act`; when the
-    window closes, `closed` runs."""
+    window closes, `closed` runs (None: nothing to do then, the agenda just goes on)."""
 
     start: Callable[[Ctx, T], bool]
     act: Callable[[Ctx, T, Action], None] = _no_input
-    closed: Callable[[Ctx, T], None] = _nothing
+    closed: Callable[[Ctx, T], None] | None = None
     # Which action kinds `act` may accept: the legal-action query asks this before generating.
     accepts: frozenset[str] = frozenset()
 

@@ -45,6 +45,7 @@ class Engine:
     def __init__(self, rules: RuleSet, hooks: Registry = REGISTRY) -> None:
         self.rules = rules
         self.hooks = hooks
+        self._tasks = hooks.tasks
 
     def new_game(self, seats: int | None = None, seed: int = 0,
                  roles: Sequence[str] | None = None) -> tuple[State, list[Effect]]:
@@ -70,6 +71,7 @@ class Engine:
         if state.phase == "over":
             raise RuleError("the game is over")
         ctx = Ctx(self.rules, state, self.hooks, [])
+        tasks = self._tasks
         if type(action) is WindowClosed:
             # Most actions of a game are a window running out (every call-out beat): the
             # first test, by exact type.
@@ -78,27 +80,31 @@ class Engine:
             task = state.current
             state.current = None
             state.window = 0
-            self.hooks.tasks[type(task)].closed(ctx, task)
-            self._run(ctx)
-            return ctx.out
-        kind = action.kind
-        if kind in _ANYTIME:
-            self._anytime(ctx, action)
-        elif isinstance(action, Deal):
-            if state.number > 0 or any(state.roles[1:]):
-                raise RuleError("the roles are already known")
-            self._deal(ctx, action.roles)
+            closed = tasks[type(task)].closed
+            if closed is not None:
+                closed(ctx, task)
         else:
-            if state.current is None:
-                raise RuleError(f"{kind} is not expected now")
-            task = state.current
-            spec = self.hooks.tasks[type(task)]
-            intervention = self.hooks.interventions.get(kind)
-            if intervention is not None and kind not in spec.accepts:
-                intervention.act(ctx, action)
+            kind = action.kind
+            if kind in _ANYTIME:
+                self._anytime(ctx, action)
+            elif isinstance(action, Deal):
+                if state.number > 0 or any(state.roles[1:]):
+                    raise RuleError("the roles are already known")
+                self._deal(ctx, action.roles)
             else:
-                spec.act(ctx, task, action)
-        self._run(ctx)
+                if state.current is None:
+                    raise RuleError(f"{kind} is not expected now")
+                task = state.current
+                spec = tasks[type(task)]
+                intervention = self.hooks.interventions.get(kind)
+                if intervention is not None and kind not in spec.accepts:
+                    intervention.act(ctx, action)
+                else:
+                    spec.act(ctx, task, action)
+        # The agenda runs on (as _run, written out here: every action of a game passes).
+        while state.current is None and state.agenda and state.phase != "over":
+            task = state.agenda.pop(0)
+            tasks[type(task)].start(ctx, task)
         return ctx.out
 
     def resume(self, state: State) -> list[Effect]:

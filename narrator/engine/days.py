@@ -181,10 +181,9 @@ def speech_closed(ctx: Ctx, t: SpeechTask) -> None:
     seat = t.seat
     if isinstance(t, Speech) and not t.final and ctx.rules.day.warn_before_end > 0:
         # The last seconds: the seat's light blinks and a soft tick, no words over the speaker.
-        st.current = _speech_task(seat, final=True)
         ctx.day_lights(blink=(seat,))
         ctx.sound("tick")
-        ctx.open_window("speech", ctx.rules.day.warn_before_end, seat)
+        ctx.wait(_speech_task(seat, final=True), "speech", ctx.rules.day.warn_before_end, seat)
         return
     st.speaker = 0
     st.nominated = False

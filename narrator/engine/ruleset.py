@@ -313,6 +313,12 @@ class RuleSet:
     def step_index(self) -> dict[str, Step]:
         return {step.id: step for step in self.steps()}
 
+    @cached_property
+    def count_teams(self) -> dict[str, str]:
+        """The team each role counts for in the win checks, by role id (asked after every
+        elimination for every living seat)."""
+        return {name: role.count_team for name, role in self.roles.items()}
+
     def cue_ids(self) -> set[str]:
         """Every cue this rule set's own data names (the engine's are in cues.ENGINE_CUES)."""
         return self.step_cue_ids() | self.news_cue_ids() | set(self.cues.values())

@@ -16,10 +16,15 @@ _SIDES = ("red", "black")
 def sides(ctx: Ctx) -> dict[str, int]:
     """Living players by the team they count for (a seat not known yet counts red)."""
     st = ctx.state
+    teams = ctx.rules.count_teams
+    alive = st.alive
+    roles = st.roles
     count: dict[str, int] = {}
-    for seat in st.living():
-        team = ctx.role(seat).count_team if st.roles[seat] else "red"
-        count[team] = count.get(team, 0) + 1
+    for seat in range(1, st.seats + 1):
+        if alive[seat]:
+            role = roles[seat]
+            team = teams[role] if role else "red"
+            count[team] = count.get(team, 0) + 1
     return count
 
 

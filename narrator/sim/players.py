@@ -10,6 +10,9 @@ restarted from its journal) choose the same, so a resumed game ends as it would 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Verdict, Vote
 from narrator.engine.registry import REGISTRY
 from narrator.engine.rng import Rng
@@ -26,6 +29,7 @@ from narrator.engine.tasks import (
     Proposals,
     SilentTurn,
     Speech,
+    Task,
     VoteOn,
 )
 from narrator.engine.voting import sitting_out
@@ -87,65 +91,82 @@ class Table:
         out: list[Action] = []
         if st.phase == "day" and self.rules.fouls.enabled and self._chance(self.foul_rate):
             out.append(Foul(self.rng.choice(st.living())))
-        if (isinstance(task, Speech) and not task.final) or isinstance(task, SilentTurn):
-            seat = task.seat
-            if seat not in st.muted and self._chance(self.nominate_rate):
-                taken = {n.target for n in st.nominations}
-                immune = st.immune
-                others = [s for s in st.living() if s not in taken and s not in immune
-                          and (s != seat or self.rules.day.self_nomination)]
-                if others:
-                    target = self.rng.choice(others)
-                    if self.team(st, target) == self.team(st, seat) and self._chance(0.8):
-                        target = self.rng.choice(others)  # rather not a team mate
-                    out.append(Nominate(target, by=seat))
-        elif isinstance(task, Accusations):
-            # Princeton rules: now and then someone accuses a player not yet acquitted.
-            accused = {n.target for n in st.nominations}
-            immune = st.immune
-            living = st.living()
-            targets = [s for s in living if s not in accused and s not in immune]
-            if targets and len(living) > 2 and self._chance(0.7):
-                target = self.rng.choice(targets)
-                by = self.rng.choice([s for s in living if s != target])
-                out.append(Nominate(target, by=by))
-        elif isinstance(task, Proposals):
-            out.extend(self._proposals(st))
-        elif isinstance(task, AllOrNone):
-            out.extend(Vote(v) for v in st.living() if v not in st.muted and self._chance(0.5))
-        elif isinstance(task, AwaitSecond):
-            target, accuser = task.target, task.accuser
-            seconders = [s for s in st.living() if s not in (target, accuser)]
-            if seconders and self._chance(0.6):
-                out.append(Second(self.rng.choice(seconders)))
-        elif isinstance(task, VoteOn):
-            candidate = task.seat
-            voted = set(st.ballot.voters()) if st.ballot else set()
-            if st.ballot:
-                voted.update(sitting_out(self.rules, st.ballot))  # tied: no vote in a re-vote
-            # A ballot on a single accused (Princeton rules) is a yes/no: more hands go up.
-            single = st.ballot is not None and len(st.ballot.candidates) == 1
-            sure, unsure = (0.8, 0.3) if single else (0.55, 0.15)
-            teams = self._seat_teams or [self.team(st, s) for s in range(st.seats + 1)]
-            below = self.rng.below
-            voted.update(st.muted)
-            for voter in st.living():
-                # Every seat draws, voted or not, so the same moment gives the same votes
-                # however many were already cast before a restart.
-                p = sure if teams[voter] != teams[candidate] else unsure
-                if below(1_000_000) < p * 1_000_000 and voter not in voted:
-                    out.append(Vote(voter))
-        elif isinstance(task, LiftVote):
-            out.extend(Vote(v) for v in st.living() if self._chance(0.5))
-        elif isinstance(task, LastWord) and st.first_victim == task.seat and not st.best_move:
-            others = [s for s in range(1, st.seats + 1) if s != task.seat]
-            picks: list[int] = []
-            while len(picks) < 3:
-                s = self.rng.choice(others)
-                if s not in picks:
-                    picks.append(s)
-            out.append(BestMove(tuple(picks)))
+        # By the task's exact type (no task type subclasses another one here): a moment
+        # nobody acts at (a speech's last seconds, an answer window) costs one lookup.
+        moment = _MOMENTS.get(type(task))
+        if moment is not None:
+            moment(self, st, task, out)
         return out
+
+    def _speech(self, st: State, task: Speech | SilentTurn, out: list[Action]) -> None:
+        if isinstance(task, Speech) and task.final:
+            return
+        seat = task.seat
+        if seat not in st.muted and self._chance(self.nominate_rate):
+            taken = {n.target for n in st.nominations}
+            immune = st.immune
+            others = [s for s in st.living() if s not in taken and s not in immune
+                      and (s != seat or self.rules.day.self_nomination)]
+            if others:
+                target = self.rng.choice(others)
+                if self.team(st, target) == self.team(st, seat) and self._chance(0.8):
+                    target = self.rng.choice(others)  # rather not a team mate
+                out.append(Nominate(target, by=seat))
+
+    def _accusations(self, st: State, task: Accusations, out: list[Action]) -> None:
+        # Princeton rules: now and then someone accuses a player not yet acquitted.
+        accused = {n.target for n in st.nominations}
+        immune = st.immune
+        living = st.living()
+        targets = [s for s in living if s not in accused and s not in immune]
+        if targets and len(living) > 2 and self._chance(0.7):
+            target = self.rng.choice(targets)
+            by = self.rng.choice([s for s in living if s != target])
+            out.append(Nominate(target, by=by))
+
+    def _propose(self, st: State, task: Proposals, out: list[Action]) -> None:
+        out.extend(self._proposals(st))
+
+    def _all_or_none(self, st: State, task: AllOrNone, out: list[Action]) -> None:
+        out.extend(Vote(v) for v in st.living() if v not in st.muted and self._chance(0.5))
+
+    def _second(self, st: State, task: AwaitSecond, out: list[Action]) -> None:
+        target, accuser = task.target, task.accuser
+        seconders = [s for s in st.living() if s not in (target, accuser)]
+        if seconders and self._chance(0.6):
+            out.append(Second(self.rng.choice(seconders)))
+
+    def _ballot(self, st: State, task: VoteOn, out: list[Action]) -> None:
+        candidate = task.seat
+        voted = set(st.ballot.voters()) if st.ballot else set()
+        if st.ballot:
+            voted.update(sitting_out(self.rules, st.ballot))  # tied: no vote in a re-vote
+        # A ballot on a single accused (Princeton rules) is a yes/no: more hands go up.
+        single = st.ballot is not None and len(st.ballot.candidates) == 1
+        sure, unsure = (0.8, 0.3) if single else (0.55, 0.15)
+        teams = self._seat_teams or [self.team(st, s) for s in range(st.seats + 1)]
+        below = self.rng.below
+        voted.update(st.muted)
+        for voter in st.living():
+            # Every seat draws, voted or not, so the same moment gives the same votes
+            # however many were already cast before a restart.
+            p = sure if teams[voter] != teams[candidate] else unsure
+            if below(1_000_000) < p * 1_000_000 and voter not in voted:
+                out.append(Vote(voter))
+
+    def _lift(self, st: State, task: LiftVote, out: list[Action]) -> None:
+        out.extend(Vote(v) for v in st.living() if self._chance(0.5))
+
+    def _last_word(self, st: State, task: LastWord, out: list[Action]) -> None:
+        if st.first_victim != task.seat or st.best_move:
+            return
+        others = [s for s in range(1, st.seats + 1) if s != task.seat]
+        picks: list[int] = []
+        while len(picks) < 3:
+            s = self.rng.choice(others)
+            if s not in picks:
+                picks.append(s)
+        out.append(BestMove(tuple(picks)))
 
     def _proposals(self, st: State) -> list[Action]:
         """The boxed day: a few players propose candidates (rather not a team mate); now
@@ -174,7 +195,14 @@ class Table:
 
     def night_call(self, st: State, step_id: str, called: int) -> list[Action]:
         """The taps at this number of a step's call-out (none at most numbers)."""
-        # The plan is made once per step and night: who acts and at which number.
+        target, actors = self.call_plan(st, step_id)
+        if target != called:
+            return []
+        return [Tap(a) for a in actors]
+
+    def call_plan(self, st: State, step_id: str) -> tuple[int, list[int]]:
+        """Tonight's plan for a step's call-out: the number its living holders tap at (-1:
+        none, 0: the "nobody" call) and who they are. Made once per step and night."""
         key = (st.number, step_id)
         plan = self.plans.get(step_id)
         if plan is None or plan[0] != key:
@@ -182,9 +210,7 @@ class Table:
             actors = [s for s in self.holders(st, step.roles) if st.alive[s]]
             target = self._plan(st, step_id, actors) if actors else -1
             plan = self.plans[step_id] = (key, target, actors)
-        if plan[1] != called:
-            return []
-        return [Tap(a) for a in plan[2]]
+        return plan[1], plan[2]
 
     def _plan(self, st: State, step_id: str, actors: list[int]) -> int:
         step = self.rules.step_index[step_id]
@@ -196,3 +222,18 @@ class Table:
         else:
             targets = st.living()
         return self.rng.choice(targets) if targets else 0
+
+
+# What the players do at each kind of moment (the task's exact type); other moments
+# (a speech's last seconds aside, the night's answer windows and gaps) have no action.
+_MOMENTS: dict[type[Task], Callable[[Table, State, Any, list[Action]], None]] = {
+    Speech: Table._speech,
+    SilentTurn: Table._speech,
+    Accusations: Table._accusations,
+    Proposals: Table._propose,
+    AllOrNone: Table._all_or_none,
+    AwaitSecond: Table._second,
+    VoteOn: Table._ballot,
+    LiftVote: Table._lift,
+    LastWord: Table._last_word,
+}

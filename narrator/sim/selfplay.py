@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from narrator.engine.actions import Action, WindowClosed
+from narrator.engine.actions import Action, Tap, WindowClosed
 from narrator.engine.core import Engine
 from narrator.engine.effects import Effect
 from narrator.engine.rng import Rng
@@ -72,18 +72,48 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
     if on_effects:
         on_effects(st, effects)
     table = Table(rules, seed, cards=cards)
+    apply = engine.apply
+    call_plan = table.call_plan
+    closes = _CLOSED
+
+    def run_out(window: int) -> None:
+        """The open window runs out."""
+        if close is None and window < len(closes):
+            closing = closes[window]  # the common case, without a call
+        else:
+            closing = close(st) if close else _closed(window)
+        effects = apply(st, closing)
+        if record is not None:
+            record.append(closing)
+        if on_effects:
+            on_effects(st, effects)
+
     for _ in range(MAX_ACTIONS):
         if st.phase == "over":
             return st
-        window = st.window
         task = st.current
-        # Most moments of a game are call-out beats, and at most of them nobody taps: the
-        # players' plan for the step answers those without the general `respond`.
-        actions = (table.night_call(st, task.step, task.seat) if type(task) is CallOut
-                   else table.respond(st))
+        if type(task) is CallOut:
+            # Most moments of a game are call-out beats, and at most of them nobody taps:
+            # the players' plan for the step names the one number they tap at, and the
+            # beats before it run out here one after another.
+            step = task.step
+            target, actors = call_plan(st, step)
+            seat = task.seat
+            while seat != target:
+                run_out(st.window)
+                task = st.current
+                if type(task) is not CallOut or task.step != step:
+                    break
+                seat = task.seat
+            if seat != target:
+                continue  # the call-out is over: the next moment is seen afresh
+            actions: list[Action] = [Tap(a) for a in actors]
+        else:
+            actions = table.respond(st)
+        window = st.window
         for action in actions:
             try:
-                effects = engine.apply(st, action)
+                effects = apply(st, action)
             except RuleError:
                 continue  # a simulated player's mistake is refused and changes nothing
             if record is not None:
@@ -94,10 +124,5 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
                 return st
         if st.window != window:
             continue  # an action opened a new moment (an accusation): the players see it first
-        closing = close(st) if close else _closed(st.window)
-        effects = engine.apply(st, closing)
-        if record is not None:
-            record.append(closing)
-        if on_effects:
-            on_effects(st, effects)
+        run_out(window)
     raise RuntimeError(f"seed {seed}: the game did not end in {MAX_ACTIONS} actions")

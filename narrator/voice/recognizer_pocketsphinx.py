@@ -16,6 +16,11 @@ so cepstral mean normalisation is computed over that utterance alone (batch CMN)
 speaker, room or microphone before it colours it, and the first command of the evening
 is heard as well as the hundredth. The cost is the decode itself after the end (about a
 twentieth of the utterance's length on this machine), which the latency figure includes.
+
+In babble the endpointer hears speech to the end, so a command waits for the room to fall
+quiet. `early_end` (off by default: the bench's early_ line) ends it sooner: a third,
+streaming grammar decoder watches, and once its best path is a whole command followed by
+quieter sound the utterance so far is decoded whole and taken if both decoders agree.
 """
 
 from __future__ import annotations

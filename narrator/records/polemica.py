@@ -189,7 +189,7 @@ class _Reader:
         settings: dict[str, Any] = {}
         if zero is not None:
             mapping = {"none": "none", "liftOnly": "lift_only"}
-            if zero not in mapping:
+            if not isinstance(zero, str) or zero not in mapping:
                 raise self.fail("zeroVoting", f"unknown first-day rule {zero!r}")
             settings["day.first_day_vote"] = mapping[zero]
         if isinstance(config.get("lift3From9"), bool):

@@ -287,6 +287,7 @@ RECORDS = Corpus([json.loads(p.read_text("utf-8")) for p in sorted((DATA / "pole
 @given(RECORDS.texts(as_json))
 # A stage's day as text: the replay compared it with a number (TypeError).
 @example(as_json({**RECORDS.docs[2], "stage": {"type": "donCheck", "day": "id"}}))
+@example(as_json({**RECORDS.docs[2], "zeroVoting": {}}))  # TypeError: unhashable (dict)
 def record_cases(text: str) -> None:
     from narrator.records.polemica import parse_record
     from narrator.records.replay import replay

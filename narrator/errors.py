@@ -27,7 +27,17 @@ class InputFileError(NarratorError, ValueError):
         self.where = where
         self.problem = problem
         place = f": {where}" if where else ""
-        super().__init__(f"{path}{place}: {problem}")
+        # One line whatever the file holds: a key or a value quoted from it may hold a
+        # line break (YAML's `? "a\nb"`) or a terminal's escape sequence.
+        super().__init__(_one_line(f"{path}{place}: {problem}"))
+
+
+# Control characters and every other line break, escaped as Python writes them.
+_ESCAPES = {c: repr(chr(c))[1:-1] for c in [*range(32), 0x7F, 0x85, 0x2028, 0x2029] if c != 9}
+
+
+def _one_line(text: str) -> str:
+    return text.translate(_ESCAPES)
 
 
 class ConfigError(InputFileError):

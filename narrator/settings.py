@@ -137,17 +137,28 @@ def load_settings(path: str | Path | None = None,
     source = Path(path) if path is not None else default_config_path()
     name = str(source)
     _check_owner_only_writes(source)
-    data = parse_yaml(read_text(source, ConfigError), name, ConfigError)
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise ConfigError(name, "(top)", f"expected a mapping of settings, got {type(data).__name__}")
+    data = _parse(read_text(source, ConfigError), name)
     from_file = _Reader(name).settings(data)
     if not overrides or all(v is None for v in overrides.values()):
         return from_file
     # The file alone is right, so whatever is wrong now came from the command line.
     merged = _merge(data, overrides, COMMAND_LINE)
     return _Reader(COMMAND_LINE, name).settings(merged)
+
+
+def parse_settings(text: str, name: str) -> Settings:
+    """A config file's text checked as `load_settings` checks the file (no overrides);
+    `name` is the file's, for the errors."""
+    return _Reader(name).settings(_parse(text, name))
+
+
+def _parse(text: str, name: str) -> dict[str, Any]:
+    data = parse_yaml(text, name, ConfigError)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(name, "(top)", f"expected a mapping of settings, got {type(data).__name__}")
+    return data
 
 
 def _merge(data: Mapping[str, Any], overrides: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -233,7 +244,20 @@ class _Reader:
 
     def folder(self, value: Any, where: str) -> Path | None:
         text = self.text(value, where)
-        return Path(text).expanduser() if text is not None else None
+        return self.path(text, where) if text is not None else None
+
+    def path(self, text: str, where: str) -> Path:
+        try:
+            return Path(text).expanduser()
+        except RuntimeError:  # `~nobody/...`
+            raise self.fail(where, f"no such home folder: {text}") from None
+
+    def found(self, path: Path, where: str, folder: bool = False) -> bool:
+        """Whether the file (folder) is there; a name the system refuses is an error."""
+        try:
+            return path.is_dir() if folder else path.is_file()
+        except OSError as exc:  # a name too long, a loop of links...
+            raise self.fail(where, f"cannot look at {path}: {exc.strerror or exc}") from None
 
     def settings(self, data: Mapping[str, Any]) -> Settings:
         top = ("game", "voice", "recognizer", "keypad", "pins", "state_dir", "cache_dir", "log_level",
@@ -337,7 +361,7 @@ class _Reader:
         if engine not in RECOGNIZERS:
             raise self.fail("recognizer.engine", f"expected one of {', '.join(RECOGNIZERS)}, got {engine!r}")
         model_dir = self.folder(r.get("model_dir"), "recognizer.model_dir")
-        if model_dir is not None and not model_dir.is_dir():
+        if model_dir is not None and not self.found(model_dir, "recognizer.model_dir", folder=True):
             raise self.fail("recognizer.model_dir", f"no such folder: {model_dir}")
         if engine == "vosk" and model_dir is None:
             model_dir = state_dir / "models" / lang
@@ -360,7 +384,7 @@ class _Reader:
                 raise self.fail("web.listen", f"expected HOST:PORT or off, got {listen!r}")
             host, port = self.address(listen, "web.listen")
         pin = w.get("pin")
-        if pin is not None and (not isinstance(pin, str) or not pin.isdigit()
+        if pin is not None and (not isinstance(pin, str) or not _digits(pin)
                                 or not 4 <= len(pin) <= 12):
             raise self.fail("web.pin", f"expected 4-12 digits in quotes (\"0417\"), got {pin!r}")
         return WebSettings(host, port, pin)
@@ -368,7 +392,7 @@ class _Reader:
     def address(self, text: str, where: str) -> tuple[str, int]:
         host, sep, port_text = text.strip().rpartition(":")
         host = host.strip("[]")
-        if not sep or not host or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        if not sep or not host or not _digits(port_text, 5) or not 0 <= int(port_text) <= 65535:
             raise self.fail(where, f"expected HOST:PORT (such as 0.0.0.0:8080) or off, got {text!r}")
         return host, int(port_text)
 
@@ -378,7 +402,7 @@ class _Reader:
         text = self.text(value, "pins", optional=False)
         assert text is not None
         packaged = "/" not in text and not text.endswith((".yaml", ".yml"))
-        if not (packaged_path(text) if packaged else Path(text).expanduser()).is_file():
+        if not self.found(packaged_path(text) if packaged else self.path(text, "pins"), "pins"):
             what = "no packaged pin map" if packaged else "no such file"
             raise self.fail("pins", f"{what}: {text}")
         return text
@@ -431,6 +455,12 @@ class _Reader:
             raise self.fail("keypad", f"expected one of {', '.join(KEYPADS)} or a device path "
                             f"(/dev/input/...), got {value!r}")
         return KeypadSettings(value, None)
+
+
+def _digits(text: str, most: int = 100) -> bool:
+    """0-9 only (str.isdigit() also takes '²' and '٣', which int() or the PIN's speech
+    refuses), and few enough for int() (a 5,000-digit port is a ValueError)."""
+    return text.isascii() and text.isdigit() and len(text) <= most
 
 
 def _players(low: int, high: int) -> str:

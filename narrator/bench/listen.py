@@ -44,6 +44,8 @@ CHUNK = 0.1
 PER_COMMAND = 8
 PER_COMMAND_QUICK = 1
 TALK_QUICK = 6
+WAKE_WORD = "narrator"
+EARLY_END = 0.2  # seconds after a whole command's last word (the early_ line)
 
 
 @dataclass
@@ -101,7 +103,9 @@ def clips(commands: CommandSet, held_back: bool, per_command: int, talk: int | N
     voices = HELD_BACK_VOICES if held_back else TUNING_VOICES
     by_command: dict[str, list[str]] = {}
     for sentence, (name, seat) in sorted(commands.sentences.items()):
-        if seat is None or held_back_sentence(sentence) == held_back:
+        # Split by the words after the wake word: the wake-word run keeps the same split.
+        unwoken = " ".join(sentence.split()[len(commands.wake):])
+        if seat is None or held_back_sentence(unwoken) == held_back:
             by_command.setdefault(name, []).append(sentence)
     out: list[Clip] = []
     turn = 0
@@ -205,10 +209,10 @@ def _hear(recognizer: Recognizer, samples: bytes) -> tuple[list[Command], float,
     return got, cpu, first
 
 
-def _pocketsphinx(commands: CommandSet) -> Recognizer:
+def _pocketsphinx(commands: CommandSet, early_end: float | None = None) -> Recognizer:
     from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 
-    return PocketsphinxRecognizer(commands)
+    return PocketsphinxRecognizer(commands, early_end=early_end)
 
 
 def run(quick: bool) -> dict[str, float | int | str]:
@@ -219,6 +223,19 @@ def run(quick: bool) -> dict[str, float | int | str]:
         folder = Path(tmp)
         render(part, folder)
         out = evaluate(_pocketsphinx(commands), part).figures()
+        # The noisy-table setting: every command begins with the wake word
+        # (recognizer.wake_word), the same talk is said; figures prefixed wake_.
+        woken = CommandSet.for_language("en", WAKE_WORD)
+        wake_part = clips(woken, True, PER_COMMAND_QUICK if quick else PER_COMMAND,
+                          TALK_QUICK if quick else None)
+        render(wake_part, folder)
+        wake = evaluate(_pocketsphinx(woken), wake_part).figures("wake_")
+        out.update(wake)
+        if not quick:
+            # Ending a command on the grammar's running hypothesis (off on the box by
+            # default): the same clips, figures prefixed early_.
+            early = _pocketsphinx(commands, early_end=EARLY_END)
+            out.update(evaluate(early, part).figures("early_"))
         out["listen_voices"] = ", ".join(HELD_BACK_VOICES)
         out["listen_rooms"] = ", ".join(name for name, _, _ in CONDITIONS)
         model = os.environ.get("NARRATOR_VOSK_MODEL")

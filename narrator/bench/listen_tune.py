@@ -13,16 +13,19 @@ one pass is exact. It prints the figures of every setting and the thresholds to 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from narrator.bench.listen import Clip, _hear, clips, render
+from narrator.bench.listen import CHUNK, Clip, _room, clips, render
 from narrator.bench.listen_data import TUNING_TALK
 from narrator.voice.commands import Command, CommandSet
 from narrator.voice.listen_clips import read_wav
+from narrator.voice.recognizer import chunked, seconds_of
 from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 
 FALSE_ACCEPT_COST = 3.0
@@ -38,6 +41,18 @@ SETTINGS: list[dict[str, Any]] = [
     {"full_utterance": True, "trim_db": 20.0},
     {"full_utterance": True, "trim_db": 15.0, "loud_end": False},
     {"full_utterance": True, "trim_db": 15.0, "loud_end": False, "end_window": 0.2},
+    {"full_utterance": True, "trim_db": 15.0, "early_end": None, "free_config": {}},
+    {"full_utterance": True, "trim_db": 15.0, "early_end": None},
+    {"full_utterance": True, "trim_db": 15.0, "early_end": 0.2},
+    {"full_utterance": True, "trim_db": 15.0, "early_end": 0.15},
+    {"full_utterance": True, "trim_db": 15.0, "early_end": 0.25},
+    {"early_end": 0.2, "early_exact": False, "run_on_db": None},
+    {"early_end": 0.2, "early_exact": False},
+    {"early_end": 0.2, "early_exact": True},
+    {"early_end": 0.3, "early_exact": True},
+    {"early_end": 0.2, "early_quiet_db": 6.0},
+    {"early_end": 0.2, "early_quiet_db": 10.0},
+    {"early_end": 0.15, "early_quiet_db": 6.0},
 ]
 
 
@@ -45,6 +60,10 @@ SETTINGS: list[dict[str, Any]] = [
 class Heard:
     clip: Clip
     utterances: list[Utterance]
+    ends: list[float]  # seconds after the spoken command's end each utterance was decided
+    cpu: float = 0.0
+    audio: float = 0.0
+    got: list[tuple[str, int | None]] = field(default_factory=list)  # what the recognizer gave
 
 
 def decide(commands: CommandSet, utterances: list[Utterance],
@@ -79,6 +98,23 @@ def score(commands: CommandSet, heard: list[Heard],
     return right, said, taken, talk
 
 
+def latency(commands: CommandSet, heard: list[Heard],
+            thresholds: Mapping[str, float]) -> dict[str, float]:
+    """Median ms from the end of the spoken command to the utterance that gave it, for the
+    commands heard right: over all and by room."""
+    by_room: dict[str, list[float]] = {"all": []}
+    for h in heard:
+        if h.clip.want is None:
+            continue
+        for utterance, end in zip(h.utterances, h.ends, strict=True):
+            got = decide(commands, [utterance], thresholds)
+            if [(c.command, c.seat) for c in got] == [h.clip.want]:
+                by_room["all"].append(1000 * end)
+                by_room.setdefault(_room(h.clip.spec), []).append(1000 * end)
+                break
+    return {room: round(statistics.median(v)) for room, v in by_room.items() if v}
+
+
 def tune(commands: CommandSet, heard: list[Heard]) -> dict[str, float]:
     names = sorted({name for name, _ in commands.sentences.values()})
     thresholds = dict.fromkeys(names, 0.5)
@@ -96,9 +132,23 @@ def tune(commands: CommandSet, heard: list[Heard]) -> dict[str, float]:
 def hear_all(recognizer: PocketsphinxRecognizer, part: list[Clip]) -> list[Heard]:
     out = []
     for clip in part:
-        before = len(recognizer.heard)
-        _hear(recognizer, read_wav(clip.path).tobytes())
-        out.append(Heard(clip, recognizer.heard[before:]))
+        samples = read_wav(clip.path).tobytes()
+        speech_end = seconds_of(samples) - clip.spec.tail
+        heard = Heard(clip, [], [], audio=seconds_of(samples))
+        fed = 0.0
+        chunks = [*chunked(samples, CHUNK), b""]
+        for chunk in chunks:
+            fed += seconds_of(chunk)
+            before = len(recognizer.heard)
+            start = time.process_time()
+            given = recognizer.accept(chunk) if chunk else recognizer.flush()
+            heard.got += [(c.command, c.seat) for c in given]
+            spent = time.process_time() - start
+            heard.cpu += spent
+            for utterance in recognizer.heard[before:]:
+                heard.utterances.append(utterance)
+                heard.ends.append(max(0.0, fed + spent - speech_end))
+        out.append(heard)
     return out
 
 
@@ -108,6 +158,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="where the tuning clips are kept between runs")
     parser.add_argument("--per-command", type=int, default=8)
     parser.add_argument("--settings", default="", help="which SETTINGS to try, e.g. 1,3")
+    parser.add_argument("--show", action="store_true", help="print the clips heard wrong")
+    parser.add_argument("--as-is", action="store_true",
+                        help="hear with the kept thresholds, not zero (needed with early_end, "
+                             "whose tentative decisions use them; re-tuning is then approximate)")
     args = parser.parse_args(argv)
     commands = CommandSet.for_language("en")
     part = clips(commands, False, args.per_command, len(TUNING_TALK))
@@ -115,12 +169,35 @@ def main(argv: list[str] | None = None) -> int:
     zero = dict.fromkeys({n for n, _ in commands.sentences.values()}, 0.0)
     chosen = [SETTINGS[int(i)] for i in args.settings.split(",")] if args.settings else SETTINGS
     for setting in chosen:
-        recognizer = PocketsphinxRecognizer(commands, thresholds=zero, **setting)
+        start = None if args.as_is else zero
+        recognizer = PocketsphinxRecognizer(commands, thresholds=start, **setting)
         heard = hear_all(recognizer, part)
+        if args.as_is:
+            said = sum(h.clip.want is not None for h in heard)
+            right = sum(h.got == [h.clip.want] for h in heard if h.clip.want is not None)
+            taken = sum(bool(h.got) for h in heard if h.clip.want is None)
+            print(f"{setting} as heard with the kept thresholds: right {right}/{said}, talk "
+                  f"taken {taken}/{len(heard) - said}", flush=True)
+            if args.show:
+                for h in heard:
+                    if (h.clip.want is None) == bool(h.got) or (
+                            h.clip.want is not None and h.got != [h.clip.want]):
+                        print(f"  {h.clip.want or 'talk'} {h.clip.spec.text!r} "
+                              f"{h.clip.spec.voice} {_room(h.clip.spec)} -> {h.got}")
         thresholds = tune(commands, heard)
         right, said, taken, talk = score(commands, heard, thresholds)
-        print(f"{setting}: right {right}/{said}, talk taken {taken}/{talk}; "
+        rtf = sum(h.cpu for h in heard) / sum(h.audio for h in heard)
+        print(f"{setting}: right {right}/{said}, talk taken {taken}/{talk}; latency p50 ms "
+              f"{latency(commands, heard, thresholds)}; rtf {rtf:.3f}; "
               f"thresholds {thresholds}", flush=True)
+        if args.show:
+            for h in heard:
+                got = [c.text for c in decide(commands, h.utterances, thresholds)]
+                want = "talk" if h.clip.want is None else h.clip.want
+                if (h.clip.want is None) == bool(got) or (h.clip.want is not None and
+                                                          len(got) != 1):
+                    print(f"  {want} {h.clip.spec.text!r} {h.clip.spec.voice} "
+                          f"{_room(h.clip.spec)} -> {got} {h.utterances}")
     return 0
 
 

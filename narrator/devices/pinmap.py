@@ -131,10 +131,11 @@ def load_pin_map(path: str | Path | None = None) -> PinMap:
         path = default_pin_map_path()
     text = str(path)
     if "/" not in text and not text.endswith((".yaml", ".yml")):
-        candidate = packaged_path(text)
-        if not candidate.is_file():
-            raise PinMapError(text, "", "no such packaged pin map (known: pins-10, pins-16)")
-        path = candidate
+        known = sorted(p.name[:-5] for p in resources.files("narrator.devices").iterdir()
+                       if p.name.startswith("pins-") and p.name.endswith(".yaml"))
+        if text not in known:  # not is_file(): a 300-letter name is an OSError
+            raise PinMapError(text, "", f"no such packaged pin map (known: {', '.join(known)})")
+        path = packaged_path(text)
     return parse_pin_map(read_text(path, PinMapError), str(path))
 
 

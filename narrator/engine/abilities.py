@@ -86,7 +86,7 @@ def _kill_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None
     if mode not in _MODES:
         return f"mode must be one of {', '.join(_MODES)}, got {mode!r}"
     leader = args.get("leader")
-    if mode == "leader" and leader not in roles:
+    if mode == "leader" and (not isinstance(leader, str) or leader not in roles):
         return f"mode leader needs `leader:` naming a role, got {leader!r}"
     uncounted = args.get("uncounted", [])
     if not isinstance(uncounted, list) or any(r not in roles for r in uncounted):

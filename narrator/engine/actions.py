@@ -6,6 +6,7 @@ the tests can write and read them as text: `{"kind": "vote", "voter": 3}`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -202,6 +203,18 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+_FITS: dict[str, Callable[[Any], bool]] = {
+    "int": _whole,
+    "int | None": lambda v: v is None or _whole(v),
+    "tuple[int, ...]": lambda v: isinstance(v, list | tuple) and all(_whole(x) for x in v),
+    "tuple[str, ...]": lambda v: isinstance(v, list | tuple) and all(isinstance(x, str) for x in v),
+}
+
+
 def action_from_json(data: Any) -> Action:
     """Build an action from its JSON form; a malformed one raises RuleError."""
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
@@ -213,6 +226,8 @@ def action_from_json(data: Any) -> Action:
     for f in fields(cls):
         if f.name in data:
             value = data[f.name]
+            if not _FITS[str(f.type)](value):  # a journal's `"seat": {...}` must not reach the rules
+                raise RuleError(f"bad {data['kind']} action: {f.name} is {value!r}")
             kwargs[f.name] = tuple(value) if isinstance(value, list) else value
     try:
         return cls(**kwargs)

@@ -298,7 +298,8 @@ def _event_from_json(data: Any) -> tuple[Event | None, list[Problem]]:
         value = data.get(key)
         if value in (None, ""):
             numbers[key] = None
-        elif isinstance(value, str) and value.strip().isdigit():
+        elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() \
+                and len(value.strip()) <= 9:
             numbers[key] = int(value)  # a form's text box
         elif _whole(value):
             numbers[key] = value

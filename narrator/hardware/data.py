@@ -146,7 +146,7 @@ def load_parts(path: Path | None = None) -> Parts:
         p = r.mapping(p, where)
         unknown = set(p) - {"part", "count", "price", "pack", "group", "note"}
         if unknown:
-            raise r.fail(f"{where}.{sorted(unknown)[0]}", "unknown key")
+            raise r.fail(f"{where}.{sorted(unknown, key=str)[0]}", "unknown key")
         group = r.get(p, "group", where, str)
         if group not in ("box", "pod", "cable"):
             raise r.fail(f"{where}.group", f"expected box, pod or cable, got {group!r}")

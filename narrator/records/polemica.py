@@ -51,17 +51,23 @@ class PolemicaGame:
 
 def read_record(path: str | Path) -> PolemicaGame:
     name = str(path)
-    text = read_text(path, RecordError, MAX_RECORD_BYTES)
+    return parse_record(read_text(path, RecordError, MAX_RECORD_BYTES), name)
+
+
+def parse_record(text: str, name: str) -> PolemicaGame:
+    """A record's text checked as `read_record` does; `name` is the file's, for the errors."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(name, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
     except RecursionError:
         raise RecordError(name, "", "not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise RecordError(name, "", f"not valid JSON: {exc}") from None
     return _Reader(name).game(data)
 
 
-MAX_RECORD_BYTES = 8 * 1024 * 1024  # a recorded game is tens of kB
+MAX_RECORD_BYTES = 1024 * 1024  # a record is 2-10 kB; 1 MB of `[{},{},...]` is ~26 MB read
 
 
 class _Reader:
@@ -88,6 +94,17 @@ class _Reader:
             raise self.fail(where, f"expected a whole number {lo}-{hi}, got {value!r}")
         return value
 
+    def stage(self, value: Any, where: str) -> dict[str, Any]:
+        """A moment of the game (`{"type": "speech", "day": 2, "player": 5}`): the replay
+        compares its numbers with the game's, so they must be numbers."""
+        stage = self.obj(value, where)
+        if "type" in stage and not isinstance(stage["type"], str):
+            raise self.fail(f"{where}.type", f"expected a stage name, got {stage['type']!r}")
+        for key in ("day", "player", "voting"):
+            if key in stage:
+                self.int_in(stage[key], 0, 99, f"{where}.{key}")
+        return stage
+
     def game(self, data: Any) -> PolemicaGame:
         data = self.obj(data, "(top)")
         players = self.seq(data.get("players"), "players")
@@ -109,7 +126,7 @@ class _Reader:
             roles[seat - 1] = ROLE_NAMES[role]
             for j, f in enumerate(self.seq(p.get("fouls"), f"{where}.fouls")):
                 f = self.obj(f, f"{where}.fouls[{j}]")
-                stage = self.obj(f.get("stage", {}), f"{where}.fouls[{j}].stage")
+                stage = self.stage(f.get("stage", {}), f"{where}.fouls[{j}].stage")
                 fouls.append(Foul(seat, str(f.get("time", "")), stage))
             guess = p.get("guess")
             if isinstance(guess, dict) and guess.get("mafs"):
@@ -117,7 +134,8 @@ class _Reader:
                 best[seat] = [self.int_in(s, 1, n, f"{where}.guess.mafs") for s in mafs][:3]
             if p.get("disqual"):
                 disq.append(seat)
-                stage = p["disqual"] if isinstance(p["disqual"], dict) else {}
+                stage = (self.stage(p["disqual"], f"{where}.disqual")
+                         if isinstance(p["disqual"], dict) else {})
                 removals.append((seat, stage))
         counts = {r: roles.count(r) for r in set(roles)}
         if counts != {"civilian": 6, "sheriff": 1, "mafia": 2, "don": 1}:
@@ -161,7 +179,7 @@ class _Reader:
                 if voter in ballot:
                     raise self.fail(where, f"seat {voter} votes twice in day {day} round {num}")
                 ballot[voter] = candidate
-        stage = self.obj(data.get("stage", {}), "stage")
+        stage = self.stage(data.get("stage", {}), "stage")
         result = data.get("result")
         if stage.get("type") == "gameOver" and (
                 not isinstance(result, int) or isinstance(result, bool) or result not in RESULTS):

@@ -27,7 +27,7 @@ class LimitCheck:
 def _whole(args: Args, names: tuple[str, ...], required: tuple[str, ...] = ()) -> str | None:
     unknown = set(args) - set(names)
     if unknown:
-        return f"unknown arguments {sorted(unknown)}"
+        return f"unknown arguments {sorted(unknown, key=str)}"
     for name in names:
         value = args.get(name)
         if value is None:
@@ -95,7 +95,7 @@ def _minority(rules: RuleSet, seats: int, limit: Limit) -> str | None:
 def _team_args(args: Args) -> str | None:
     unknown = set(args) - {"team"}
     if unknown:
-        return f"unknown arguments {sorted(unknown)}"
+        return f"unknown arguments {sorted(unknown, key=str)}"
     return None if isinstance(args.get("team"), str) else "team must name a team"
 
 

@@ -55,7 +55,7 @@ def bundled_names() -> list[str]:
 def load_bundled(name: str) -> RuleSet:
     folder = resources.files("narrator.rules") / "sets"
     item = folder / f"{name}.yaml"
-    if not item.is_file():
+    if name not in bundled_names():  # not item.is_file(): a 300-letter name is an OSError
         raise RuleSetError(
             f"{name}.yaml", "", f"no bundled rule set {name!r} (known: {', '.join(bundled_names())})"
         )
@@ -72,6 +72,23 @@ def load(spec: str | Path) -> RuleSet:
 
 def parse(text: str, source: str) -> RuleSet:
     return _Reader(source).rule_set(parse_yaml(text, source, RuleSetError))
+
+
+def _known(name: Any, known: Mapping[str, Any]) -> bool:
+    """A name the rule set knows (a list item may be a mapping: unhashable, never a name)."""
+    return isinstance(name, str) and name in known
+
+
+def _args_shape(args: Mapping[Any, Any]) -> str | None:
+    """What every ability's args share: named by words, valued by a word, a number or a
+    list of them (the abilities' own checks may then compare and sort them safely)."""
+    for name, value in args.items():
+        if not isinstance(name, str):
+            return f"an argument's name is a word, got {name!r}"
+        items = value if isinstance(value, list) else [value]
+        if any(isinstance(x, dict | list | set) for x in items):
+            return f"{name}: expected a word, a number or a list of them, got {value!r}"
+    return None
 
 
 def _dealt_by_settings(data: Mapping[str, Any]) -> set[str]:
@@ -135,7 +152,7 @@ class _Reader:
             seen.add(step.id)
         win = tuple(self.typed(data.get("win", ["no_black", "black_parity"]), list, "win"))
         for i, hook in enumerate(win):
-            if hook not in WINS:
+            if not _known(hook, WINS):
                 raise self.fail(f"win[{i}]", f"unknown win check {hook!r} (known: {', '.join(WINS)})")
         day = self.section(data.get("day", {}), DayRules, "day")
         if day.procedure not in PROCEDURES:
@@ -147,7 +164,7 @@ class _Reader:
             section, _, name = key.partition(".")
             self.choice(getattr(sections[section], name), allowed, key)
         for i, role in enumerate(day.verdict):
-            if role not in roles:
+            if not _known(role, roles):
                 raise self.fail(f"day.verdict[{i}]", f"unknown role {role!r}")
         rules = RuleSet(
             name=self.typed(data["name"], str, "name"),
@@ -188,28 +205,24 @@ class _Reader:
                 raise self.fail("setup", str(exc)) from None
         # A file without `settings:` offers the settings every rule set shares.
         offered = data["settings"] if "settings" in data else dict.fromkeys(common())
-        settings = read_settings(offered, rules, self.fail)
-        for setting in settings:
-            choices = [c.value for c in setting.choices] if setting.kind == "choice" else []
-            for value in choices or [True, False] * (setting.kind == "bool"):
-                fields = setting.fields(value)
-                for i, hook in enumerate(fields.get("win", ())):
-                    if hook not in WINS:
-                        raise self.fail(f"settings.{setting.key}.sets.{value}.win[{i}]",
-                                        f"unknown win check {hook!r} (known: {', '.join(WINS)})")
-                self.changed_steps(rules.with_fields(fields), f"settings.{setting.key}")
+        settings = read_settings(offered, rules, self.fail, self.variant)
         limits = read_limits(data.get("limits"), settings, self.fail)
         # Points for a rating: kept beside the rules (they change nothing in a game).
         register_scoring(self.source, read_scoring(data.get("scoring"), self.fail))
         rules = dataclasses.replace(rules, settings=settings, limits=limits)
         return dataclasses.replace(rules, presets=read_presets(data.get("presets"), rules, self.fail))
 
-    def changed_steps(self, rules: RuleSet, where: str) -> None:
-        """A setting's value must leave every night step's args valid for its ability."""
+    def variant(self, rules: RuleSet, fields: Mapping[str, Any], where: str) -> None:
+        """The rules a setting's value makes (`where`: settings.<key>.sets.<value>) must
+        name known win checks and leave every night step's args valid for its ability."""
+        for i, hook in enumerate(fields.get("win", ())):
+            if not _known(hook, WINS):
+                raise self.fail(f"{where}.win[{i}]",
+                                f"unknown win check {hook!r} (known: {', '.join(WINS)})")
         for step in rules.steps():
-            problem = ABILITIES[step.ability].check_args(step.args, rules.roles)
+            problem = _args_shape(step.args) or ABILITIES[step.ability].check_args(step.args, rules.roles)
             if problem:
-                raise self.fail(where, f"night step {step.id}: {problem}")
+                raise self.fail(where.partition(".sets.")[0], f"night step {step.id}: {problem}")
 
     def cues(self, data: Any) -> dict[str, str]:
         from narrator.engine.cues import ENGINE_CUES
@@ -239,8 +252,8 @@ class _Reader:
             out[str(name)] = Role(
                 name=str(name),
                 team=self.typed(spec.get("team"), str, f"{where}.team"),
-                checks_as=spec.get("checks_as"),
-                counts_as=spec.get("counts_as"),
+                checks_as=self.typed(spec.get("checks_as"), (str, type(None)), f"{where}.checks_as"),
+                counts_as=self.typed(spec.get("counts_as"), (str, type(None)), f"{where}.counts_as"),
                 votes=self.typed(spec.get("votes", True), bool, f"{where}.votes"),
                 turns_into=None if turns_into is None else self.typed(
                     turns_into, str, f"{where}.turns_into"),
@@ -248,12 +261,12 @@ class _Reader:
                 shows_as=spec.get("shows_as"),
             )
         for name, role in out.items():
-            if role.shows_as is not None and role.shows_as not in out:
+            if role.shows_as is not None and not _known(role.shows_as, out):
                 raise self.fail(f"roles.{name}.shows_as", f"unknown role {role.shows_as!r}")
-            if role.turns_into is not None and role.turns_into not in out:
+            if role.turns_into is not None and not _known(role.turns_into, out):
                 raise self.fail(f"roles.{name}.turns_into", f"unknown role {role.turns_into!r}")
             for i, other in enumerate(role.excludes):
-                if other not in out:
+                if not _known(other, out):
                     raise self.fail(f"roles.{name}.excludes[{i}]", f"unknown role {other!r}")
         return out
 
@@ -297,7 +310,7 @@ class _Reader:
         for group, members in self.typed(data.get("groups", {}), dict, "setup.groups").items():
             members = self.typed(members, list, f"setup.groups.{group}")
             for j, role in enumerate(members):
-                if role not in roles:
+                if not _known(role, roles):
                     raise self.fail(f"setup.groups.{group}[{j}]", f"unknown role {role!r}")
             groups[str(group)] = tuple(members)
         table: dict[int, dict[str, int]] = {}
@@ -357,7 +370,7 @@ class _Reader:
             inp = self.typed(spec.get("input", "callout"), str, f"{at}.input")
             self.choice(inp, _INPUTS, f"{at}.input")
             args = self.typed(spec.get("args", {}), dict, f"{at}.args")
-            problem = ABILITIES[ability].check_args(args, roles)
+            problem = _args_shape(args) or ABILITIES[ability].check_args(args, roles)
             if problem:
                 raise self.fail(f"{at}.args", problem)
             rounds = args.get("rounds", 1)
@@ -401,7 +414,7 @@ class _Reader:
         defaults = cls()
         out: dict[str, Any] = {}
         for key, value in data.items():
-            if not hasattr(defaults, key):
+            if not isinstance(key, str) or not hasattr(defaults, key):
                 raise self.fail(f"{where}.{key}", "unknown key")
             current = getattr(defaults, key)
             if isinstance(current, tuple):

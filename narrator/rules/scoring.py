@@ -59,7 +59,7 @@ def read_scoring(data: Any, fail: Fail) -> Scoring | None:
         raise fail("scoring", "expected a mapping (win, best_move, extra, rule)")
     unknown = set(data) - {"win", "best_move", "extra", "rule"}
     if unknown:
-        raise fail(f"scoring.{sorted(unknown)[0]}", "unknown key")
+        raise fail(f"scoring.{sorted(unknown, key=str)[0]}", "unknown key")
     win = _number(data.get("win", 1.0), "scoring.win", fail)
     best: dict[int, float] = {}
     raw_best = data.get("best_move", {}) or {}

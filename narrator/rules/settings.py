@@ -162,10 +162,14 @@ def common() -> Mapping[str, Any]:
 
 
 Fail = Callable[[str, str], RuleSetError]
+# The loader's own checks of the rules a setting's value makes (its night steps' args).
+Variant = Callable[[RuleSet, Mapping[str, Any], str], None]
 
 
-def read_settings(data: Any, rules: RuleSet, fail: Fail) -> tuple[Setting, ...]:
-    """The `settings:` section of a rule set, checked against the rules it changes."""
+def read_settings(data: Any, rules: RuleSet, fail: Fail,
+                  check: Variant | None = None) -> tuple[Setting, ...]:
+    """The `settings:` section of a rule set, checked against the rules it changes; `check`
+    also sees the rules each value of each setting makes, with the fields it set."""
     if data is None:
         return ()
     if not isinstance(data, dict):
@@ -182,7 +186,7 @@ def read_settings(data: Any, rules: RuleSet, fail: Fail) -> tuple[Setting, ...]:
         spec = {**base, **body}
         if not spec:
             raise fail(where, "not described here nor in common_settings.yaml")
-        out.append(_setting(str(key), spec, base, rules, fail, where))
+        out.append(_setting(str(key), spec, base, rules, fail, where, check))
     return tuple(out)
 
 
@@ -190,7 +194,7 @@ _SETTING_KEYS = {"kind", "values", "en", "ru", "min", "max", "rule", "sets"}
 
 
 def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: RuleSet,
-             fail: Fail, where: str) -> Setting:
+             fail: Fail, where: str, check: Variant | None = None) -> Setting:
     for name in spec:
         if name not in _SETTING_KEYS:
             raise fail(f"{where}.{name}", "unknown key")
@@ -234,10 +238,13 @@ def _setting(key: str, spec: Mapping[str, Any], base: Mapping[str, Any], rules: 
     values: list[Any] = ([c.value for c in choices] if kind == "choice" else
                          [True, False] if kind == "bool" else [default])
     for value in values:
+        fields = setting.fields(value)
         try:
-            rules.with_fields(setting.fields(value))
+            variant = rules.with_fields(fields)
         except ValueError as exc:
             raise fail(where, str(exc)) from None
+        if check is not None:
+            check(variant, fields, f"{where}.sets.{value}")
     return setting
 
 
@@ -284,16 +291,20 @@ def _sets(data: Any, kind: str, choices: tuple[Choice, ...], rules: RuleSet, fai
 def _role_choices(given: Any, rules: RuleSet, fail: Fail, where: str) -> tuple[Choice, ...]:
     """The roles a `roles` setting may name: the listed ones, or the setup's special
     roles; labelled with the rule set's card names from the phrase books."""
-    from narrator.phrases.book import PhraseBook
+    from narrator.phrases.book import PhraseBook, PhraseError
 
     if given is None:
         groups = rules.setup.groups.values() if rules.setup else ()
         given = [r for group in groups for r in group]
-    if not isinstance(given, list) or not given or any(r not in rules.roles for r in given):
+    if not isinstance(given, list) or not given or any(
+            not isinstance(r, str) or r not in rules.roles for r in given):
         raise fail(where, f"expected a list of this rule set's roles, got {given!r}")
     books = {lang: PhraseBook.load(lang).for_rules(rules.name) for lang in LANGUAGES}
-    return tuple(Choice(r, {lang: book.role_name(r) for lang, book in books.items()})
-                 for r in given)
+    try:
+        return tuple(Choice(r, {lang: book.role_name(r) for lang, book in books.items()})
+                     for r in given)
+    except PhraseError as exc:  # a rule file of one's own, with a role only boxed names
+        raise fail(where, str(exc)) from None
 
 
 def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice, ...]:
@@ -303,7 +314,7 @@ def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice
     if isinstance(given, list):
         picked = {}
         for i, value in enumerate(given):
-            if value not in labels:
+            if not _hashable(value) or value not in labels:
                 raise fail(f"{where}[{i}]", f"{value!r} has no label (labelled: {', '.join(labels)})")
             picked[value] = labels[value]
         given = picked
@@ -320,6 +331,15 @@ def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice
     return tuple(out)
 
 
+def _hashable(value: Any) -> bool:
+    """Whether a value from a file can be a key (a list or a mapping cannot: TypeError)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
 def read_limits(data: Any, settings: tuple[Setting, ...], fail: Fail) -> tuple[Limit, ...]:
     if data is None:
         return ()
@@ -332,13 +352,13 @@ def read_limits(data: Any, settings: tuple[Setting, ...], fail: Fail) -> tuple[L
         if not isinstance(spec, dict):
             raise fail(where, f"expected a mapping, got {spec!r}")
         check = spec.get("check")
-        if check not in LIMITS:
+        if not isinstance(check, str) or check not in LIMITS:
             raise fail(f"{where}.check", f"unknown check {check!r} (known: {', '.join(LIMITS)})")
         rule = spec.get("rule")
         if not isinstance(rule, str) or not rule:
             raise fail(f"{where}.rule", "the document's rule is needed")
         named = spec.get("settings", [])
-        if not isinstance(named, list) or any(k not in keys for k in named):
+        if not isinstance(named, list) or any(not isinstance(k, str) or k not in keys for k in named):
             raise fail(f"{where}.settings", f"expected a list of this rule set's settings, got {named!r}")
         args = {k: v for k, v in spec.items() if k not in ("check", "rule", "settings")}
         problem = LIMITS[check].check_args(args)
@@ -363,7 +383,7 @@ def read_presets(data: Any, rules: RuleSet, fail: Fail) -> dict[str, Preset]:
             raise fail(where, f"expected a mapping, got {body!r}")
         unknown = set(body) - {"en", "ru", "rule", "settings"}
         if unknown:
-            raise fail(f"{where}.{sorted(unknown)[0]}", "unknown key")
+            raise fail(f"{where}.{sorted(unknown, key=str)[0]}", "unknown key")
         text = _labels(body, fail, where)
         values = body.get("settings")
         if not isinstance(values, dict) or not values:

@@ -271,7 +271,7 @@ class WebServer:
             return _error(401, "enter the PIN first")
         try:
             data = await request.json()
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deeply
             return _error(400, "the body is not JSON")
         try:
             action = page_actions.parse_action(data)

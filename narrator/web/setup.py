@@ -87,7 +87,9 @@ def read_form(data: Mapping[str, str], errors: dict[str, str], t: Text) -> Setup
     form.lang = lang if lang in LANGUAGES else "en"
     loaded = load_bundled(rules)
     seats_text = data.get("seats", "").strip()
-    if seats_text.isdigit() and 0 < int(seats_text) <= 40:
+    # isascii: '²'.isdigit() is true but int('²') fails; 5,000 digits fail int() too.
+    if seats_text.isascii() and seats_text.isdigit() and len(seats_text) <= 3 \
+            and 0 < int(seats_text) <= 40:
         form.seats = int(seats_text)
     else:
         errors["seats"] = t("setup_bad_seats", low=loaded.min_seats, high=loaded.max_seats)

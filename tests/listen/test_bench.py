@@ -9,6 +9,7 @@ from narrator.bench.listen_data import (
     HELD_BACK_VOICES,
     TUNING_TALK,
     TUNING_VOICES,
+    held_back_sentence,
 )
 from narrator.voice.commands import COMMAND_IDS, CommandSet
 
@@ -39,3 +40,15 @@ def test_quick_run_reports_every_figure() -> None:
     assert 0.0 <= float(out["command_accuracy"]) <= 1.0
     assert out["false_accepts"] == f"{int(float(out['false_accept_rate']) * 6)} of 6"
     assert out["listen_command_clips"] == len(COMMAND_IDS)
+    # The wake-word setting is measured as a line of its own, on the same talk.
+    assert out["wake_listen_command_clips"] == len(COMMAND_IDS)
+    assert out["wake_false_accepts"] == f"{int(float(out['wake_false_accept_rate']) * 6)} of 6"
+
+
+def test_the_wake_word_run_keeps_the_split(english: CommandSet) -> None:
+    woken = CommandSet.for_language("en", "narrator")
+    held = [c.spec.text for c in listen.clips(woken, True, 6, 0)]
+    assert held and all(text.startswith("narrator ") for text in held)
+    for text in held:
+        plain = text.removeprefix("narrator ")
+        assert english.sentences[plain][1] is None or held_back_sentence(plain), text

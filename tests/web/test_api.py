@@ -73,6 +73,7 @@ def test_posts_need_the_pin_and_bad_bodies_get_400(tmp_path: Path) -> None:
             (b'{"kind": "tap", "seat": 3}', 400), (b'{"kind": "foul", "seat": "three"}', 400),
             (b'{"kind": "foul", "seat": 3, "extra": 1}', 400), (b'{"kind": "foul", "seat": true}', 400),
             (b"\xff\xfe", 400), (b'{"kind": "foul", "seat": 42}', 409),
+            (b"[" * 5_000, 400),  # deeper than json's recursion: was a 500 (found by fuzzing)
         ]:
             r = await client.post("/api/action", data=raw, headers={"Content-Type": "application/json"})
             assert r.status == status, raw

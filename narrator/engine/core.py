@@ -46,6 +46,7 @@ class Engine:
         self.rules = rules
         self.hooks = hooks
         self._tasks = hooks.tasks
+        self._ctx: Ctx | None = None
 
     def new_game(self, seats: int | None = None, seed: int = 0,
                  roles: Sequence[str] | None = None) -> tuple[State, list[Effect]]:
@@ -70,7 +71,13 @@ class Engine:
     def apply(self, state: State, action: Action) -> list[Effect]:
         if state.phase == "over":
             raise RuleError("the game is over")
-        ctx = Ctx(self.rules, state, self.hooks, [])
+        # One working context per engine and state, given a fresh effect list each time:
+        # building a Ctx for every action of a game was a visible share of a call-out beat.
+        ctx = self._ctx
+        if ctx is None or ctx.state is not state:
+            ctx = self._ctx = Ctx(self.rules, state, self.hooks, [])
+        else:
+            ctx.out = []
         tasks = self._tasks
         if type(action) is WindowClosed:
             # Most actions of a game are a window running out (every call-out beat): the

@@ -94,7 +94,8 @@ class Ballot:
         return [c.voter for c in self.votes]
 
     def has_voted(self, seat: int) -> bool:
-        return any(c.voter == seat for c in self.votes)
+        # A list, not any() over a generator (slower for a dozen votes): every vote asks.
+        return seat in [c.voter for c in self.votes]
 
     def votes_for(self, candidate: int) -> list[int]:
         return [c.voter for c in self.votes if c.candidate == candidate]

@@ -165,8 +165,8 @@ def _vote_on_last(ctx: Ctx, t: VoteOnLast) -> bool:
         return False
     current = ballot(ctx)
     out = sitting_out(ctx.rules, current)
-    rest = [s for s in st.living()
-            if not current.has_voted(s) and s not in out and s not in st.muted]
+    voted = set(current.voters())
+    rest = [s for s in st.living() if s not in voted and s not in out and s not in st.muted]
     st.ballot = current.with_votes(t.seat, rest)
     ctx.say("vote_for", seat=t.seat)
     _ballot_closed(ctx, t)

@@ -314,7 +314,7 @@ def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice
     if isinstance(given, list):
         picked = {}
         for i, value in enumerate(given):
-            if not _hashable(value) or value not in labels:
+            if not hashable(value) or value not in labels:
                 raise fail(f"{where}[{i}]", f"{value!r} has no label (labelled: {', '.join(labels)})")
             picked[value] = labels[value]
         given = picked
@@ -331,7 +331,7 @@ def _choices(given: Any, described: Any, fail: Fail, where: str) -> tuple[Choice
     return tuple(out)
 
 
-def _hashable(value: Any) -> bool:
+def hashable(value: Any) -> bool:
     """Whether a value from a file can be a key (a list or a mapping cannot: TypeError)."""
     try:
         hash(value)

@@ -22,6 +22,8 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
+from narrator.rules.settings import hashable
+
 _GONE = object()
 
 # Values YAML and JSON can both hold, chosen for the checks they meet: bounds (seats 3-20,
@@ -131,7 +133,7 @@ class Corpus:
         self.keys = st.sampled_from([v for v in borrowed if isinstance(v, str | int)] or ["x"])
         self.junk = st.one_of(st.sampled_from(junk), st.text(max_size=12),
                               st.integers(-(2**70), 2**70), st.floats())
-        self.new_keys = st.one_of(self.keys, self.junk.filter(_hashable))
+        self.new_keys = st.one_of(self.keys, self.junk.filter(hashable))
         self.splices = st.sampled_from(splices)
 
     def texts(self, render: Callable[[Any], str]) -> st.SearchStrategy[str]:
@@ -171,14 +173,6 @@ class Corpus:
             return text
         at = draw(st.integers(0, len(text)))
         return text[:at] if how == 0 else text[:at] + draw(self.splices) + text[at:]
-
-
-def _hashable(value: Any) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
 
 
 def _const(value: Any) -> Callable[[Any], Any]:

@@ -45,6 +45,9 @@ def english() -> CommandSet:
     return CommandSet.for_language("en")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def sphinx(english: CommandSet) -> PocketsphinxRecognizer:
+    # A fresh recogniser for each test: one shared by a worker carries what it heard in
+    # the tests before (their order differs from run to run under xdist), so a test's
+    # verdict depended on its neighbours (table talk once heard as "next speaker").
     return PocketsphinxRecognizer(english)

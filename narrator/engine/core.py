@@ -108,10 +108,7 @@ class Engine:
                     intervention.act(ctx, action)
                 else:
                     spec.act(ctx, task, action)
-        # The agenda runs on (as _run, written out here: every action of a game passes).
-        while state.current is None and state.agenda and state.phase != "over":
-            task = state.agenda.pop(0)
-            tasks[type(task)].start(ctx, task)
+        self._run(ctx)
         return ctx.out
 
     def resume(self, state: State) -> list[Effect]:

@@ -11,7 +11,8 @@ heard counts for every clip not heard right ("nothing": no command; "seat": the 
 command, the wrong seat); false_accepts: talk clips that gave any command;
 command_latency_ms_p50/p95: end of the spoken command -> the command event, with the
 audio arriving in 0.1 s chunks as from the microphone (the chunk wait counts, and the
-CPU time of the call that gave the command); recognizer_rtf: CPU seconds per second of
+CPU time of the call that gave the command and of any calls still running when its chunk
+came); recognizer_rtf: CPU seconds per second of
 audio. With NARRATOR_VOSK_MODEL naming an English Vosk model folder the same clips are
 also heard by Vosk (figures prefixed vosk_).
 """
@@ -184,28 +185,24 @@ def _label(want: tuple[str, int | None], got: list[Command]) -> str:
 
 
 def _hear(recognizer: Recognizer, samples: bytes) -> tuple[list[Command], float, float | None]:
-    """The commands, the CPU seconds spent, and when (in audio seconds, plus the CPU time
-    of the call that gave it) the first command came out."""
+    """The commands, the CPU seconds spent, and when (in audio seconds) the first command
+    came out: each chunk is heard once it has arrived and the calls before it are done, as
+    on the box (one thread), so CPU spent on an earlier chunk delays the later ones."""
     got: list[Command] = []
     cpu = 0.0
     fed = 0.0
+    clock = 0.0  # when the recognizer is done with what it was given
     first: float | None = None
-    for chunk in chunked(samples, CHUNK):
+    for chunk in [*chunked(samples, CHUNK), b""]:
         fed += seconds_of(chunk)
         start = time.process_time()
-        out = recognizer.accept(chunk)
+        out = recognizer.accept(chunk) if chunk else recognizer.flush()
         spent = time.process_time() - start
         cpu += spent
+        clock = max(clock, fed) + spent
         if out and first is None:
-            first = fed + spent
+            first = clock
         got += out
-    start = time.process_time()
-    out = recognizer.flush()
-    spent = time.process_time() - start
-    cpu += spent
-    if out and first is None:
-        first = fed + spent
-    got += out
     return got, cpu, first
 
 

@@ -137,7 +137,7 @@ def hear_all(recognizer: PocketsphinxRecognizer, part: list[Clip]) -> list[Heard
         samples = read_wav(clip.path).tobytes()
         speech_end = seconds_of(samples) - clip.spec.tail
         heard = Heard(clip, [], [], audio=seconds_of(samples))
-        fed = 0.0
+        fed = clock = 0.0  # clock: when the recognizer is done (as the bench's _hear)
         chunks = [*chunked(samples, CHUNK), b""]
         for chunk in chunks:
             fed += seconds_of(chunk)
@@ -147,9 +147,10 @@ def hear_all(recognizer: PocketsphinxRecognizer, part: list[Clip]) -> list[Heard
             heard.got += [(c.command, c.seat) for c in given]
             spent = time.process_time() - start
             heard.cpu += spent
+            clock = max(clock, fed) + spent
             for utterance in recognizer.heard[before:]:
                 heard.utterances.append(utterance)
-                heard.ends.append(max(0.0, fed + spent - speech_end))
+                heard.ends.append(max(0.0, clock - speech_end))
         out.append(heard)
     return out
 

@@ -98,3 +98,36 @@ def test_a_command_ends_while_quieter_talk_runs_on(clips: Path, english: Command
     got += recognizer.flush()
     assert [(c.command, c.seat) for c in got] == [("start_voting", None)]
     assert at is not None and at < len(said) / 16000 + 0.6, (at, len(audio) / 32000)
+
+
+def test_a_command_is_decoded_ahead_and_ends_before_quieter_talk(clips: Path,
+                                                                english: CommandSet) -> None:
+    # The default recogniser: once the command's loud stretch is over it is decoded while
+    # the endpointer still hears speech (the quieter talk), and both decoders hear it word
+    # for word, so it comes out before the talk is over; the talk is no command.
+    command, talk = speak_all([ClipSpec("next speaker", "en-us", tail=0.1),
+                               ClipSpec(TALK[1] + " " + TALK[3], "en-gb+f2", lead=0.0)],
+                              clips)
+    said = read_wav(command)
+    under = (read_wav(talk).astype(np.float64) * 0.2).astype(np.int16)
+    audio = np.concatenate([said, under]).tobytes()
+    recognizer = PocketsphinxRecognizer(english)
+    fed, got, at = 0.0, [], None
+    for chunk in chunked(audio):
+        fed += len(chunk) / 32000
+        out = recognizer.accept(chunk)
+        if out and at is None:
+            at = fed
+        got += out
+    got += recognizer.flush()
+    assert [(c.command, c.seat) for c in got] == [("next_speaker", None)]
+    assert at is not None and at < len(said) / 16000 + 0.5, (at, len(audio) / 32000)
+
+
+def test_a_decode_ahead_is_not_done_again_at_the_end(clips: Path, english: CommandSet) -> None:
+    # Dry: the endpointer ends the utterance a silence window after the speech; by then the
+    # utterance was decoded ahead, and that decode is the one used.
+    [path] = speak_all([ClipSpec("start voting", "en-us")], clips)
+    recognizer = PocketsphinxRecognizer(english, ahead_end=False)
+    assert heard(recognizer, path) == [("start_voting", None)]
+    assert recognizer.ahead_used == 1

@@ -28,12 +28,14 @@ from typing import Protocol
 
 from narrator.clock import Clock, MonotonicClock
 from narrator.daemon import Box, supervise
+from narrator.devices.display import AnswerDisplay
 from narrator.devices.keypads import Keypad
 from narrator.devices.panel import SeatPanel
 from narrator.engine.actions import Action, EndSpeech, Entry
 from narrator.engine.effects import Effect, Say
 from narrator.errors import DeviceError
-from narrator.evening import Evening, EveningError, GameSetup
+from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
+from narrator.evening.answers import answer_display_problem, without_display
 from narrator.evening.memory import recall
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
@@ -101,21 +103,42 @@ class Service:
         # The evening: what game is played next; start / next / abandon for every caller.
         self.evening = Evening(settings.state_dir, (setup or initial_setup(settings)).check())
         self.evening.seat_check = ports.seat_check
+        self.evening.display_check = self._display_check
         self._abandon_asked: float | None = None  # the keypad's first abandon, waiting
         self.warmup = Progress()  # the speech rendered ahead (the page shows it)
         self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
-        # What the cues tell the players to use: the setting, or the pads when the box
-        # has them and the keypad when it has none.
-        self.input_method = input_method(settings.input, ports)
+        # What the cues tell the players to use: the game's set-up, else the setting, or
+        # the pads when the box has them and the keypad when it has none.
+        self.input_method = self._method(self.evening.setup)
         self.status_light = StatusLight(self._show_status)
         self.voice_status = ports.voice_status or getattr(ports.voice, "status", None) \
             or VoiceStatus(None if ports.voice is not None else "voice_off", settings.game.lang)
         if ports.voice is not None and hasattr(ports.voice, "status"):
             ports.voice.status = self.voice_status
         self.voice_status.watchers.append(self._voice_changed)
+        # A game with private checks needs somewhere to show them: refused here (exit 2)
+        # when the box has no answer LEDs and no keypad screen.
+        if problem := self._display_check(self.evening.setup):
+            raise SetupError("set-up", [problem])
+
+    def _method(self, setup: GameSetup) -> str:
+        """The game's input method: its set-up's (the page's choice), else the box's
+        `input` setting; auto by the devices the box has."""
+        chosen = setup.input if setup.input != "auto" else self.settings.input
+        return input_method(chosen, self.ports)
+
+    @property
+    def displays(self) -> list[AnswerDisplay]:
+        """The keypads' screens (answers show there when there is no seat panel)."""
+        return [k.display for k in self.ports.keypads if k.display is not None]
+
+    def _display_check(self, setup: GameSetup) -> Problem | None:
+        if self.ports.panel is not None or self.displays:
+            return None
+        return answer_display_problem(setup, without_display(self.ports.keypads))
 
     # inputs from every device arrive here
     def submit(self, action: Action, source: str = "") -> None:
@@ -263,10 +286,11 @@ class Service:
         found = GameSession.resume(self.settings.state_dir, wall=self.wall, disk=disk) if first else None
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         self.book = PhraseBook.load(setup.lang)
+        self.input_method = self._method(setup)
         timers = WindowTimers(self.clock, on_expire=lambda w: box.window_expired(w))
         performer = Performer(self._speaker(setup.lang), self.book, timers, self.ports.panel,
                               self._mute, on_pause=[k.set_paused for k in self.ports.keypads]
-                              + [self.status_light.set_paused])
+                              + [self.status_light.set_paused], displays=self.displays)
         greeting: list[Effect] = []
         if first:
             greeting.append(Say("ready", {}))
@@ -280,7 +304,7 @@ class Service:
                 greeting.append(Say("journal_repaired", {}))
             greeting.append(where_we_are(session.game.state))
         else:
-            header = setup.header(_seed(setup, self.clock))
+            header = setup.header(_seed(setup, self.clock), self.input_method)
             session, opening = GameSession.start(self.settings.state_dir, header, wall=self.wall,
                                                  disk=disk)
             greeting.append(Say("new_game", {}))

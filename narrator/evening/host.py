@@ -46,6 +46,9 @@ class Evening:
         # The box's own check that its table has the seats (the pin map's check_seats):
         # raises InputFileError naming the map and both seat counts.
         self.seat_check: Callable[[int], None] | None = None
+        # The box's own check that it can show this game's check answers (the service's:
+        # narrator.evening.answers); a Problem refuses the set-up.
+        self.display_check: Callable[[GameSetup], Problem | None] | None = None
         self._wanted = asyncio.Event()
         self._ended = asyncio.Event()
 
@@ -61,14 +64,22 @@ class Evening:
         return self._wanted.is_set()
 
     # the three operations
-    def start(self, setup: GameSetup) -> GameSetup:
-        """Play the next game with `setup`; returns it as checked (names trimmed)."""
+    def check(self, setup: GameSetup) -> GameSetup:
+        """`setup` as checked (names trimmed) by its own rules and this box's (the seats
+        wired, somewhere to show the answers), or SetupError; nothing changes."""
         checked = setup.check()
         if self.seat_check is not None:
             try:
                 self.seat_check(checked.seats)
             except InputFileError as exc:
                 raise SetupError("set-up", [Problem("seats", "pin_map", str(exc))]) from None
+        if self.display_check is not None and (problem := self.display_check(checked)):
+            raise SetupError("set-up", [problem])
+        return checked
+
+    def start(self, setup: GameSetup) -> GameSetup:
+        """Play the next game with `setup`; returns it as checked (names trimmed)."""
+        checked = self.check(setup)
         if self.in_play:
             raise EveningError("a game is in play: abandon it first")
         self.setup = checked

@@ -313,6 +313,14 @@ class Service:
             self.input_method)
         box = Box(session, performer, self.clock)
         boxes.append(box)
+        # Nothing of the last game's keys carries over: half-typed digits, its pause, an
+        # abandon waiting for its confirmation.
+        paused = session.game.state.paused
+        for keypad in self.ports.keypads:
+            keypad.new_game(paused)
+        if self.ports.panel is not None:
+            self.ports.panel.set_paused(paused)
+        self._abandon_asked = None
         box.on_fault.append(self._show_fault)
         box.on_refused = self._refused
         self.box = box

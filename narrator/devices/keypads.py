@@ -38,6 +38,10 @@ class Keypad(Protocol):
         """The game was paused or resumed (the - key toggles from here)."""
         ...
 
+    def new_game(self, paused: bool) -> None:
+        """A game begins (or is resumed, `paused` or not): nothing half-typed is kept."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -50,6 +54,11 @@ class _Decoding:
         self.display: AnswerDisplay | None = None
 
     def set_paused(self, paused: bool) -> None:
+        self.decoder.set_paused(paused)
+
+    def new_game(self, paused: bool) -> None:
+        # A digit typed as the last game ended, or its pause, must not reach this one.
+        self.decoder._reset()
         self.decoder.set_paused(paused)
 
     def _key(self, key: str | None, sink: Sink) -> None:

@@ -180,3 +180,11 @@ def test_a_terminal_keypad_on_a_pipe_has_no_screen() -> None:
     finally:
         os.close(read)
         os.close(write)
+
+
+def test_the_checkers_are_told_where_the_answer_shows() -> None:
+    for lang, screen in (("en", "the keypad's screen"), ("ru", "экран клавиатуры")):
+        book = PhraseBook.load(lang)
+        for cue in ("angel_wake", "boxed_commissar_wake"):
+            assert screen in book.for_input("keypad").render(cue)
+            assert screen not in book.render(cue)  # a pad table: the answer light alone

@@ -138,6 +138,9 @@ def test_an_evening_on_the_keypad_alone(tmp_path: Path, rules: str, lang: str, g
         assert len(data["eliminations"]) == sum(not a for a in box.game.state.alive[1:])
         html = path.with_suffix(".html").read_text()
         assert all(name in html for name in NAMES)
+        # The paper sheet writes down each night kill the keypad made, not a miss.
+        shot = [o["seat"] for o in data["eliminations"] if o["how"] == "shot"]
+        assert all(re.search(rf"\): →{seat}\b", html) for seat in shot), shot
         polemica = path.with_name(path.stem + ".polemica.json")
         if rules == "sport":  # the format a rating imports: read back, and replayed
             record = parse_record(polemica.read_text(), str(polemica))

@@ -13,7 +13,15 @@ import select
 
 from narrator.clock import FakeClock
 from narrator.daemon import Box, Unrecorded
-from narrator.devices.display import WIPE, AnswerTimer, FakeDisplay, Shown, answer_text
+from narrator.devices.display import (
+    WIDTH,
+    WIPE,
+    AnswerTimer,
+    FakeDisplay,
+    Shown,
+    TerminalDisplay,
+    answer_text,
+)
 from narrator.devices.keypads import TerminalKeypad
 from narrator.engine.actions import Entry, Remove
 from narrator.engine.effects import ShowAnswer
@@ -188,3 +196,16 @@ def test_the_checkers_are_told_where_the_answer_shows() -> None:
         for cue in ("angel_wake", "boxed_commissar_wake"):
             assert screen in book.for_input("keypad").render(cue)
             assert screen not in book.render(cue)  # a pad table: the answer light alone
+
+
+def test_every_answer_takes_the_same_width_on_the_terminal() -> None:
+    import io
+
+    widths = set()
+    for text in ("answer: YES", "answer: NO", "ответ: ДА", "ответ: НЕТ", "answer: heard: 2"):
+        display = TerminalDisplay(io.StringIO())
+        display.show(text)
+        widths.add(len(display.shown))
+        display.wipe()
+        assert display.shown == "" and display.out.getvalue().endswith(WIPE)  # type: ignore[attr-defined]
+    assert widths == {WIDTH}  # a glance at the bar's length tells nothing

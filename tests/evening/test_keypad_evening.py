@@ -183,9 +183,20 @@ def test_nothing_typed_or_paused_in_one_game_carries_into_the_next(tmp_path: Pat
         await ev.clock.sleep(1)
         seen["asked"] = ev.speaker.said[-1][1]
         seen["in_play"] = svc.evening.in_play
+        await ev.clock.sleep(10)  # the question lapses
+        # Abandoned while an answer is on the screen: it goes with the game.
+        screen = keys.screen
+        assert screen is not None
+        while not screen.current:
+            await ev.clock.sleep(0.1)
         keys.press("/", "0", "enter")
+        keys.press("/", "0", "enter")
+        await ev.clock.sleep(0.2)
+        seen["left_on_screen"] = screen.current
+        seen["shown_for"] = screen.shown[-1].until - screen.shown[-1].at  # type: ignore[operator]
 
     run(ev, 2, host)
+    assert seen["left_on_screen"] == "" and seen["shown_for"] < 1.0
     assert seen["typed"] == ""
     assert seen["paused"] is True
     assert seen["in_play"] and seen["asked"].startswith("Abandon this game?")

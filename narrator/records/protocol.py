@@ -215,6 +215,19 @@ class ProtocolBuilder:
                 "candidates": list(data["candidates"]), "yes": yes,
                 "no": [s for s in living if s not in yes],
             })
+        elif event == "all_or_none":
+            # boxed: the re-vote after a tie, "jail them all, or none" (a coin may follow).
+            self._period("day", data["day"]).setdefault("all_or_none", []).append({
+                "candidates": list(data["candidates"]), "yes": list(data["voters"]),
+                "no": list(data.get("against", [])), "coin": None})
+        elif event == "coin":
+            votes = self._period("day", data["day"]).get("all_or_none") or []
+            if votes:
+                votes[-1]["coin"] = "all" if data["all"] else "none"
+        elif event == "verdict":
+            # boxed: the judge's verdict replaced the day's vote.
+            self._period("day", data["day"])["verdict"] = {"judge": data["seat"],
+                                                           "target": data["target"]}
         elif event == "foul":
             seat = data["seat"]
             d["seats"][seat - 1]["fouls"] = data["count"]

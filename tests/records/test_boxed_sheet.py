@@ -73,3 +73,10 @@ def test_the_judges_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "The judge's verdict: 3 → 5" in text
     assert "D1: jailed by the judge" in text
     assert "Host's signature" in text
+
+
+def test_no_foul_column_without_fouls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The booklet has no fouls: no foul boxes on the boxed sheet."""
+    protocol, text = sheet("town_wins", "ru", monkeypatch)
+    assert protocol["game"]["fouls_out"] == 0
+    assert "Фолы" not in text and 'class="box"' not in render_html(protocol)

@@ -47,8 +47,8 @@ class Performer:
                  on_pause: Sequence[Callable[[bool], None]] = (),
                  displays: Sequence[AnswerDisplay] = ()) -> None:
         """`on_pause`: who must know the game is paused (the keypads, whose one key
-        pauses and resumes). `displays`: the keypads' screens, where answers show when
-        there is no panel with answer LEDs."""
+        pauses and resumes). `displays`: the keypads' screens, where answers show (the
+        service gives them only where no answer LEDs can be seen)."""
         self.clock = timers.clock
         self.speaker = speaker
         self.book = book
@@ -184,7 +184,7 @@ class Performer:
             log.debug("answer shown privately")
             if self.panel:
                 self.panel.show_answer(effect.answer, effect.seconds, effect.code)
-            else:
+            if self.answers.displays:
                 self.answers.show(self._answer_text(effect), effect.seconds)
         elif isinstance(effect, Phase):
             self.phase = effect.label

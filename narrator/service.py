@@ -135,6 +135,13 @@ class Service:
         """The keypads' screens (answers show there when there is no seat panel)."""
         return [k.display for k in self.ports.keypads if k.display is not None]
 
+    @property
+    def screens(self) -> list[AnswerDisplay]:
+        """Where the keypads' screens show the answers: without a seat panel, or with one on
+        mock pins (a laptop: LEDs nobody sees)."""
+        panel = self.ports.panel
+        return self.displays if panel is None or getattr(panel, "mock", False) else []
+
     def _display_check(self, setup: GameSetup) -> Problem | None:
         if self.ports.panel is not None or self.displays:
             return None
@@ -290,7 +297,7 @@ class Service:
         timers = WindowTimers(self.clock, on_expire=lambda w: box.window_expired(w))
         performer = Performer(self._speaker(setup.lang), self.book, timers, self.ports.panel,
                               self._mute, on_pause=[k.set_paused for k in self.ports.keypads]
-                              + [self.status_light.set_paused], displays=self.displays)
+                              + [self.status_light.set_paused], displays=self.screens)
         greeting: list[Effect] = []
         if first:
             greeting.append(Say("ready", {}))

@@ -75,3 +75,26 @@ def test_run_without_a_panel_and_a_usb_keypad_exits_2_with_one_line(
     assert code == 2
     assert err[-1].startswith("narrator: set-up: sport: the checks of don, sheriff")
     assert "no seat panel; keypad: evdev (a USB keypad has no screen)" in err[-1]
+
+
+def test_answer_leds_on_mock_pins_leave_the_answer_on_the_screen_too(tmp_path: Path) -> None:
+    """A laptop run on mock pins has answer LEDs nobody sees: the keypad's screen shows the
+    answers as well; a real panel (here its fake) keeps them to the LEDs."""
+    from narrator.devices.fake import FakeSeatPanel
+    from narrator.devices.gpio import GpioSeatPanel, mock_pin_factory
+
+    clock = FakeClock()
+    settings = load_settings(None, {"state_dir": str(tmp_path / "state"),
+                                    "cache_dir": str(tmp_path / "cache"), "keypad": "none"})
+    keypad = FakeKeypad(clock=clock)
+    mock = GpioSeatPanel(pin_factory=mock_pin_factory(), clock=clock)
+    try:
+        laptop = Service(settings, Ports(FakeSpeaker(clock), mock, [keypad]), clock, Notifier(""))
+        assert laptop.screens == [keypad.screen]
+    finally:
+        mock.close()
+    table = Service(settings, Ports(FakeSpeaker(clock), FakeSeatPanel(10, clock), [keypad]), clock,
+                    Notifier(""))
+    assert table.screens == []
+    alone = Service(settings, Ports(FakeSpeaker(clock), None, [keypad]), clock, Notifier(""))
+    assert alone.screens == [keypad.screen]

@@ -28,7 +28,7 @@ from typing import Protocol
 
 from narrator.clock import Clock, MonotonicClock
 from narrator.daemon import Box, supervise
-from narrator.devices.display import AnswerDisplay
+from narrator.devices.display import AnswerDisplay, reveal_text
 from narrator.devices.keypads import Keypad
 from narrator.devices.panel import SeatPanel
 from narrator.engine.actions import Action, EndSpeech, Entry
@@ -38,7 +38,7 @@ from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupErr
 from narrator.evening.answers import answer_display_problem, without_display
 from narrator.evening.memory import recall
 from narrator.performer import Performer
-from narrator.phrases.book import PhraseBook
+from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.records.disk import Disk, DiskMaker, direct_disk
 from narrator.records.session import GameSession
 from narrator.requests import AbandonGame, NextGame
@@ -141,6 +141,25 @@ class Service:
         mock pins (a laptop: LEDs nobody sees)."""
         panel = self.ports.panel
         return self.displays if panel is None or getattr(panel, "mock", False) else []
+
+    def _reveal(self, box: Box) -> None:
+        """A finished game on a box whose answers go to a screen: the cards not of the town
+        (what a panel's seat LEDs blink) stay up until the next game begins."""
+        screens = self.screens
+        if not screens:
+            return
+        rules = box.game.engine.rules
+        st = box.game.state
+        book = self.book.for_rules(rules.name)
+        cards: dict[str, list[int]] = {}
+        for seat in range(1, st.seats + 1):
+            role = rules.roles.get(st.roles[seat])
+            if role is not None and role.team != "red":
+                with contextlib.suppress(PhraseError):
+                    cards.setdefault(book.role_name(st.roles[seat]), []).append(seat)
+        text = reveal_text(book.lang, list(cards.items()))
+        for screen in screens:
+            screen.show(text)
 
     def _display_check(self, setup: GameSetup) -> Problem | None:
         if self.ports.panel is not None or self.displays:
@@ -258,6 +277,8 @@ class Service:
                 first = False
                 outcome = await self.evening.until_end(box)
                 await box.stop()
+                if outcome is not None:
+                    self._reveal(box)
                 self.status_light.set_game(False)
                 self.games += 1
                 log.info("game %d over: %s", self.games,
@@ -321,7 +342,9 @@ class Service:
         box = Box(session, performer, self.clock)
         boxes.append(box)
         # Nothing of the last game's keys carries over: half-typed digits, its pause, an
-        # abandon waiting for its confirmation.
+        # abandon waiting for its confirmation, its cards on a screen.
+        for screen in self.screens:
+            screen.wipe()
         paused = session.game.state.paused
         for keypad in self.ports.keypads:
             keypad.new_game(paused)

@@ -33,8 +33,10 @@ WIDTH = 24
 
 # The screen's words (shown, never spoken): yes / no, and night zero's count of seats heard.
 WORDS: dict[str, dict[str, str]] = {
-    "en": {"yes": "YES", "no": "NO", "count": "heard: {n}", "answer": "answer"},
-    "ru": {"yes": "ДА", "no": "НЕТ", "count": "услышано: {n}", "answer": "ответ"},
+    "en": {"yes": "YES", "no": "NO", "count": "heard: {n}", "answer": "answer",
+           "reveal": "the cards"},
+    "ru": {"yes": "ДА", "no": "НЕТ", "count": "услышано: {n}", "answer": "ответ",
+           "reveal": "карты"},
 }
 
 
@@ -57,6 +59,14 @@ def answer_text(lang: str, answer: str, code: int, card_name: str = "") -> str:
     else:
         word = card_name or answer
     return f"{words['answer']}: {word}"
+
+
+def reveal_text(lang: str, cards: Sequence[tuple[str, Sequence[int]]]) -> str:
+    """The end of a game: the cards not of the town and their seats ("Don 7 · Mafia 2, 4"),
+    as the seat LEDs blink them."""
+    words = WORDS.get(lang, WORDS["en"])
+    shown = " · ".join(f"{name} {', '.join(str(s) for s in seats)}" for name, seats in cards)
+    return f"{words['reveal']}: {shown}"
 
 
 class AnswerTimer:

@@ -119,10 +119,20 @@ def test_an_evening_on_the_keypad_alone(tmp_path: Path, rules: str, lang: str, g
     assert sum(bool(KEYPAD[lang].search(t)) for t in texts) >= 3 * games
     screen = ev.keypad.screen
     assert screen is not None
+    answer_word = {"en": "answer: ", "ru": "ответ: "}[lang]
+    answers = [s for s in screen.shown if s.text.startswith(answer_word)]
+    reveals = [s for s in screen.shown if not s.text.startswith(answer_word)]
     # Every answer went to the screen and was wiped after its time.
-    assert len(screen.shown) == sum(len(a) for a in ev.answers) > 0
+    assert len(answers) == sum(len(a) for a in ev.answers) > 0
     assert all(s.until is not None and s.until - s.at == pytest.approx(a.seconds)
-               for s, a in zip(screen.shown, [a for game in ev.answers for a in game], strict=True))
+               for s, a in zip(answers, [a for game in ev.answers for a in game], strict=True))
+    # After each game its cards not of the town, until the next game begins.
+    assert len(reveals) == games
+    for shown, box in zip(reveals, ev.boxes, strict=True):
+        deck, st = box.game.engine.rules.roles, box.game.state
+        black = [s for s in range(1, 11) if deck[st.roles[s]].team != "red"]
+        assert all(re.search(rf"\b{s}\b", shown.text) for s in black), (shown.text, black)
+    assert all(s.until is not None for s in reveals[:-1]) and reveals[-1].until is None
     folder = tmp_path / "state" / "protocols"
     protocols = sorted(p for p in folder.glob("*.json") if not p.name.endswith(".polemica.json"))
     assert len(protocols) == games

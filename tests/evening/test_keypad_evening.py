@@ -210,3 +210,14 @@ def test_nothing_typed_or_paused_in_one_game_carries_into_the_next(tmp_path: Pat
     assert seen["typed"] == ""
     assert seen["paused"] is True
     assert seen["in_play"] and seen["asked"].startswith("Abandon this game?")
+
+
+def test_a_keypad_demo_records_its_input_method(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["demo", "--fast", "--input", "keypad", "--state-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    journal = next((tmp_path / "games").glob("*.jsonl"))
+    assert json.loads(journal.read_text().splitlines()[0])["header"]["input"] == "keypad"
+    protocol = next(p for p in (tmp_path / "protocols").glob("*.json")
+                    if not p.name.endswith(".polemica.json"))
+    assert json.loads(protocol.read_text())["game"]["input"] == "keypad"

@@ -103,7 +103,7 @@ class Service:
         # The evening: what game is played next; start / next / abandon for every caller.
         self.evening = Evening(settings.state_dir, (setup or initial_setup(settings)).check())
         self.evening.seat_check = ports.seat_check
-        self.evening.display_check = self._display_check
+        self.evening.box_check = self._box_check
         self._abandon_asked: float | None = None  # the keypad's first abandon, waiting
         self.warmup = Progress()  # the speech rendered ahead (the page shows it)
         self._warming: asyncio.Task[None] | None = None
@@ -119,9 +119,9 @@ class Service:
         if ports.voice is not None and hasattr(ports.voice, "status"):
             ports.voice.status = self.voice_status
         self.voice_status.watchers.append(self._voice_changed)
-        # A game with private checks needs somewhere to show them: refused here (exit 2)
-        # when the box has no answer LEDs and no keypad screen.
-        if problem := self._display_check(self.evening.setup):
+        # A set-up this box can't play is refused here (exit 2): players told to use pads
+        # or a keypad it lacks, private checks with no answer LEDs and no keypad screen.
+        if problem := self._box_check(self.evening.setup):
             raise SetupError("set-up", [problem])
 
     def _method(self, setup: GameSetup) -> str:
@@ -161,7 +161,18 @@ class Service:
         for screen in screens:
             screen.show(text)
 
-    def _display_check(self, setup: GameSetup) -> Problem | None:
+    def _box_check(self, setup: GameSetup) -> Problem | None:
+        """Why this box can't play `setup` (None: it can): the players must have what the
+        cues tell them to use, and the answers somewhere to show."""
+        method = self._method(setup)
+        if method in ("pads", "both") and self.ports.panel is None:
+            return Problem("input", "input_no_pads",
+                           f"input: {method}, but this box has no seat pads (no seat panel): "
+                           f"choose keypad or auto")
+        if method in ("keypad", "both") and not self.ports.keypads:
+            return Problem("input", "input_no_keypad",
+                           f"input: {method}, but this box has no keypad (keypad: none): "
+                           f"choose pads or auto, or set keypad: in the config")
         if self.ports.panel is not None or self.displays:
             return None
         return answer_display_problem(setup, without_display(self.ports.keypads))

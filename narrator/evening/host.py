@@ -46,9 +46,10 @@ class Evening:
         # The box's own check that its table has the seats (the pin map's check_seats):
         # raises InputFileError naming the map and both seat counts.
         self.seat_check: Callable[[int], None] | None = None
-        # The box's own check that it can show this game's check answers (the service's:
+        # The box's own check that it can play this set-up (the service's: the players
+        # can give their inputs the way it says, the answers have somewhere to show:
         # narrator.evening.answers); a Problem refuses the set-up.
-        self.display_check: Callable[[GameSetup], Problem | None] | None = None
+        self.box_check: Callable[[GameSetup], Problem | None] | None = None
         self._wanted = asyncio.Event()
         self._ended = asyncio.Event()
 
@@ -73,7 +74,7 @@ class Evening:
                 self.seat_check(checked.seats)
             except InputFileError as exc:
                 raise SetupError("set-up", [Problem("seats", "pin_map", str(exc))]) from None
-        if self.display_check is not None and (problem := self.display_check(checked)):
+        if self.box_check is not None and (problem := self.box_check(checked)):
             raise SetupError("set-up", [problem])
         return checked
 

@@ -182,6 +182,7 @@ def _say(t: Text, problem: Problem, form: SetupForm) -> str:
         first = next(i for i, n in enumerate(form.names, 1) if n.casefold() == mine)
         return t("name_twice", seat=first)
     words = {"answer_display": t("setup_no_answer_display"),
+             "input_no_pads": t("setup_input_no_pads"), "input_no_keypad": t("setup_input_no_keypad"),
              "name_empty": t("name_empty"), "name_control": t("name_control"),
              "name_too_long": t("name_long", most=MAX_NAME), "number": t("setup_bad_event_number"),
              "text_too_long": t("name_long", most=80), "text_control": t("name_control")}

@@ -98,3 +98,27 @@ def test_answer_leds_on_mock_pins_leave_the_answer_on_the_screen_too(tmp_path: P
     assert table.screens == []
     alone = Service(settings, Ports(FakeSpeaker(clock), None, [keypad]), clock, Notifier(""))
     assert alone.screens == [keypad.screen]
+
+
+def test_the_players_must_have_what_the_cues_name(tmp_path: Path) -> None:
+    """No pads: a game set for pads is refused (its cues would say "tap your pad"); no
+    keypad: one set for the keypad is; auto takes what the box has."""
+    keypad_box = service(tmp_path, FakeKeypad(), GameSetup())
+    for method in ("pads", "both"):
+        with pytest.raises(SetupError) as caught:
+            keypad_box.evening.start(GameSetup(input=method))
+        problem = caught.value.problems[0]
+        assert (problem.field, problem.code) == ("input", "input_no_pads")
+        assert f"input: {method}, but this box has no seat pads" in str(caught.value)
+    keypad_box.evening.start(GameSetup(input="keypad"))
+    from narrator.devices.fake import FakeSeatPanel
+
+    clock = FakeClock()
+    settings = load_settings(None, {"state_dir": str(tmp_path / "s2"),
+                                    "cache_dir": str(tmp_path / "cache"), "keypad": "none"})
+    pads_box = Service(settings, Ports(FakeSpeaker(clock), FakeSeatPanel(10, clock), []), clock,
+                       Notifier(""))
+    with pytest.raises(SetupError, match="input: keypad, but this box has no keypad"):
+        pads_box.evening.start(GameSetup(input="keypad"))
+    assert pads_box.evening.start(GameSetup(input="auto")).input == "auto"
+    assert pads_box.input_method == "pads"

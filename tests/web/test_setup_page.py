@@ -182,7 +182,7 @@ def test_a_box_with_nowhere_to_show_answers_refuses_private_checks_on_the_page(t
     from narrator.evening.answers import answer_display_problem
 
     async def body(table: Table, client: Client, evening: Evening) -> None:
-        evening.display_check = lambda setup: answer_display_problem(setup, "no seat panel")
+        evening.box_check = lambda setup: answer_display_problem(setup, "no seat panel")
         r = await client.post("/setup", data=ten(lang="ru"))
         page = await r.text()
         assert r.status == 400 and "Этой коробке негде показать ответы проверок" in page
@@ -190,5 +190,12 @@ def test_a_box_with_nowhere_to_show_answers_refuses_private_checks_on_the_page(t
         form = {**ten(rules="classic", lang="en"), "set.answers_public": "on"}
         r = await client.post("/setup", data=form, allow_redirects=False)
         assert r.status == 303 and evening.setup.rules == "classic"
+        # A box without pads: a game set for pads is refused beside the choice.
+        from narrator.evening import Problem
+
+        evening.box_check = lambda setup: Problem("input", "input_no_pads", "no pads") \
+            if setup.input == "pads" else None
+        page = await (await client.post("/setup", data=ten(lang="ru", input="pads"))).text()
+        assert "У этой коробки нет кнопок у мест." in page
 
     run(tmp_path, body)

@@ -95,6 +95,9 @@ class DayRules:
     single_nominee_first_day: str = "no_vote"  # "no_vote" or "vote"
     single_nominee_later: str = "leaves"  # "leaves", "vote" or "no_vote"
     votes_default_to_last: bool = True
+    # How many players one speech may nominate (0: any number). Sport (000): "no more
+    # than one per player"; club's 004 names no number, one is its default and a setting.
+    nominations_per_speech: int = 1
     # May a player nominate (propose, accuse) themself? (classic, 002: "any other player";
     # club, 004: "nominate other players"; a setting in sport, club and boxed)
     self_nomination: bool = True

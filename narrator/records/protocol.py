@@ -40,8 +40,10 @@ class ProtocolBuilder:
                      "lang": lang, "seed": seed, "settings": dict(settings or {}),
                      "started": started, "finished": "",
                      "event": dict(event or {}),
-                     # What the sheet needs of the rules: foul boxes, a best-move line.
-                     "fouls_out": rules.fouls.remove_at, "best_move": rules.best_move},
+                     # What the sheet needs of the rules: foul boxes (none where the
+                     # rules have no fouls: classic's 002), a best-move line.
+                     "fouls_out": rules.fouls.remove_at if rules.fouls.enabled else 0,
+                     "best_move": rules.best_move},
             "names": [names[s - 1] if s <= len(names) else "" for s in range(1, seats + 1)],
             "extra": {},  # the organiser's extra points by seat (set after the game)
             "seats": [{"seat": s, "role": "", "fouls": 0, "out": None} for s in range(1, seats + 1)],

@@ -136,9 +136,11 @@ class _Sheet:
     def seats(self) -> str:
         scored = any(pl.get("score") for pl in self.p.get("players", []))
         named = any(self.p.get("names") or [])
-        boxes = int(self.game.get("fouls_out") or 4)
+        boxes = int(self.game.get("fouls_out", 4))
+        # Rules without fouls (classic) print no foul column, unless a game had some.
+        foul_column = boxes > 0 or any(s["fouls"] for s in self.p["seats"])
         head = [self.t("seat"), *([self.t("player")] if named else []), self.t("role"),
-                self.t("fouls"), self.t("out")]
+                *([self.t("fouls")] if foul_column else []), self.t("out")]
         if scored:
             head += [self.t("win_points"), self.t("best_move_points"), self.t("extra_points"),
                      self.t("total_points")]
@@ -151,7 +153,8 @@ class _Sheet:
             cells = [f'<td class="n">{seat}</td>']
             if named:
                 cells.append(f'<td class="name">{self.name(seat)}</td>')
-            cells += [f'<td class="role">{self.role(s["role"])}</td>', f"<td>{fouls}</td>",
+            cells += [f'<td class="role">{self.role(s["role"])}</td>',
+                      *([f"<td>{fouls}</td>"] if foul_column else []),
                       f"<td>{self.out(s.get('out'))}</td>"]
             score = players.get(seat, {}).get("score")
             if scored:

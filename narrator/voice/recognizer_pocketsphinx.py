@@ -14,8 +14,11 @@ Utterances are cut by pocketsphinx's endpointer (voice activity with a short win
 Each utterance is decoded whole once the endpointer says it has ended (`full_utterance`),
 so cepstral mean normalisation is computed over that utterance alone (batch CMN): no
 speaker, room or microphone before it colours it, and the first command of the evening
-is heard as well as the hundredth. The cost is the decode itself after the end (about a
-twentieth of the utterance's length on this machine), which the latency figure includes.
+is heard as well as the hundredth. The decode is done ahead (`decode_ahead`): once the
+utterance's loud stretch has been quiet a moment it is decoded while the endpointer still
+waits for its silence window, and when both decoders then hear a command word for word
+the utterance ends there (`ahead_end`), so a command in babble does not wait for the room
+to fall quiet either.
 
 In babble the endpointer hears speech to the end, so a command waits for the room to fall
 quiet. `early_end` (off by default: the bench's early_ line) ends it sooner: a third,
@@ -96,10 +99,11 @@ DECODE_AHEAD: float | None = 0.05
 # Ending on the decode ahead: when it is a command that both decoders heard word for word,
 # and as loud as any command before it in the same stretch of speech, the utterance ends
 # there, whatever the voice activity detector thinks (in babble and reverberation it
-# hears speech on). Tuning part, kept thresholds: latency p50 611 -> 117 ms (babble 800
-# -> 130), 97 of 112 right, no talk taken of 32, RTF 0.119 (the grammar is asked ahead
-# only when the free decoder heard a command). The early end above does the same from a
-# third decoder's running hypothesis.
+# hears speech on). Tuning part, kept thresholds: latency p50 611 -> 106 ms (babble 800
+# -> 129), 96 of 112 right, no talk taken of 32, RTF 0.079 (the grammar is asked ahead
+# only when the free decoder heard a command; what runs on after such an end is not
+# decoded unless it is as loud: without that, RTF 0.119). The early end above does the
+# same from a third decoder's running hypothesis.
 AHEAD_END = True
 # pocketsphinx's spectral noise removal (on in the model's feat.params, over any argument)
 # keeps its noise estimate from one utterance to the next, so the same audio can be heard
@@ -332,12 +336,12 @@ class PocketsphinxRecognizer:
         if (len(speech) // 2 - last) / SAMPLE_RATE < self.decode_ahead:
             return None
         trimmed = speech[2 * first : 2 * last]
-        if self._ahead is not None and self._ahead[0] == trimmed:
+        if (self._ahead is not None and self._ahead[0] == trimmed) or not self._loud_enough():
             return None
         # The grammar is asked only when the free decoder heard a command (half the CPU of
         # a decode ahead that more audio will make void); the end asks it if still needed.
         texts = self._decode_trimmed(trimmed, free_first=self.ahead_end)
-        if not self.ahead_end or self._inexact(texts) or not self._loud_enough():
+        if not self.ahead_end or self._inexact(texts):
             return None
         command = self._decide(*texts)
         if command is None:
@@ -548,13 +552,17 @@ class PocketsphinxRecognizer:
                 self._watch.end_utt()
             # Heard to the present: the trim cuts what is quiet after the speech, and the
             # audio is the same as the decode ahead's when nothing loud came since.
-            texts = self._decode(self._so_far() if self.decode_ahead is not None
-                                 else bytes(self._speech))
-            command = self._decide(*texts)
-            if self._run_on_under is not None and (
-                    not self._loud_enough() or self._inexact(texts)):
+            if self._run_on_under is not None and not self._loud_enough():
+                # Background after a command that ended early: not worth a decode.
                 command = None
-                self.last = ("", "", 0.0)  # background: nothing to tune on
+                self.last = ("", "", 0.0)  # nothing to tune on
+            else:
+                texts = self._decode(self._so_far() if self.decode_ahead is not None
+                                     else bytes(self._speech))
+                command = self._decide(*texts)
+                if self._run_on_under is not None and self._inexact(texts):
+                    command = None
+                    self.last = ("", "", 0.0)  # background: nothing to tune on
             self._speech.clear()
         else:
             self._end_streams()

@@ -103,6 +103,10 @@ class DayRules:
     # Do the tied players vote in the re-vote? (club, 004: "do not participate")
     tied_vote_in_revote: bool = True
     tie: str = "revote_then_lift"  # or "revote_then_lift_then_coin"
+    # A re-vote tied again among fewer players than it had: "lift" (sport, 000/001: "If
+    # the players again gain an equal number of votes", the lift vote) or "revote" (a new
+    # re-vote among them, with their speeches).
+    revote_tie_fewer: str = "revote"
     lift_two_of_four: bool = False
     lift_three_of_nine: bool = False
     last_word_after: tuple[str, ...] = ("vote", "lifted", "shot")

@@ -309,8 +309,15 @@ def _third_foul(game: PolemicaGame) -> bool:
     return any(sum(1 for f in game.fouls if f.seat == seat) >= 3 for seat in {f.seat for f in game.fouls})
 
 
+def _second_revote(game: PolemicaGame) -> bool:
+    """A third round of votes on one day: 000/001 send a tie in the re-vote to the lift
+    vote, so only the practice of a new re-vote among fewer tied players makes one."""
+    return any(rnd >= 3 for _day, rnd in game.votes)
+
+
 _PRACTICES: tuple[tuple[str, str, Callable[[PolemicaGame], bool]], ...] = (
-    ("third_foul", "tournament", _third_foul),)
+    ("third_foul", "tournament", _third_foul),
+    ("day.revote_tie_fewer", "revote", _second_revote))
 
 
 def settings_needed(rules: RuleSet, game: PolemicaGame) -> PolemicaGame:

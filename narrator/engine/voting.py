@@ -56,6 +56,7 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
     nominees = candidates(ctx)
     if st.cancel_vote_day == st.number:
         ctx.say("vote_cancelled")
+        ctx.record("vote_cancelled", day=st.number)
         return False
     if st.number == 1 and day.first_day_vote == "none":
         if nominees:

@@ -207,6 +207,10 @@ class ProtocolBuilder:
                 if acc["target"] == data["candidate"] and acc["seconded_by"] and acc["voters"] is None:
                     acc["voters"] = list(data["voters"])
                     break
+        elif event == "vote_cancelled":
+            # A removal skipped or stopped the day's vote (001: "if they are nominated that
+            # day, voting is skipped"): the sheet says so, or its votes would read as void.
+            self._period("day", data["day"])["vote_cancelled"] = True
         elif event == "lift_vote":
             now["rounds"] = max(1, now["rounds"])
             living = [s["seat"] for s in d["seats"] if s["out"] is None]

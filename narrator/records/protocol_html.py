@@ -207,6 +207,8 @@ class _Sheet:
             cands = ", ".join(str(c) for c in lift["candidates"])
             out.append(f"<p>{self.t('lift')} ({cands}): {self.t('yes_votes')} {len(lift['yes'])}, "
                        f"{self.t('no_votes')} {len(lift['no'])}</p>")
+        if p.get("vote_cancelled"):
+            out.append(f"<p>{self.t('vote_cancelled')}</p>")
         return out
 
     def night(self, p: Mapping[str, Any]) -> list[str]:

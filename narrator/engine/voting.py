@@ -312,7 +312,8 @@ def _all_or_none_closed(ctx: Ctx, t: AllOrNone) -> None:
     voters = [s for s in st.living() if vote_counts(ctx, s)]
     yes = [v for v in ballot(ctx).votes_for(LIFT) if v in voters]
     no = len(voters) - len(yes)
-    ctx.record("all_or_none", day=st.number, candidates=tied, voters=sorted(yes))
+    ctx.record("all_or_none", day=st.number, candidates=tied, voters=sorted(yes),
+               against=sorted(set(voters) - set(yes)))
     ctx.say("all_or_none_count", votes=len(yes), count=no)
     ctx.day_lights()
     if len(yes) > no:

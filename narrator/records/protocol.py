@@ -40,8 +40,10 @@ class ProtocolBuilder:
                      "lang": lang, "seed": seed, "settings": dict(settings or {}),
                      "started": started, "finished": "",
                      "event": dict(event or {}),
-                     # What the sheet needs of the rules: foul boxes, a best-move line.
-                     "fouls_out": rules.fouls.remove_at, "best_move": rules.best_move},
+                     # What the sheet needs of the rules: foul boxes (none where the
+                     # rules have no fouls: boxed, classic), a best-move line.
+                     "fouls_out": rules.fouls.remove_at if rules.fouls.enabled else 0,
+                     "best_move": rules.best_move},
             "names": [names[s - 1] if s <= len(names) else "" for s in range(1, seats + 1)],
             "extra": {},  # the organiser's extra points by seat (set after the game)
             "seats": [{"seat": s, "role": "", "fouls": 0, "out": None} for s in range(1, seats + 1)],
@@ -219,6 +221,19 @@ class ProtocolBuilder:
                 "candidates": list(data["candidates"]), "yes": yes,
                 "no": [s for s in living if s not in yes],
             })
+        elif event == "all_or_none":
+            # boxed: the re-vote after a tie, "jail them all, or none" (a coin may follow).
+            self._period("day", data["day"]).setdefault("all_or_none", []).append({
+                "candidates": list(data["candidates"]), "yes": list(data["voters"]),
+                "no": list(data.get("against", [])), "coin": None})
+        elif event == "coin":
+            votes = self._period("day", data["day"]).get("all_or_none") or []
+            if votes:
+                votes[-1]["coin"] = "all" if data["all"] else "none"
+        elif event == "verdict":
+            # boxed: the judge's verdict replaced the day's vote.
+            self._period("day", data["day"])["verdict"] = {"judge": data["seat"],
+                                                           "target": data["target"]}
         elif event == "foul":
             seat = data["seat"]
             d["seats"][seat - 1]["fouls"] = data["count"]

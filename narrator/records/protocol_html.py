@@ -73,6 +73,13 @@ class _Sheet:
         self.w = words(self.lang)
 
     def t(self, key: str, *more: str) -> str:
+        """A sheet word; the rule set's own word where it has one (`by_rules`: boxed's
+        host signs, since its «Судья» is a role)."""
+        own: Any = self.w.get("by_rules", {}).get(str(self.game.get("rules", "")), {})
+        for k in (key, *more):
+            own = own.get(k) if isinstance(own, Mapping) else None
+        if own is not None:
+            return escape(str(own))
         value: Any = self.w
         for k in (key, *more):
             value = value.get(k) if isinstance(value, Mapping) else None
@@ -136,9 +143,12 @@ class _Sheet:
     def seats(self) -> str:
         scored = any(pl.get("score") for pl in self.p.get("players", []))
         named = any(self.p.get("names") or [])
-        boxes = int(self.game.get("fouls_out") or 4)
+        # A sheet written before the rules said how many boxes: 4.
+        boxes = int(self.game.get("fouls_out", 4) or 0)
+        # No foul column where the rules have no fouls and nobody got one.
+        foul_column = bool(boxes) or any(s["fouls"] for s in self.p["seats"])
         head = [self.t("seat"), *([self.t("player")] if named else []), self.t("role"),
-                self.t("fouls"), self.t("out")]
+                *([self.t("fouls")] if foul_column else []), self.t("out")]
         if scored:
             head += [self.t("win_points"), self.t("best_move_points"), self.t("extra_points"),
                      self.t("total_points")]
@@ -151,7 +161,8 @@ class _Sheet:
             cells = [f'<td class="n">{seat}</td>']
             if named:
                 cells.append(f'<td class="name">{self.name(seat)}</td>')
-            cells += [f'<td class="role">{self.role(s["role"])}</td>', f"<td>{fouls}</td>",
+            cells += [f'<td class="role">{self.role(s["role"])}</td>',
+                      *([f"<td>{fouls}</td>"] if foul_column else []),
                       f"<td>{self.out(s.get('out'))}</td>"]
             score = players.get(seat, {}).get("score")
             if scored:
@@ -167,8 +178,9 @@ class _Sheet:
         if not out:
             return ""
         short = self.t("day_short" if out["phase"] == "day" else "night_short")
-        how = self.w.get("how", {}).get(out["how"], out["how"].replace("_", " "))
-        return f"{short}{out['number']}: {escape(str(how))}"
+        how = self.t("how", out["how"]) if out["how"] in self.w.get("how", {}) else escape(
+            out["how"].replace("_", " "))
+        return f"{short}{out['number']}: {how}"
 
     def period(self, kind: str, number: int, p: Mapping[str, Any]) -> str:
         out = [f'<div class="period"><h2>{self.t(kind)} {number}</h2>']
@@ -203,6 +215,16 @@ class _Sheet:
         for rnd, lines in sorted(rounds.items()):
             label = self.t("votes") if rnd == 1 else f"{self.t('revote')} {rnd - 1}"
             out.append(f"<p>{label}: {'; '.join(lines)}</p>")
+        for vote in p.get("all_or_none", []):
+            cands = ", ".join(str(c) for c in vote["candidates"])
+            line = (f"{self.t('all_or_none')} ({cands}): {self.t('yes_votes')} {len(vote['yes'])}, "
+                    f"{self.t('no_votes')} {len(vote['no'])}")
+            if vote.get("coin"):
+                line += f"; {self.t('coin')}: {self.t('coin_' + vote['coin'])}"
+            out.append(f"<p>{line}</p>")
+        verdict = p.get("verdict")
+        if verdict:
+            out.append(f"<p>{self.t('verdict')}: {verdict['judge']} → {verdict['target']}</p>")
         for lift in p.get("lift_votes", []):
             cands = ", ".join(str(c) for c in lift["candidates"])
             out.append(f"<p>{self.t('lift')} ({cands}): {self.t('yes_votes')} {len(lift['yes'])}, "
@@ -226,10 +248,17 @@ class _Sheet:
                 continue  # nobody healed, guarded...: nothing to write (a miss is worth it)
             out.append(f"<p>{self.roles(step.get('roles', []))} ({escape(str(label))}): "
                        f"{', '.join(picks) or self.t('miss')}</p>")
+        # The step's roles dealt in this game ("Commissar", not "Commissar / Sergeant"
+        # when the game has no sergeant).
+        dealt = {s["role"] for s in self.p.get("seats", [])}
         for check in p.get("checks", []):
-            answer = self.t("answer_yes" if check["answer"] == "yes" else "answer_no")
+            if check["answer"] in ("yes", "no"):
+                answer = self.t("answer_yes" if check["answer"] == "yes" else "answer_no")
+            else:
+                answer = self.role(check["answer"])  # boxed: the card the commissar saw
             by = ",".join(str(s) for s in check.get("by", []))
-            out.append(f"<p>{self.roles(check.get('roles', []))}"
+            roles = [r for r in check.get("roles", []) if r in dealt] or check.get("roles", [])
+            out.append(f"<p>{self.roles(roles)}"
                        f"{f' {by}' if by else ''} → {check['target']}: {answer}</p>")
         return out
 

@@ -253,7 +253,12 @@ class _Sheet:
         dealt = {s["role"] for s in self.p.get("seats", [])}
         for check in p.get("checks", []):
             if check["answer"] in ("yes", "no"):
-                answer = self.t("answer_yes" if check["answer"] == "yes" else "answer_no")
+                # The rule set's words for what its check's answer means (sport: 001's
+                # "Thumbs down — mafia, Thumbs up — villager"), else a plain yes or no.
+                own = self.w.get("by_rules", {}).get(str(self.game.get("rules", "")), {})
+                meant = own.get("checks", {}).get(str(check.get("step", "")), {}).get(check["answer"])
+                answer = escape(str(meant)) if meant else self.t(
+                    "answer_yes" if check["answer"] == "yes" else "answer_no")
             else:
                 answer = self.role(check["answer"])  # boxed: the card the commissar saw
             by = ",".join(str(s) for s in check.get("by", []))

@@ -209,6 +209,26 @@ def test_a_vote_a_removal_cancelled_is_on_the_sheet(lang: str, said: str) -> Non
     assert said not in visible(render_html(protocol_of("sport", 10, seed=1, lang=lang)))
 
 
+@pytest.mark.parametrize(("lang", "don", "sheriff", "plain"), [
+    ("en", ("sheriff", "not the sheriff"), ("black", "red"), ("yes", "no")),
+    ("ru", ("шериф", "не шериф"), ("чёрный", "красный"), ("да", "нет"))])
+def test_sport_checks_read_as_what_they_mean(lang: str, don: tuple[str, str],
+                                              sheriff: tuple[str, str], plain: tuple[str, str]) -> None:
+    """001: the don learns whether the player "is the sheriff"; the sheriff gets "Thumbs
+    down — mafia, Thumbs up — villager": the sheet says sheriff / black / red, not yes/no."""
+    p = protocol_of("sport", 10, seed=3, lang=lang)
+    checks = [c for n in p["nights"] for c in n["checks"]]
+    assert {c["step"] for c in checks} == {"don_check", "sheriff_check"}
+    text = visible(render_html(p))
+    role = {step: words(lang)["by_rules"]["sport"]["checks"][step] for step in ("don_check", "sheriff_check")}
+    assert role["don_check"] == dict(zip(("yes", "no"), don, strict=True))
+    assert role["sheriff_check"] == dict(zip(("yes", "no"), sheriff, strict=True))
+    for c in checks:
+        by = ",".join(str(s) for s in c["by"])
+        assert f"{by} → {c['target']}: {role[c['step']][c['answer']]}" in text
+    assert not any(f": {word} " in text + " " for word in plain)
+
+
 def test_classic_sheet_shows_accusations_and_seconds() -> None:
     p = protocol_of("classic", 10, 1)
     p["days"][0]["accusations"] = [

@@ -270,6 +270,8 @@ class RuleSet:
     win: tuple[str, ...] = ("no_black", "black_parity")
     best_move: bool = True
     draw_after_idle_rounds: int = 0  # 0: never
+    # May the host give the game to the other team for a severe breach (sport, 001)?
+    forfeit: bool = False
     answers_public: bool = False
     callout_beat: float = 1.5
     default_role: str = "civilian"

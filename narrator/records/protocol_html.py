@@ -281,6 +281,9 @@ class _Sheet:
             result = self.t("teams", winner) if winner in self.w.get("teams", {}) else escape(winner)
         else:
             result = self.t("unfinished")
+        forfeit = self.p.get("forfeit")
+        if winner and forfeit:
+            result += f" ({self.t('forfeit')} {escape(str(forfeit['seat']))})"
         parts.append(f"<div>{self.t('winner')}: <b>{result}</b></div>")
         parts.append(f"<div>{self.t('signature')}: <span class=\"sign\">&nbsp;</span></div>")
         return '<div class="foot">' + "".join(parts) + "</div>"

@@ -229,6 +229,29 @@ def test_sport_checks_read_as_what_they_mean(lang: str, don: tuple[str, str],
     assert not any(f": {word} " in text + " " for word in plain)
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Winner: red (town) (given for a severe breach by seat 4)"),
+    ("ru", "Победа: красные (город) (присуждена за грубое нарушение, место 4)")])
+def test_a_forfeit_is_on_the_sheet(lang: str, said: str) -> None:
+    """001: a severe night breach gives "an immediate victory for the opposite team": the
+    sheet names the winner and whose breach it was."""
+    from narrator.engine.actions import Forfeit, WindowClosed
+    from narrator.engine.game import Game
+
+    rules = load_bundled("sport")
+    roles = ["civilian", "mafia", "sheriff", "mafia", "civilian", "civilian", "don",
+             "civilian", "civilian", "civilian"]
+    game = Game(rules, seed=0, roles=roles)
+    builder = ProtocolBuilder(rules, 10, lang=lang)
+    builder.feed(game.opening)
+    while game.state.number < 1 or game.state.phase != "night":
+        builder.feed(game.apply(WindowClosed(game.state.window)))
+    builder.feed(game.apply(Forfeit(4)))
+    p = builder.to_json()
+    assert (p["winner"], p["reason"], p["forfeit"]["seat"]) == ("red", "forfeit", 4)
+    assert said in visible(render_html(p))
+
+
 def test_classic_sheet_shows_accusations_and_seconds() -> None:
     p = protocol_of("classic", 10, 1)
     p["days"][0]["accusations"] = [

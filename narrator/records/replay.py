@@ -88,6 +88,8 @@ class Replayer:
         self.settings = {**game.settings, "fouls.cancel_vote": self.rules.fouls.cancel_vote}
         if self.rules.setting("third_foul") is not None:
             self.settings["third_foul"] = self.rules.resolved_settings(game.settings)["third_foul"]
+        if self.rules.setting("day.revote_tie_fewer") is not None:
+            self.settings["day.revote_tie_fewer"] = self.rules.day.revote_tie_fewer
         self.state, opening = self.engine.new_game(seats=len(game.roles), roles=game.roles)
         self.timeline.feed(opening)
 

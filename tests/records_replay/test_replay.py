@@ -266,3 +266,6 @@ def test_a_record_with_a_second_revote_picks_that_practice(tmp_path: Path) -> No
     result = replay(sport, game, estimated_timeline())
     assert result.settings["day.revote_tie_fewer"] == "revote"
     assert [(e["seat"], e["how"]) for e in result.eliminations()][:1] == [(1, "vote")]
+    # A record that needs no such round says the documents' rule it was played by.
+    plain = replay(sport, read_record(DATA / "598995.json"), estimated_timeline())
+    assert plain.disagreement is None and plain.settings["day.revote_tie_fewer"] == "lift"

@@ -126,7 +126,9 @@ def forfeit(ctx: Ctx, seat: int) -> None:
     if not 1 <= seat <= st.seats:
         raise RuleError(f"seat {seat} is not at this table")
     ctx.require_alive(seat)
-    if not st.roles[seat]:
+    if not all(st.roles[1:]):
+        # Night zero learning the cards: refused for every seat alike (accepting a seat
+        # whose card is already known would tell whose it is).
         raise RuleError("the roles are not known yet")
     team = ctx.role(seat).team
     others = sorted({ctx.rules.roles[r].team for r in st.deck} - {team})

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from narrator.engine.actions import Forfeit, WindowClosed
+from narrator.engine.actions import Forfeit, Tap, WindowClosed
 from narrator.engine.game import Game
+from narrator.engine.tasks import NightInput
 from narrator.errors import RuleError
 from narrator.rules.loader import bundled_names, load_bundled
 from narrator.sim.selfplay import deal
@@ -44,3 +45,24 @@ def test_sport_offers_it_and_a_black_breach_gives_red_the_game() -> None:
     sheriff = red.state.roles.index("sheriff")
     red.apply(Forfeit(sheriff))
     assert red.state.outcome is not None and red.state.outcome.winner == "black"
+
+
+def test_while_night_zero_learns_the_cards_every_seat_is_refused_alike() -> None:
+    """Without a deal the box learns the cards from the holders' taps: after the don's
+    meeting it knows the black cards, not the others'; a forfeit is refused for every seat
+    then, so the refusal tells nothing."""
+    rules = load_bundled("sport")
+    game = Game(rules, seats=10, seed=1)
+    cards = deal(rules, 10, 1)
+    holders = {"mafia_meet": ("mafia", "don"), "don_meet": ("don",)}
+    while not any(game.state.roles[1:]):
+        task = game.state.current
+        if isinstance(task, NightInput) and task.step in holders:
+            for s in range(1, 11):
+                if cards[s - 1] in holders[task.step]:
+                    game.apply(Tap(s))
+        game.apply(WindowClosed(game.state.window))
+    assert any(game.state.roles[1:]) and not all(game.state.roles[1:])
+    for seat in range(1, 11):
+        with pytest.raises(RuleError, match="the roles are not known yet"):
+            game.apply(Forfeit(seat))

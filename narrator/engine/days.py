@@ -20,6 +20,7 @@ from narrator.engine.actions import (
 )
 from narrator.engine.context import Ctx, TaskSpec, waits_only
 from narrator.engine.effects import CloseWindow
+from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import Nomination, State
 from narrator.engine.tasks import (
     DayStart,
@@ -140,7 +141,8 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
             raise RuleError("no nomination to withdraw in this speech")
         withdrawn = st.nominations.pop()
         by, target = withdrawn.by, withdrawn.target
-        st.nominated = False
+        # Where a speech may nominate several, the earlier ones stand and may go too.
+        st.nominated = any(n.by == by for n in st.nominations)
         ctx.say("nomination_withdrawn", seat=target)
         ctx.record("withdrawn", day=st.number, by=by, target=target)
         return
@@ -149,8 +151,10 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
         raise RuleError(f"seat {by} cannot nominate during seat {speaker}'s speech")
     if action.target == by and not ctx.rules.day.self_nomination:
         raise RuleError(f"seat {by} cannot nominate themself")
-    if st.nominated:
-        raise RuleError("one nomination per speech")
+    if not may_nominate_again(ctx.rules, st, by):
+        most = ctx.rules.day.nominations_per_speech
+        raise RuleError("one nomination per speech" if most == 1
+                        else f"at most {most} nominations per speech")
     if by in st.muted:
         raise RuleError(f"seat {by} nominates nobody today")  # club's doctor_coma (000)
     ctx.require_alive(action.target, "nominee")
@@ -162,6 +166,15 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
     st.nominated = True
     ctx.say("nomination_accepted", seat=action.target)
     ctx.record("nomination", day=st.number, by=by, target=action.target)
+
+
+def may_nominate_again(rules: RuleSet, st: State, by: int) -> bool:
+    """May this speaker nominate (once more) in this speech? A player speaks once a day,
+    so the day's nominations by the speaker are the speech's."""
+    most = rules.day.nominations_per_speech
+    if not st.nominated or most == 0:
+        return True
+    return most > 1 and sum(1 for n in st.nominations if n.by == by) < most
 
 
 # Speech tasks by (seat, final), built once: tasks are frozen values, and every speech

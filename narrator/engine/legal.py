@@ -28,6 +28,7 @@ from narrator.engine.actions import (
     Withdraw,
 )
 from narrator.engine.context import Registry
+from narrator.engine.days import may_nominate_again
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
@@ -55,7 +56,7 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
     if "nominate" in accepts:
         if st.nominated:
             out.append(Withdraw())
-        else:
+        if may_nominate_again(rules, st, st.speaker):
             taken = {n.target for n in st.nominations}
             free = [s for s in living if s not in taken and s not in st.immune]
             self_ok = rules.day.self_nomination

@@ -64,7 +64,8 @@ class Step:
     last_night: int | None = None  # night zero's meetings stop at 0
     args: Mapping[str, Any] = field(default_factory=dict)
     # Other wake and sleep cues when a role is in this game's deck (a public fact): the
-    # boxed commissar wakes with the sergeant, or alone: {sergeant: {wake: .., sleep: ..}}.
+    # boxed commissar wakes with the sergeant, or alone: {sergeant: {wake: .., sleep: ..}};
+    # classic's angel is the heart angel only beside a diamond one (`wake_night_zero` too).
     cues_if: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def called_on(self, night: int) -> bool:
@@ -73,7 +74,7 @@ class Step:
     def cue(self, which: str, deck: Mapping[str, int], night: int = -1) -> str:
         """The step's `wake` or `sleep` cue for a game with this deck on this night."""
         if which == "wake" and night == 0 and self.wake_night_zero:
-            return self.wake_night_zero
+            which = "wake_night_zero"
         for role, cues in self.cues_if.items():
             if deck.get(role) and which in cues:
                 return cues[which]
@@ -94,6 +95,9 @@ class DayRules:
     single_nominee_first_day: str = "no_vote"  # "no_vote" or "vote"
     single_nominee_later: str = "leaves"  # "leaves", "vote" or "no_vote"
     votes_default_to_last: bool = True
+    # How many players one speech may nominate (0: any number). Sport (000): "no more
+    # than one per player"; club's 004 names no number, one is its default and a setting.
+    nominations_per_speech: int = 1
     # May a player nominate (propose, accuse) themself? (classic, 002: "any other player";
     # club, 004: "nominate other players"; a setting in sport, club and boxed)
     self_nomination: bool = True

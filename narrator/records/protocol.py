@@ -247,6 +247,10 @@ class ProtocolBuilder:
                                "stage": copy.deepcopy(now["moment"]) or
                                {"type": now["phase"], "day": now["number"]},
                                "time": _iso(at)})
+        elif event == "fouls_reset":
+            # club (004): a player whose third fault cost a turn starts again from none; the
+            # faults given stay in the list, the sheet's boxes show the ones that stand.
+            d["seats"][data["seat"] - 1]["fouls"] = 0
         elif event == "foul_taken_back":
             seat = data["seat"]
             d["seats"][seat - 1]["fouls"] = data["count"]

@@ -395,8 +395,9 @@ class _Reader:
                     raise self.fail(f"{at}.cues_if.{role}", f"unknown role {role!r}")
                 variant = self.typed(variant, dict, f"{at}.cues_if.{role}")
                 for which, cue in variant.items():
-                    if which not in ("wake", "sleep"):
-                        raise self.fail(f"{at}.cues_if.{role}.{which}", "only wake and sleep")
+                    if which not in ("wake", "sleep", "wake_night_zero"):
+                        raise self.fail(f"{at}.cues_if.{role}.{which}",
+                                        "only wake, sleep and wake_night_zero")
                     self.typed(cue, str, f"{at}.cues_if.{role}.{which}")
             out.append(Step(
                 id=self.typed(spec["id"], str, f"{at}.id"),

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from narrator.engine.actions import EndSpeech, Nominate, Undo, WindowClosed, Withdraw
+from narrator.engine.actions import EndSpeech, Foul, Nominate, Undo, WindowClosed, Withdraw
 from narrator.engine.effects import Effect
 from narrator.engine.game import Game
 from narrator.engine.tasks import Speech
@@ -109,6 +109,28 @@ def test_fouls_checks_and_removal_are_in_the_protocol_and_the_export() -> None:
     assert {"night": 1, "role": 3, "player": 6} in record["checks"]
     times = [f["time"] for f in p["fouls"]]
     assert times == sorted(times) and len(set(times)) == len(times)
+
+
+def test_club_faults_reset_on_the_sheet_after_the_skipped_turn() -> None:
+    """004: "If a player with three faults has already skipped their turn, that player's
+    faults will reset to zero": the sheet's boxes follow, the faults given stay listed."""
+    rules = load_bundled("club")
+    roles = ["civilian", "mafia", "sheriff", "civilian", "doctor", "lover", "don", "civilian",
+             "maniac", "civilian"]
+    game = Game(rules, 10, 1, roles)
+    builder = ProtocolBuilder(rules, 10)
+    builder.feed(game.opening)
+    _to_day_one_speech(game)
+    for _ in range(3):
+        builder.feed(game.apply(Foul(4)))
+    assert builder.to_json()["seats"][3]["fouls"] == 3
+    while not (isinstance(game.state.current, Speech) and game.state.current.seat == 5):
+        builder.feed(game.apply(WindowClosed(game.state.window)))  # 4's turn is skipped
+    assert builder.to_json()["seats"][3]["fouls"] == 0
+    builder.feed(game.apply(Foul(4)))
+    p = builder.to_json()
+    assert p["seats"][3]["fouls"] == 1 and p["seats"][3]["out"] is None
+    assert [f["count"] for f in p["fouls"] if f["seat"] == 4] == [1, 2, 3, 1]
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -261,6 +261,19 @@ def test_classic_sheet_shows_accusations_and_seconds() -> None:
     assert "Accusations: 3→5 (seconded by 7, yes 3); 4→6 (not seconded)" in text
 
 
+def test_foul_boxes_only_where_the_rule_set_has_fouls() -> None:
+    """002 has no fouls (classic refuses them): its sheet has no foul column, while the
+    rule sets with fouls keep theirs, and a classic game whose club turned fouls on too."""
+    for rules_name in ("classic", "sport", "club", "boxed"):
+        shown = "Fouls" in visible(render_html(protocol_of(rules_name, 10, 1)))
+        assert shown == load_bundled(rules_name).fouls.enabled, rules_name
+    assert not load_bundled("classic").fouls.enabled
+    with_fouls = load_bundled("classic").with_settings({"fouls.enabled": True})
+    builder = ProtocolBuilder(with_fouls, 10, lang="ru")
+    play(with_fouls, 1, seats=10, on_effects=lambda _st, e: builder.feed(e, 1_795_000_000.0))
+    assert "Фолы" in visible(render_html(builder.to_json()))
+
+
 def pages(pdf: Path) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
 

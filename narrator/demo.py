@@ -200,7 +200,8 @@ def _session(options: DemoOptions) -> tuple[Session, list[Effect], bool]:
     # them again changes nothing): the journal replays exactly this game.
     header = GameHeader(rules=options.rules_spec or options.rules.name, seats=options.seats,
                         seed=options.seed, lang=options.lang,
-                        settings=resolved(options.rules, options.settings), names=options.names)
+                        settings=resolved(options.rules, options.settings), names=options.names,
+                        input="keypad" if options.keypad_only else "pads")
     session, opening = GameSession.start(options.state_dir, header)
     return session, opening, False
 

@@ -15,6 +15,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Iterable, Sequence
 
+from narrator.devices.display import AnswerDisplay, AnswerTimer, answer_text
 from narrator.devices.panel import SeatPanel
 from narrator.engine.effects import (
     CloseWindow,
@@ -32,7 +33,7 @@ from narrator.engine.effects import (
     Sound,
 )
 from narrator.engine.timeline import Spoken
-from narrator.phrases.book import PhraseBook
+from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.voice.speaker import Speaker
 from narrator.windows import WindowTimers
 
@@ -43,9 +44,11 @@ class Performer:
     def __init__(self, speaker: Speaker, book: PhraseBook, timers: WindowTimers,
                  panel: SeatPanel | None = None,
                  mute: Callable[[bool], None] | None = None,
-                 on_pause: Sequence[Callable[[bool], None]] = ()) -> None:
+                 on_pause: Sequence[Callable[[bool], None]] = (),
+                 displays: Sequence[AnswerDisplay] = ()) -> None:
         """`on_pause`: who must know the game is paused (the keypads, whose one key
-        pauses and resumes)."""
+        pauses and resumes). `displays`: the keypads' screens, where answers show (the
+        service gives them only where no answer LEDs can be seen)."""
         self.clock = timers.clock
         self.speaker = speaker
         self.book = book
@@ -53,6 +56,7 @@ class Performer:
         self.panel = panel
         self.mute = mute or (lambda _on: None)
         self.on_pause = list(on_pause)
+        self.answers = AnswerTimer(self.clock, displays)
         self._queue: asyncio.Queue[Effect] = asyncio.Queue()
         self._busy = False
         self._task: asyncio.Task[None] | None = None
@@ -91,6 +95,7 @@ class Performer:
         return self._queue.empty() and not self._busy
 
     async def stop(self) -> None:
+        self.answers.close()  # nothing of this game stays on a screen
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -130,6 +135,13 @@ class Performer:
                 hear()
             except Exception:  # a watcher's fault must not stop the game
                 log.exception("a watcher of the performer failed")
+
+    def _answer_text(self, effect: ShowAnswer) -> str:
+        card = ""
+        if effect.answer not in ("yes", "no", "count"):
+            with contextlib.suppress(PhraseError):  # an unnamed card shows as it is
+                card = self.book.role_name(effect.answer)
+        return answer_text(self.book.lang, effect.answer, effect.code, card)
 
     async def _perform(self, effect: Effect) -> None:
         if isinstance(effect, Say):
@@ -172,6 +184,8 @@ class Performer:
             log.debug("answer shown privately")
             if self.panel:
                 self.panel.show_answer(effect.answer, effect.seconds, effect.code)
+            if self.answers.displays:
+                self.answers.show(self._answer_text(effect), effect.seconds)
         elif isinstance(effect, Phase):
             self.phase = effect.label
             log.info("%s %d", effect.phase, effect.number)

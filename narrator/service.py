@@ -28,15 +28,17 @@ from typing import Protocol
 
 from narrator.clock import Clock, MonotonicClock
 from narrator.daemon import Box, supervise
+from narrator.devices.display import AnswerDisplay, reveal_text
 from narrator.devices.keypads import Keypad
 from narrator.devices.panel import SeatPanel
 from narrator.engine.actions import Action, EndSpeech, Entry
 from narrator.engine.effects import Effect, Say
 from narrator.errors import DeviceError
-from narrator.evening import Evening, EveningError, GameSetup
+from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
+from narrator.evening.answers import answer_display_problem, without_display
 from narrator.evening.memory import recall
 from narrator.performer import Performer
-from narrator.phrases.book import PhraseBook
+from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.records.disk import Disk, DiskMaker, direct_disk
 from narrator.records.session import GameSession
 from narrator.requests import AbandonGame, NextGame
@@ -101,21 +103,79 @@ class Service:
         # The evening: what game is played next; start / next / abandon for every caller.
         self.evening = Evening(settings.state_dir, (setup or initial_setup(settings)).check())
         self.evening.seat_check = ports.seat_check
+        self.evening.box_check = self._box_check
         self._abandon_asked: float | None = None  # the keypad's first abandon, waiting
         self.warmup = Progress()  # the speech rendered ahead (the page shows it)
         self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
-        # What the cues tell the players to use: the setting, or the pads when the box
-        # has them and the keypad when it has none.
-        self.input_method = input_method(settings.input, ports)
+        # What the cues tell the players to use: the game's set-up, else the setting, or
+        # the pads when the box has them and the keypad when it has none.
+        self.input_method = self._method(self.evening.setup)
         self.status_light = StatusLight(self._show_status)
         self.voice_status = ports.voice_status or getattr(ports.voice, "status", None) \
             or VoiceStatus(None if ports.voice is not None else "voice_off", settings.game.lang)
         if ports.voice is not None and hasattr(ports.voice, "status"):
             ports.voice.status = self.voice_status
         self.voice_status.watchers.append(self._voice_changed)
+        # A set-up this box can't play is refused here (exit 2): players told to use pads
+        # or a keypad it lacks, private checks with no answer LEDs and no keypad screen.
+        if problem := self._box_check(self.evening.setup):
+            raise SetupError("set-up", [problem])
+
+    def _method(self, setup: GameSetup) -> str:
+        """The game's input method: its set-up's (the page's choice), else the box's
+        `input` setting; auto by the devices the box has."""
+        chosen = setup.input if setup.input != "auto" else self.settings.input
+        return input_method(chosen, self.ports)
+
+    @property
+    def displays(self) -> list[AnswerDisplay]:
+        """The keypads' screens (answers show there when there is no seat panel)."""
+        return [k.display for k in self.ports.keypads if k.display is not None]
+
+    @property
+    def screens(self) -> list[AnswerDisplay]:
+        """Where the keypads' screens show the answers: without a seat panel, or with one on
+        mock pins (a laptop: LEDs nobody sees)."""
+        panel = self.ports.panel
+        return self.displays if panel is None or getattr(panel, "mock", False) else []
+
+    def _reveal(self, box: Box) -> None:
+        """A finished game on a box whose answers go to a screen: the cards not of the town
+        (what a panel's seat LEDs blink) stay up until the next game begins."""
+        screens = self.screens
+        if not screens:
+            return
+        rules = box.game.engine.rules
+        st = box.game.state
+        book = self.book.for_rules(rules.name)
+        cards: dict[str, list[int]] = {}
+        for seat in range(1, st.seats + 1):
+            role = rules.roles.get(st.roles[seat])
+            if role is not None and role.team != "red":
+                with contextlib.suppress(PhraseError):
+                    cards.setdefault(book.role_name(st.roles[seat]), []).append(seat)
+        text = reveal_text(book.lang, list(cards.items()))
+        for screen in screens:
+            screen.show(text)
+
+    def _box_check(self, setup: GameSetup) -> Problem | None:
+        """Why this box can't play `setup` (None: it can): the players must have what the
+        cues tell them to use, and the answers somewhere to show."""
+        method = self._method(setup)
+        if method in ("pads", "both") and self.ports.panel is None:
+            return Problem("input", "input_no_pads",
+                           f"input: {method}, but this box has no seat pads (no seat panel): "
+                           f"choose keypad or auto")
+        if method in ("keypad", "both") and not self.ports.keypads:
+            return Problem("input", "input_no_keypad",
+                           f"input: {method}, but this box has no keypad (keypad: none): "
+                           f"choose pads or auto, or set keypad: in the config")
+        if self.ports.panel is not None or self.displays:
+            return None
+        return answer_display_problem(setup, without_display(self.ports.keypads))
 
     # inputs from every device arrive here
     def submit(self, action: Action, source: str = "") -> None:
@@ -228,6 +288,8 @@ class Service:
                 first = False
                 outcome = await self.evening.until_end(box)
                 await box.stop()
+                if outcome is not None:
+                    self._reveal(box)
                 self.status_light.set_game(False)
                 self.games += 1
                 log.info("game %d over: %s", self.games,
@@ -263,10 +325,11 @@ class Service:
         found = GameSession.resume(self.settings.state_dir, wall=self.wall, disk=disk) if first else None
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         self.book = PhraseBook.load(setup.lang)
+        self.input_method = self._method(setup)
         timers = WindowTimers(self.clock, on_expire=lambda w: box.window_expired(w))
         performer = Performer(self._speaker(setup.lang), self.book, timers, self.ports.panel,
                               self._mute, on_pause=[k.set_paused for k in self.ports.keypads]
-                              + [self.status_light.set_paused])
+                              + [self.status_light.set_paused], displays=self.screens)
         greeting: list[Effect] = []
         if first:
             greeting.append(Say("ready", {}))
@@ -280,7 +343,7 @@ class Service:
                 greeting.append(Say("journal_repaired", {}))
             greeting.append(where_we_are(session.game.state))
         else:
-            header = setup.header(_seed(setup, self.clock))
+            header = setup.header(_seed(setup, self.clock), self.input_method)
             session, opening = GameSession.start(self.settings.state_dir, header, wall=self.wall,
                                                  disk=disk)
             greeting.append(Say("new_game", {}))
@@ -289,6 +352,16 @@ class Service:
             self.input_method)
         box = Box(session, performer, self.clock)
         boxes.append(box)
+        # Nothing of the last game's keys carries over: half-typed digits, its pause, an
+        # abandon waiting for its confirmation, its cards on a screen.
+        for screen in self.screens:
+            screen.wipe()
+        paused = session.game.state.paused
+        for keypad in self.ports.keypads:
+            keypad.new_game(paused)
+        if self.ports.panel is not None:
+            self.ports.panel.set_paused(paused)
+        self._abandon_asked = None
         box.on_fault.append(self._show_fault)
         box.on_refused = self._refused
         self.box = box

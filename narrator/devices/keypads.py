@@ -16,6 +16,8 @@ import threading
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, Protocol, TextIO
 
+from narrator.clock import Clock
+from narrator.devices.display import AnswerDisplay, FakeDisplay, TerminalDisplay
 from narrator.devices.keymap import EVDEV_KEYS, TERMINAL_KEYS, KeypadDecoder
 from narrator.engine.actions import Action
 from narrator.errors import DeviceError
@@ -26,11 +28,18 @@ Sink = Callable[[Action], None]
 class Keypad(Protocol):
     # Hears every key (its keymap.py name) before it is decoded; check-hardware counts keys.
     on_key: Callable[[str], None] | None
+    # Its screen, where a check's answer shows when the box has no answer LEDs (None: it
+    # has none: a USB or membrane keypad).
+    display: AnswerDisplay | None
 
     async def run(self, sink: Sink) -> None: ...
 
     def set_paused(self, paused: bool) -> None:
         """The game was paused or resumed (the - key toggles from here)."""
+        ...
+
+    def new_game(self, paused: bool) -> None:
+        """A game begins (or is resumed, `paused` or not): nothing half-typed is kept."""
         ...
 
     def close(self) -> None: ...
@@ -42,8 +51,14 @@ class _Decoding:
         self.closed = False
         # Hears every key before it is decoded: `check-hardware` counts the keys with it.
         self.on_key: Callable[[str], None] | None = None
+        self.display: AnswerDisplay | None = None
 
     def set_paused(self, paused: bool) -> None:
+        self.decoder.set_paused(paused)
+
+    def new_game(self, paused: bool) -> None:
+        # A digit typed as the last game ended, or its pause, must not reach this one.
+        self.decoder._reset()
         self.decoder.set_paused(paused)
 
     def _key(self, key: str | None, sink: Sink) -> None:
@@ -238,12 +253,25 @@ class TerminalKeypad(_Decoding):
     On a terminal, echo is off while it runs (restored after), and keys are read one at
     a time: nothing typed appears on the screen, so the screen shows nothing at night
     that depends on what was typed. Another stream is read a line at a time. The stream
-    is read on a daemon thread, so a blocked read never holds up shutdown."""
+    is read on a daemon thread, so a blocked read never holds up shutdown.
+
+    Its display is the same terminal (devices/display.py): an answer is one line drawn in
+    place and wiped after its time. A stream that is no terminal has no display."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         super().__init__()
         self.stream = stream
         self._done: asyncio.Event | None = None
+        self.terminal: TerminalDisplay | None = None
+        try:
+            import sys
+
+            fd = (stream if stream is not None else sys.stdin).fileno()
+        except (AttributeError, OSError, ValueError):
+            fd = None
+        if fd is not None:
+            self.terminal = TerminalDisplay.for_terminal(fd)
+            self.display = self.terminal
 
     async def run(self, sink: Sink) -> None:
         import sys
@@ -269,6 +297,8 @@ class TerminalKeypad(_Decoding):
                 loop.call_soon_threadsafe(lines.put_nowait, None)
 
         threading.Thread(target=reader, name="terminal-keypad", daemon=True).start()
+        if self.terminal is not None:
+            self.terminal.guard()  # log lines on this terminal keep the answer off the scrollback
         try:
             while not self.closed:
                 line = await lines.get()
@@ -277,10 +307,14 @@ class TerminalKeypad(_Decoding):
                 for ch in line:
                     self._key(TERMINAL_KEYS.get(ch), sink)
         finally:
+            if self.terminal is not None:
+                self.terminal.unguard()
             _restore_terminal(fd, saved)
 
     def close(self) -> None:
         self.closed = True
+        if self.terminal is not None:
+            self.terminal.close()
 
 
 def _quiet_terminal(stream: TextIO) -> tuple[int | None, list[Any] | None]:
@@ -318,10 +352,13 @@ def _restore_terminal(fd: int | None, saved: list[Any] | None) -> None:
 
 class FakeKeypad(_Decoding):
     """Keys pressed by a test (`press("1", "enter")`, `type("/3\\n")`) go through the real
-    key map to the sink given to `run`."""
+    key map to the sink given to `run`. It has a screen (a FakeDisplay stamped on `clock`)
+    unless `display=False` (a keypad without one, like a USB keypad)."""
 
-    def __init__(self) -> None:
+    def __init__(self, display: bool = True, clock: Clock | None = None) -> None:
         super().__init__()
+        self.screen: FakeDisplay | None = FakeDisplay(clock) if display else None
+        self.display = self.screen
         self._sink: Sink | None = None
         self._stop = asyncio.Event()
 

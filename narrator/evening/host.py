@@ -46,6 +46,10 @@ class Evening:
         # The box's own check that its table has the seats (the pin map's check_seats):
         # raises InputFileError naming the map and both seat counts.
         self.seat_check: Callable[[int], None] | None = None
+        # The box's own check that it can play this set-up (the service's: the players
+        # can give their inputs the way it says, the answers have somewhere to show:
+        # narrator.evening.answers); a Problem refuses the set-up.
+        self.box_check: Callable[[GameSetup], Problem | None] | None = None
         self._wanted = asyncio.Event()
         self._ended = asyncio.Event()
 
@@ -61,14 +65,22 @@ class Evening:
         return self._wanted.is_set()
 
     # the three operations
-    def start(self, setup: GameSetup) -> GameSetup:
-        """Play the next game with `setup`; returns it as checked (names trimmed)."""
+    def check(self, setup: GameSetup) -> GameSetup:
+        """`setup` as checked (names trimmed) by its own rules and this box's (the seats
+        wired, somewhere to show the answers), or SetupError; nothing changes."""
         checked = setup.check()
         if self.seat_check is not None:
             try:
                 self.seat_check(checked.seats)
             except InputFileError as exc:
                 raise SetupError("set-up", [Problem("seats", "pin_map", str(exc))]) from None
+        if self.box_check is not None and (problem := self.box_check(checked)):
+            raise SetupError("set-up", [problem])
+        return checked
+
+    def start(self, setup: GameSetup) -> GameSetup:
+        """Play the next game with `setup`; returns it as checked (names trimmed)."""
+        checked = self.check(setup)
         if self.in_play:
             raise EveningError("a game is in play: abandon it first")
         self.setup = checked

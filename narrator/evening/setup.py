@@ -30,6 +30,9 @@ NAME_MAX = 40
 TEXT_MAX = 80  # the tournament's name
 DEALS = ("cards", "phone")
 EVENT_NUMBERS = ("table", "round", "game")
+# How the players give their inputs (narrator.settings.INPUTS): auto is the pads where the
+# box has them, else the keypad; the cues name what the table uses.
+INPUTS = ("auto", "pads", "keypad", "both")
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,7 @@ class GameSetup:
     event: Event = Event()
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     deal: str = "cards"  # "cards": the box learns the roles at night zero; "phone": it deals
+    input: str = "auto"  # INPUTS: what the cues tell the players to use
 
     def name(self, seat: int) -> str:
         return self.names[seat - 1] if 0 < seat <= len(self.names) else ""
@@ -98,6 +102,8 @@ class GameSetup:
             problems.append(Problem("lang", "lang", f"language must be one of {', '.join(LANGUAGES)}"))
         if self.deal not in DEALS:
             problems.append(Problem("deal", "deal", f"deal must be one of {', '.join(DEALS)}"))
+        if self.input not in INPUTS:
+            problems.append(Problem("input", "input", f"input must be one of {', '.join(INPUTS)}"))
         problems += name_problems(tidy, self.seats)
         problems += _event_problems(self.event)
         if problems:
@@ -105,9 +111,9 @@ class GameSetup:
         return dataclasses.replace(self, names=tidy)
 
     # the journal's header
-    def header(self, seed: int) -> GameHeader:
+    def header(self, seed: int, input_method: str = "") -> GameHeader:
         """The journal header of a game played with this set-up (roles dealt here when the
-        phone deals)."""
+        phone deals); `input_method`: the box's resolution of `auto` (pads or keypad)."""
         from narrator.rules.loader import load
         from narrator.rules.settings import configure, resolved
 
@@ -122,7 +128,8 @@ class GameSetup:
         # exactly this game's settings even if the rule set's defaults change later.
         return GameHeader(rules=self.rules, seats=self.seats, seed=seed, lang=self.lang,
                           settings=resolved(base, self.settings), roles=roles,
-                          names=self.names, event=self.event.to_json(), deal=self.deal)
+                          names=self.names, event=self.event.to_json(), deal=self.deal,
+                          input=input_method or self.input)
 
     @classmethod
     def from_header(cls, header: GameHeader) -> GameSetup:
@@ -131,7 +138,8 @@ class GameSetup:
                    names=tuple(header.names), event=Event(
                        str(event.get("tournament") or ""), event.get("table"),
                        event.get("round"), event.get("game")),
-                   settings=MappingProxyType(_changed(header)), deal=header.deal)
+                   settings=MappingProxyType(_changed(header)), deal=header.deal,
+                   input=header.input or "auto")
 
     # the next game
     def following(self) -> GameSetup:
@@ -144,7 +152,7 @@ class GameSetup:
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules, "seats": self.seats, "lang": self.lang,
                 "names": list(self.names), "event": self.event.to_json(),
-                "settings": dict(self.settings), "deal": self.deal}
+                "settings": dict(self.settings), "deal": self.deal, "input": self.input}
 
     @classmethod
     def from_json(cls, data: Any, source: str = "set-up",
@@ -155,10 +163,10 @@ class GameSetup:
         if not isinstance(data, Mapping):
             raise SetupError(source, [Problem("", "form", "the set-up must be a JSON object")])
         problems: list[Problem] = []
-        known = {"rules", "seats", "lang", "names", "event", "settings", "deal"}
+        known = {"rules", "seats", "lang", "names", "event", "settings", "deal", "input"}
         problems += [Problem(str(k), "unknown", f"unknown field {k!r}") for k in data if k not in known]
         values: dict[str, Any] = {}
-        for key, kind in (("rules", str), ("lang", str), ("deal", str)):
+        for key, kind in (("rules", str), ("lang", str), ("deal", str), ("input", str)):
             if key in data:
                 if isinstance(data[key], kind):
                     values[key] = data[key]

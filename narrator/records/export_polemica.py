@@ -65,8 +65,11 @@ def to_polemica(protocol: Mapping[str, Any]) -> dict[str, Any]:
             if step["ability"] != "kill" or not {"mafia", "don"} & set(step["roles"]):
                 continue
             for c in step["choices"]:
-                if c["actor"] and c["target"]:
-                    shots.append({"night": n, "shooter": c["actor"], "victim": c["target"]})
+                if c["target"]:
+                    # No actor: a keypad entry, made for the role as a whole. Polemica
+                    # records each shooter: every living holder of the step's roles.
+                    for shooter in [c["actor"]] if c["actor"] else _living(protocol, step["roles"], n):
+                        shots.append({"night": n, "shooter": shooter, "victim": c["target"]})
         for check in night["checks"]:
             role = 3 if "sheriff" in check["roles"] else 0 if "don" in check["roles"] else None
             if role is not None:
@@ -107,6 +110,17 @@ def to_polemica(protocol: Mapping[str, Any]) -> dict[str, Any]:
     if config:
         record["config"] = config
     return record
+
+
+def _living(protocol: Mapping[str, Any], roles: list[str], night: int) -> list[int]:
+    """The seats holding one of `roles` that were still at the table on `night` (those who
+    leave that very night were there when it began)."""
+    from narrator.records.protocol import _after
+
+    def there(out: Mapping[str, Any] | None) -> bool:
+        return out is None or not _after(("night", night), (out["phase"], out["number"]))
+
+    return [s["seat"] for s in protocol["seats"] if s["role"] in roles and there(s.get("out"))]
 
 
 def write_polemica(protocol: Mapping[str, Any], path: Path) -> Path:

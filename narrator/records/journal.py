@@ -92,6 +92,9 @@ class GameHeader:
     names: tuple[str, ...] = ()
     event: Mapping[str, Any] = field(default_factory=dict)
     deal: str = "cards"
+    # How the players gave their inputs, as the cues told them: pads, keypad or both (""
+    # in journals written before it was recorded).
+    input: str = ""
 
     def rule_set(self) -> RuleSet:
         from narrator.rules.loader import load
@@ -109,6 +112,7 @@ class GameHeader:
             "roles": list(self.roles) if self.roles is not None else None,
             "game_id": self.game_id, "started": self.started, "history": self.history,
             "names": list(self.names), "event": dict(self.event), "deal": self.deal,
+            "input": self.input,
         }
 
     @classmethod
@@ -123,7 +127,7 @@ class GameHeader:
             "roles": (list, type(None)), "game_id": str, "started": str, "history": int,
         }
         # Journals written before the evening's set-up existed have no names, event, deal.
-        optional: dict[str, type] = {"names": list, "event": dict, "deal": str}
+        optional: dict[str, type] = {"names": list, "event": dict, "deal": str, "input": str}
         unknown = set(data) - set(types) - set(optional)
         if unknown:
             raise bad(f"unknown header keys {sorted(unknown)}")
@@ -146,7 +150,7 @@ class GameHeader:
             settings=dict(data["settings"]), roles=tuple(roles) if roles is not None else None,
             game_id=data["game_id"], started=data["started"], history=data["history"],
             names=tuple(names), event=dict(data.get("event", {})),
-            deal=data.get("deal", "cards"),
+            deal=data.get("deal", "cards"), input=data.get("input", ""),
         )
 
 

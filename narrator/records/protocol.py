@@ -30,7 +30,7 @@ class ProtocolBuilder:
     def __init__(self, rules: RuleSet, seats: int, *, game_id: str = "", lang: str = "en",
                  seed: int = 0, settings: Mapping[str, Any] | None = None, started: str = "",
                  undo_depth: int = 200, names: Sequence[str] = (),
-                 event: Mapping[str, Any] | None = None) -> None:
+                 event: Mapping[str, Any] | None = None, input_method: str = "") -> None:
         self.rules = rules
         self.undo_depth = undo_depth
         self._history: list[dict[str, Any]] = []
@@ -40,6 +40,8 @@ class ProtocolBuilder:
                      "lang": lang, "seed": seed, "settings": dict(settings or {}),
                      "started": started, "finished": "",
                      "event": dict(event or {}),
+                     # How the players gave their inputs (pads, keypad, both).
+                     "input": input_method,
                      # What the sheet needs of the rules: foul boxes (none where the
                      # rules have no fouls: boxed, classic), a best-move line.
                      "fouls_out": rules.fouls.remove_at if rules.fouls.enabled else 0,

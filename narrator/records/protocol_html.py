@@ -242,8 +242,9 @@ class _Sheet:
                 continue  # meetings and status steps hold nothing to write down
             if ability in ("check", "ask"):
                 continue  # the answers below say who asked about whom
-            picks = [f"{c['actor']}→{c['target']}" for c in step["choices"]
-                     if c.get("actor") and c.get("target")]
+            # No actor: a keypad entry, made for the role as a whole ("→5").
+            picks = [f"{c.get('actor') or ''}→{c['target']}" for c in step["choices"]
+                     if c.get("target")]
             if not picks and ability != "kill":
                 continue  # nobody healed, guarded...: nothing to write (a miss is worth it)
             out.append(f"<p>{self.roles(step.get('roles', []))} ({escape(str(label))}): "

@@ -169,7 +169,7 @@ def _builder(game: Game, header: GameHeader) -> ProtocolBuilder:
     return ProtocolBuilder(game.engine.rules, game.state.seats, game_id=header.game_id,
                            lang=header.lang, seed=header.seed, settings=header.settings,
                            started=header.started, undo_depth=game.limit,
-                           names=header.names, event=header.event)
+                           names=header.names, event=header.event, input_method=header.input)
 
 
 def _started(header: GameHeader, wall: Callable[[], float]) -> float:

@@ -18,6 +18,7 @@ from aiohttp import web
 
 from narrator.errors import NarratorError
 from narrator.evening import Evening, GameSetup, Problem
+from narrator.evening.setup import INPUTS, SetupError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.web.pages import esc
 from narrator.web.server import WebServer
@@ -39,6 +40,7 @@ class SetupForm:
     fields: dict[str, str] = field(default_factory=dict)  # tournament, table, round, game
     settings: dict[str, Any] = field(default_factory=dict)  # only values the form changed
     deal: str = "cards"
+    input: str = "auto"  # how the players give their inputs (the cues' words follow it)
     preset: str = ""  # a preset of the rule set's settings ("": the rule set's own values)
 
     def preset_values(self) -> dict[str, Any]:
@@ -53,7 +55,8 @@ class SetupForm:
         preset's settings with those the form changed over them."""
         return {"rules": self.rules, "seats": self.seats, "lang": self.lang, "names": list(self.names),
                 "event": {k: self.fields.get(k, "") for k in FIELDS},
-                "settings": {**self.preset_values(), **self.settings}, "deal": self.deal}
+                "settings": {**self.preset_values(), **self.settings}, "deal": self.deal,
+                "input": self.input}
 
     @classmethod
     def of(cls, setup: GameSetup) -> SetupForm:
@@ -63,7 +66,7 @@ class SetupForm:
                    fields={"tournament": event.tournament,
                            **{k: "" if getattr(event, k) is None else str(getattr(event, k))
                               for k in ("table", "round", "game")}},
-                   settings=dict(setup.settings), deal=setup.deal)
+                   settings=dict(setup.settings), deal=setup.deal, input=setup.input)
 
 
 def bundled() -> list[str]:
@@ -97,6 +100,7 @@ def read_form(data: Mapping[str, str], errors: dict[str, str], t: Text) -> Setup
     form.names = [data.get(f"name{i}", "").strip() for i in range(1, form.seats + 1)]
     form.fields = {k: data.get(k, "").strip() for k in FIELDS}
     form.deal = data.get("deal", "cards") if data.get("deal") in DEALS else "cards"
+    form.input = data.get("input", "auto") if data.get("input") in INPUTS else "auto"
     # A preset of another rule set (the rule set just changed) is dropped: no preset.
     form.preset = data.get("preset", "") if data.get("preset") in loaded.presets else ""
     preset = form.preset_values()
@@ -154,7 +158,7 @@ def _field(name: str) -> str:
         return f"set.{rest}"
     if head == "event" and rest in FIELDS:
         return rest
-    return head if head in ("rules", "seats", "lang", "deal") else "start"
+    return head if head in ("rules", "seats", "lang", "deal", "input") else "start"
 
 
 def _say(t: Text, problem: Problem, form: SetupForm) -> str:
@@ -177,7 +181,9 @@ def _say(t: Text, problem: Problem, form: SetupForm) -> str:
         mine = form.names[seat - 1].casefold()
         first = next(i for i, n in enumerate(form.names, 1) if n.casefold() == mine)
         return t("name_twice", seat=first)
-    words = {"name_empty": t("name_empty"), "name_control": t("name_control"),
+    words = {"answer_display": t("setup_no_answer_display"),
+             "input_no_pads": t("setup_input_no_pads"), "input_no_keypad": t("setup_input_no_keypad"),
+             "name_empty": t("name_empty"), "name_control": t("name_control"),
              "name_too_long": t("name_long", most=MAX_NAME), "number": t("setup_bad_event_number"),
              "text_too_long": t("name_long", most=80), "text_control": t("name_control")}
     return words.get(code, problem.reason)
@@ -210,6 +216,8 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
                      f'{"" if k == "tournament" else " inputmode=numeric"}>{err(k)}</label>' for k in FIELDS)
     deals = "".join(f'<option value="{d}"{" selected" if d == form.deal else ""}>'
                     f'{esc(t("deal_" + d))}</option>' for d in DEALS)
+    inputs = "".join(f'<option value="{m}"{" selected" if m == form.input else ""}>'
+                     f'{esc(t("input_" + m))}</option>' for m in INPUTS)
     shown = {**{k: _plain(v) for k, v in form.preset_values().items()}, **form.settings}
     settings = "".join(_setting(spec, shown, err) for spec in describe(rules, form.lang))
     presets = ""
@@ -237,7 +245,9 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
         f'{err("rules")}</label><div class="grid2"><label>{esc(t("seats"))}'
         f'<select name="seats" data-refresh>{seat_options}</select>{err("seats")}</label>'
         f'<label>{esc(t("language"))}<select name="lang" data-refresh>{langs}</select></label></div>'
-        f'<label>{esc(t("deal"))}<select name="deal">{deals}</select></label>{presets}</fieldset>'
+        f'<label>{esc(t("deal"))}<select name="deal">{deals}</select></label>'
+        f'<label>{esc(t("input"))}<select name="input">{inputs}</select>{err("input")}</label>'
+        f'{presets}</fieldset>'
         f'<fieldset><legend>{esc(t("players"))}</legend><div class="names">{names}</div></fieldset>'
         f'<fieldset><legend>{esc(t("tournament_fields"))}</legend>'
         f'<div class="grid2">{fields}</div></fieldset>'
@@ -319,9 +329,14 @@ def routes(server: WebServer, app: web.Application) -> None:
         if setup is None or evening is None or errors:
             return render(request, form, errors, status=400)
         try:
+            evening.check(setup)  # what this box can't play abandons nothing
             if evening.in_play:
                 evening.abandon()  # the page said so above the form
             evening.start(setup)
+        except SetupError as exc:
+            for problem in exc.problems:
+                errors.setdefault(_field(problem.field), _say(t, problem, form))
+            return render(request, form, errors, status=400)
         except NarratorError as exc:
             return render(request, form, {"start": str(exc)}, status=409)
         raise web.HTTPSeeOther("/deal" if form.deal == "phone" else "/game")

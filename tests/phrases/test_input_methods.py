@@ -118,7 +118,8 @@ def test_the_keypad_words_name_its_keys(lang: str) -> None:
     # The keypad takes digits and Enter (narrator/devices/keymap.py): say exactly that.
     book = PhraseBook.load(lang)
     for entry, texts in book.how.items():
-        if entry != "use":
+        # "answer" and "role" say where an answer shows, not what to type.
+        if entry not in ("use", "answer", "role"):
             assert "Enter" in texts["keypad"], (lang, entry)
         assert not PAD[lang].search(texts["keypad"]), (lang, entry)
 

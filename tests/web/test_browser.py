@@ -231,3 +231,36 @@ def test_a_deal_without_cards_goes_round_the_phone(evening: EveningBox, tmp_path
         assert_no_role_text(driver)
         driver.get(evening.url + "/deal")
         wait_for(driver, lambda d: "can't be opened again" in body_text(d))
+
+
+def test_the_input_method_is_chosen_for_the_next_game_on_the_page(evening: EveningBox,
+                                                                 tmp_path: Path) -> None:
+    evening.until(lambda: evening.box is not None)
+    with chromium(tmp_path / "profile") as driver:
+        sign_in(driver, evening.url)
+        options = [o.text for o in Select(driver.find_element(By.NAME, "input")).options]
+        assert options == [text("en")(f"input_{m}") for m in ("auto", "pads", "keypad", "both")]
+        Select(driver.find_element(By.NAME, "input")).select_by_value("keypad")
+        # Another language: the form comes back in Russian with the choice kept.
+        Select(driver.find_element(By.NAME, "lang")).select_by_value("ru")
+        wait_for(driver, lambda d: "Игроки вводят" in body_text(d))
+        chosen = Select(driver.find_element(By.NAME, "input")).first_selected_option
+        assert chosen.text == "только тайной клавиатурой"
+        fill_setup(driver)
+        shoot(driver, tmp_path, "setup-input-ru")
+        driver.find_element(By.CSS_SELECTOR, "#setup button[type=submit]").click()
+
+        def header_input() -> str:
+            box = evening.box
+            return box.session.header.input if box is not None and isinstance(
+                box.session, GameSession) else ""
+
+        evening.until(lambda: header_input() == "keypad")
+        box = evening.box
+        assert box is not None
+        # This box has pads, but the game was set for the keypad: its cues say so.
+        evening.until(lambda: box.game.state.phase == "day")
+        night = [s.text for s in box.performer.spoken if s.phase == "night-0"]
+        assert any("клавиатур" in t for t in night)
+        assert not any(re.search("кноп", t, re.IGNORECASE) for t in night)
+        assert box.game.engine.rules.name == "sport" and box.session.header.lang == "ru"  # type: ignore[attr-defined]

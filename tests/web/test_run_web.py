@@ -12,6 +12,7 @@ import pytest
 
 from narrator import settings as settings_module
 from narrator.clock import FakeClock
+from narrator.devices.keypads import FakeKeypad
 from narrator.errors import ConfigError
 from narrator.service import Ports, Service
 from narrator.settings import load_settings
@@ -58,7 +59,8 @@ def test_the_address_and_pin_are_logged_and_said_once_after_ready(
     async def main() -> tuple[list[str], str]:
         clock = FakeClock()
         speaker = FakeSpeaker(clock)
-        service = Service(settings, Ports(speaker), clock)
+        # A keypad with a screen: a box with no answer display refuses sport (its checks).
+        service = Service(settings, Ports(speaker, None, [FakeKeypad()]), clock)
         page = await serve(service, settings, clock, service.announce, service.evening)
         assert page is not None
         task = asyncio.get_running_loop().create_task(service.run(games=1))

@@ -160,3 +160,42 @@ def test_a_preset_fills_the_settings_and_the_form_changes_go_over_it(tmp_path: P
         assert 'name="preset"' not in page
 
     run(tmp_path, body)
+
+
+def test_the_input_method_is_chosen_per_game_in_both_languages(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        page = await (await client.get("/setup")).text()
+        assert '<select name="input">' in page and '<option value="auto" selected>' in page
+        assert "the private keypad alone" in page
+        page = await (await client.get("/setup?rules=sport&seats=10&lang=ru&input=keypad")).text()
+        assert "Игроки вводят" in page
+        assert '<option value="keypad" selected>только тайной клавиатурой</option>' in page
+        r = await client.post("/setup", data=ten(input="keypad"), allow_redirects=False)
+        assert r.status == 303 and evening.setup.input == "keypad"
+        r = await client.post("/setup", data=ten(input="fingers"), allow_redirects=False)
+        assert r.status == 303 and evening.setup.input == "auto"  # not a choice: the box's own
+
+    run(tmp_path, body)
+
+
+def test_a_box_with_nowhere_to_show_answers_refuses_private_checks_on_the_page(tmp_path: Path) -> None:
+    from narrator.evening.answers import answer_display_problem
+
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        evening.box_check = lambda setup: answer_display_problem(setup, "no seat panel")
+        r = await client.post("/setup", data=ten(lang="ru"))
+        page = await r.text()
+        assert r.status == 400 and "Этой коробке негде показать ответы проверок" in page
+        assert not evening.starting  # nothing started
+        form = {**ten(rules="classic", lang="en"), "set.answers_public": "on"}
+        r = await client.post("/setup", data=form, allow_redirects=False)
+        assert r.status == 303 and evening.setup.rules == "classic"
+        # A box without pads: a game set for pads is refused beside the choice.
+        from narrator.evening import Problem
+
+        evening.box_check = lambda setup: Problem("input", "input_no_pads", "no pads") \
+            if setup.input == "pads" else None
+        page = await (await client.post("/setup", data=ten(lang="ru", input="pads"))).text()
+        assert "У этой коробки нет кнопок у мест." in page
+
+    run(tmp_path, body)

@@ -1,0 +1,62 @@
+"""Where a check's answer can be shown: a game whose rule set has private checks needs an
+answer display (DESIGN.md invariant 3: the answer LEDs or the keypad's screen, never the
+voice). A box with neither (a USB keypad and no seat panel, say) refuses such a set-up
+before it starts, in one line naming the settings that give it one, rather than play a
+game whose sheriff never learns anything."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from narrator.errors import InputFileError
+from narrator.evening.setup import GameSetup, Problem
+
+CODE = "answer_display"
+
+
+def checking_roles(setup: GameSetup) -> list[str]:
+    """The roles of this game's deck whose checks are shown privately ([] when the rule
+    set's answers are public or it has no checks)."""
+    from narrator.rules.loader import load
+    from narrator.rules.settings import SettingError, configure
+
+    try:
+        rules = configure(load(setup.rules), setup.settings, setup.seats)
+        deck = rules.deck_for(setup.seats)
+    except (InputFileError, SettingError, ValueError, KeyError):
+        return []  # the set-up's own check says what is wrong with it
+    if rules.answers_public:
+        return []
+    roles: list[str] = []
+    for step in (*rules.night_zero, *rules.night):
+        # `answer`: a check's window (check); `show`: an ask's (narrator.engine.inquiry).
+        if step.answer > 0 or step.args.get("show"):
+            roles += [r for r in step.roles if deck.get(r) and r not in roles]
+    return roles
+
+
+def answer_display_problem(setup: GameSetup, where: str) -> Problem | None:
+    """Why a box without an answer display can't play `setup` (`where`: what the box has,
+    named by its settings), or None when it can."""
+    roles = checking_roles(setup)
+    if not roles:
+        return None
+    return Problem("rules", CODE,
+                   f"{setup.rules}: the checks of {', '.join(roles)} are shown on answer LEDs or "
+                   f"a keypad's screen, and this box has neither ({where}): give the pin map "
+                   f"an 'answer:' pair of LEDs, use 'keypad: terminal' on a terminal, or set "
+                   f"answers_public")
+
+
+# How the config names each keypad (`keypad:`), for the refusal's words.
+_KEYPAD_SETTING = {"EvdevKeypad": "keypad: evdev (a USB keypad has no screen)",
+                   "MatrixKeypad": "keypad: matrix (a membrane keypad has no screen)",
+                   "TerminalKeypad": "keypad: terminal, but the input is no terminal"}
+
+
+def without_display(keypads: Sequence[object]) -> str:
+    """What a box with no answer display has, in the words of its settings."""
+    kinds = [_KEYPAD_SETTING.get(type(k).__name__, f"a keypad without a screen ({type(k).__name__})")
+             for k in keypads]
+    return "; ".join(["no seat panel", *dict.fromkeys(kinds)] if kinds else
+                     ["no seat panel", "keypad: none"])

@@ -140,6 +140,15 @@ class Remove(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Forfeit(Action):
+    """A severe breach (001: "opening eyes at the wrong time" at night) gives the game to
+    the other team at once: the team of `seat` loses, where the rule set allows it."""
+
+    kind: ClassVar[str] = "forfeit"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class BestMove(Action):
     """The first player killed at night names up to three seats they think are black."""
 
@@ -198,7 +207,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for cls in (
         Deal, Tap, Hold, Entry, Choose, WindowClosed, EndSpeech, Nominate, Withdraw, Second,
         Vote, Foul, Unfoul, Remove, BestMove, StartVoting, Pause, Resume, Repeat, AddTime, Verdict,
-        Undo,
+        Undo, Forfeit,
     )
 }
 

@@ -14,6 +14,7 @@ from narrator.engine.actions import (
     Action,
     AddTime,
     Deal,
+    Forfeit,
     Foul,
     Pause,
     Remove,
@@ -38,7 +39,8 @@ from narrator.engine.tasks import NightStart
 from narrator.errors import RuleError
 
 # Host actions valid at any moment of a running game, whatever the current task.
-_ANYTIME = frozenset({"foul", "unfoul", "remove", "pause", "resume", "repeat", "add_time"})
+_ANYTIME = frozenset({"foul", "unfoul", "remove", "pause", "resume", "repeat", "add_time",
+                      "forfeit"})
 
 
 class Engine:
@@ -158,6 +160,8 @@ class Engine:
         elif isinstance(action, Remove):
             ctx.require_alive(action.seat)
             fouls.remove(ctx, action.seat, "removed")
+        elif isinstance(action, Forfeit):
+            fouls.forfeit(ctx, action.seat)
         elif isinstance(action, Pause):
             if st.paused:
                 raise RuleError("already paused")

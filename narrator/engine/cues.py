@@ -57,6 +57,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
     "single_nominee_leaves": ("seat",),  # from day 2: the only nominee leaves without a vote
     "lone_nominee_no_vote": ("seat",),  # club (004): a vote needs two nominees, any day
     "vote_cancelled": (),  # a 4th foul or a removal cancelled today's vote
+    "forfeit": ("seat",),  # a severe breach: the game goes to the other team (sport, 001)
     "voting_starts": (),
     "vote_for": ("seat",),  # "Who votes to eliminate player number seven?"
     "vote_count": ("seat", "votes"),  # "Player number seven: five votes."

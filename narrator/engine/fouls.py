@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from narrator.engine.context import Ctx
 from narrator.engine.days import end_speech_now
-from narrator.engine.effects import CloseWindow
+from narrator.engine.effects import CloseWindow, Outcome
 from narrator.engine.night import say_news
 from narrator.engine.tasks import (
     AwaitSecond,
@@ -112,6 +112,31 @@ def remove(ctx: Ctx, seat: int, how: str) -> None:
         st.window = 0
     if st.phase == "day":
         ctx.day_lights()
+
+
+def forfeit(ctx: Ctx, seat: int) -> None:
+    """001: "Severe violations during the night (for example, opening eyes at the wrong
+    time) may result in: a full reset and redeal of roles, or an immediate victory for the
+    opposite team." The redeal is the host abandoning the game; this is the victory: the
+    game ends at once, won by the team that is not `seat`'s (at any moment: the game is
+    over, so the moment tells nobody anything)."""
+    st = ctx.state
+    if not ctx.rules.forfeit:
+        raise RuleError("these rules give no game to the other team")
+    if not 1 <= seat <= st.seats:
+        raise RuleError(f"seat {seat} is not at this table")
+    ctx.require_alive(seat)
+    if not all(st.roles[1:]):
+        # Night zero learning the cards: refused for every seat alike (accepting a seat
+        # whose card is already known would tell whose it is).
+        raise RuleError("the roles are not known yet")
+    team = ctx.role(seat).team
+    others = sorted({ctx.rules.roles[r].team for r in st.deck} - {team})
+    if len(others) != 1:
+        raise RuleError("there is no single other team to give the game to")
+    ctx.record("forfeit", seat=seat, phase=st.phase_label())
+    ctx.say("forfeit", seat=seat)
+    ctx.game_over(Outcome("forfeit", others[0]))
 
 
 def _is_vote_task(task: Task | None) -> bool:

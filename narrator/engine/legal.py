@@ -14,6 +14,7 @@ from narrator.engine.actions import (
     BestMove,
     Choose,
     EndSpeech,
+    Forfeit,
     Foul,
     Nominate,
     Pause,
@@ -90,5 +91,7 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
         out.extend(Foul(s) for s in living)
     if host:
         out.extend(Remove(s) for s in living)
+        if rules.forfeit and all(st.roles[1:]):
+            out.extend(Forfeit(s) for s in living)
         out.append(Resume() if st.paused else Pause())
     return out

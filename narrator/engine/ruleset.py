@@ -107,6 +107,10 @@ class DayRules:
     # Do the tied players vote in the re-vote? (club, 004: "do not participate")
     tied_vote_in_revote: bool = True
     tie: str = "revote_then_lift"  # or "revote_then_lift_then_coin"
+    # A re-vote tied again among fewer players than it had: "lift" (sport, 000/001: "If
+    # the players again gain an equal number of votes", the lift vote) or "revote" (a new
+    # re-vote among them, with their speeches).
+    revote_tie_fewer: str = "revote"
     lift_two_of_four: bool = False
     lift_three_of_nine: bool = False
     last_word_after: tuple[str, ...] = ("vote", "lifted", "shot")
@@ -270,6 +274,8 @@ class RuleSet:
     win: tuple[str, ...] = ("no_black", "black_parity")
     best_move: bool = True
     draw_after_idle_rounds: int = 0  # 0: never
+    # May the host give the game to the other team for a severe breach (sport, 001)?
+    forfeit: bool = False
     answers_public: bool = False
     callout_beat: float = 1.5
     default_role: str = "civilian"

@@ -56,6 +56,7 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
     nominees = candidates(ctx)
     if st.cancel_vote_day == st.number:
         ctx.say("vote_cancelled")
+        ctx.record("vote_cancelled", day=st.number)
         return False
     if st.number == 1 and day.first_day_vote == "none":
         if nominees:
@@ -226,7 +227,8 @@ def _tally(ctx: Ctx, t: Tally) -> bool:
         st.ballot = Ballot("lift", current.round + 1, tuple(leaders), tuple(leaders))
         ctx.push(AllOrNone(tuple(leaders)))
         return False
-    if sorted(leaders) == sorted(current.prev):
+    if sorted(leaders) == sorted(current.prev) or (
+            current.round > 1 and day.revote_tie_fewer == "lift"):
         return _lift_all(ctx, leaders)
     ctx.say("tie", seats=tuple(leaders))
     ctx.push(*[TieSpeech(s) for s in leaders], Revote(tuple(leaders)))

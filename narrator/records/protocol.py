@@ -211,6 +211,13 @@ class ProtocolBuilder:
                 if acc["target"] == data["candidate"] and acc["seconded_by"] and acc["voters"] is None:
                     acc["voters"] = list(data["voters"])
                     break
+        elif event == "forfeit":
+            # 001: a severe breach gave the game to the other team: whose breach it was.
+            d["forfeit"] = {"seat": data["seat"], "phase": data.get("phase", "")}
+        elif event == "vote_cancelled":
+            # A removal skipped or stopped the day's vote (001: "if they are nominated that
+            # day, voting is skipped"): the sheet says so, or its votes would read as void.
+            self._period("day", data["day"])["vote_cancelled"] = True
         elif event == "lift_vote":
             now["rounds"] = max(1, now["rounds"])
             living = [s["seat"] for s in d["seats"] if s["out"] is None]

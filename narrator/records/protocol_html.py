@@ -229,6 +229,8 @@ class _Sheet:
             cands = ", ".join(str(c) for c in lift["candidates"])
             out.append(f"<p>{self.t('lift')} ({cands}): {self.t('yes_votes')} {len(lift['yes'])}, "
                        f"{self.t('no_votes')} {len(lift['no'])}</p>")
+        if p.get("vote_cancelled"):
+            out.append(f"<p>{self.t('vote_cancelled')}</p>")
         return out
 
     def night(self, p: Mapping[str, Any]) -> list[str]:
@@ -252,7 +254,12 @@ class _Sheet:
         dealt = {s["role"] for s in self.p.get("seats", [])}
         for check in p.get("checks", []):
             if check["answer"] in ("yes", "no"):
-                answer = self.t("answer_yes" if check["answer"] == "yes" else "answer_no")
+                # The rule set's words for what its check's answer means (sport: 001's
+                # "Thumbs down — mafia, Thumbs up — villager"), else a plain yes or no.
+                own = self.w.get("by_rules", {}).get(str(self.game.get("rules", "")), {})
+                meant = own.get("checks", {}).get(str(check.get("step", "")), {}).get(check["answer"])
+                answer = escape(str(meant)) if meant else self.t(
+                    "answer_yes" if check["answer"] == "yes" else "answer_no")
             else:
                 answer = self.role(check["answer"])  # boxed: the card the commissar saw
             by = ",".join(str(s) for s in check.get("by", []))
@@ -275,6 +282,9 @@ class _Sheet:
             result = self.t("teams", winner) if winner in self.w.get("teams", {}) else escape(winner)
         else:
             result = self.t("unfinished")
+        forfeit = self.p.get("forfeit")
+        if winner and forfeit:
+            result += f" ({self.t('forfeit')} {escape(str(forfeit['seat']))})"
         parts.append(f"<div>{self.t('winner')}: <b>{result}</b></div>")
         parts.append(f"<div>{self.t('signature')}: <span class=\"sign\">&nbsp;</span></div>")
         return '<div class="foot">' + "".join(parts) + "</div>"

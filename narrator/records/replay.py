@@ -88,6 +88,8 @@ class Replayer:
         self.settings = {**game.settings, "fouls.cancel_vote": self.rules.fouls.cancel_vote}
         if self.rules.setting("third_foul") is not None:
             self.settings["third_foul"] = self.rules.resolved_settings(game.settings)["third_foul"]
+        if self.rules.setting("day.revote_tie_fewer") is not None:
+            self.settings["day.revote_tie_fewer"] = self.rules.day.revote_tie_fewer
         self.state, opening = self.engine.new_game(seats=len(game.roles), roles=game.roles)
         self.timeline.feed(opening)
 
@@ -309,8 +311,15 @@ def _third_foul(game: PolemicaGame) -> bool:
     return any(sum(1 for f in game.fouls if f.seat == seat) >= 3 for seat in {f.seat for f in game.fouls})
 
 
+def _second_revote(game: PolemicaGame) -> bool:
+    """A third round of votes on one day: 000/001 send a tie in the re-vote to the lift
+    vote, so only the practice of a new re-vote among fewer tied players makes one."""
+    return any(rnd >= 3 for _day, rnd in game.votes)
+
+
 _PRACTICES: tuple[tuple[str, str, Callable[[PolemicaGame], bool]], ...] = (
-    ("third_foul", "tournament", _third_foul),)
+    ("third_foul", "tournament", _third_foul),
+    ("day.revote_tie_fewer", "revote", _second_revote))
 
 
 def settings_needed(rules: RuleSet, game: PolemicaGame) -> PolemicaGame:

@@ -38,7 +38,7 @@ _TOP_KEYS = {
     "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "default_role",
     "settings", "limits", "deck_grows", "cues", "scoring", "setup", "dawn", "step_gap",
     "meet_calls", "meet_count_seconds",
-    "announce_deck", "presets",
+    "announce_deck", "presets", "forfeit",
 }
 _INPUTS = ("callout", "keypad", "none")
 ABILITIES = REGISTRY.abilities
@@ -177,6 +177,7 @@ class _Reader:
             fouls=fouls,
             win=win,
             best_move=self.typed(data.get("best_move", True), bool, "best_move"),
+            forfeit=self.typed(data.get("forfeit", False), bool, "forfeit"),
             draw_after_idle_rounds=self.typed(
                 data.get("draw_after_idle_rounds", 0), int, "draw_after_idle_rounds"
             ),

@@ -25,6 +25,7 @@ from narrator.engine.actions import (
     Choose,
     EndSpeech,
     Entry,
+    Forfeit,
     Foul,
     Hold,
     Nominate,
@@ -139,7 +140,8 @@ def _choose(game: Game, rnd: random.Random, offered: list[Action], cards: list[s
                 return pick
     if r < 0.5 or len(offered) == 1:
         return offered[0]  # let time run: WindowClosed is always first
-    plain = [a for a in offered if not isinstance(a, Foul | Remove | Undo | Pause | Resume)]
+    # A forfeit ends the game at once: offered and tried on a copy, never played.
+    plain = [a for a in offered if not isinstance(a, Foul | Remove | Undo | Pause | Resume | Forfeit)]
     return rnd.choice(plain or offered)
 
 

@@ -2,8 +2,8 @@
 
 The page is the organiser's: it takes the host's actions and the day's public ones. Night
 choices come only from the pads and the keypad, so at night the page takes nothing but a
-pause, a resume, a foul (given or taken back) or a removal (all said aloud at the table
-anyway) and refuses the rest with one fixed reason: a refusal that said more could tell
+pause, a resume, a foul (given or taken back), a removal or a forfeit (all said aloud at
+the table anyway) and refuses the rest with one fixed reason: a refusal that said more could tell
 who acts at night.
 """
 
@@ -28,9 +28,10 @@ from narrator.errors import RuleError
 from narrator.web.text import Text
 
 PAGE_KINDS = ("foul", "unfoul", "remove", "pause", "resume", "add_time", "end_speech", "undo", "nominate",
+              "forfeit",  # sport (001): a severe breach gives the other team the game
               "withdraw", "start_voting", "repeat", "vote", "second", "best_move",
               "verdict")  # the boxed judge's verdict: public, the judge shows the card
-AT_NIGHT = ("foul", "unfoul", "remove", "pause", "resume")
+AT_NIGHT = ("foul", "unfoul", "remove", "forfeit", "pause", "resume")
 
 
 class BadBody(ValueError):
@@ -81,7 +82,7 @@ def refusal_at_night(state: State, action: Action) -> str | None:
     """The page's own refusal, before the engine: a fixed reason at night; an undo only of
     a day action (an undo into the night would replay its secret moments)."""
     if state.phase == "night" and action.kind not in AT_NIGHT:
-        return "the page takes no actions at night but pause, resume, fouls and removal"
+        return "the page takes no actions at night but pause, resume, fouls, removal and forfeit"
     return None
 
 

@@ -238,7 +238,10 @@ def controls(t: Text, view: dict[str, Any]) -> str:
             f'<div class="seatrow">{seat_buttons(view["seats"])}</div>',
             '<div class="row">', b("foul", "foul", " data-seat-needed"),
             b("unfoul", "unfoul", " data-seat-needed"),
-            b("remove", "disqualify", ' data-seat-needed data-confirm="confirm_remove"'), "</div>",
+            b("remove", "disqualify", ' data-seat-needed data-confirm="confirm_remove"'),
+            # 001: a severe night breach may give the other team the game.
+            *([b("forfeit", "forfeit", ' data-seat-needed data-confirm="confirm_forfeit"')]
+              if view["game"].get("forfeit") else []), "</div>",
             '<div class="row">', b("end_speech", "next_speaker"), b("add_time", "add_30"),
             b("pause", "pause"), b("resume", "resume"), "</div>",
             '<div class="row">', b("undo", "undo", " data-undo"),
@@ -253,8 +256,8 @@ def controls(t: Text, view: dict[str, Any]) -> str:
         f'<button type="button" class="no">{esc(t("cancel"))}</button></div>',
         '<p id="result" class="result" role="status" aria-live="polite"></p>',
         '<script type="application/json" id="words">',
-        _json_words(t, ("confirm_remove", "confirm_abandon", "confirm_next", "confirm_undo",
-                        "pick_seat_first", "done", "refused")),
+        _json_words(t, ("confirm_remove", "confirm_forfeit", "confirm_abandon", "confirm_next",
+                        "confirm_undo", "pick_seat_first", "done", "refused")),
         "</script></section>",
     ]
     return "".join(parts)

@@ -51,8 +51,9 @@ def info_of(box: Box) -> GameInfo:
     if isinstance(session, GameSession):
         header = session.header
         names = tuple(getattr(header, "names", ()) or ())
-        return GameInfo(header.game_id, rules.name, rules.title, header.lang, names, words)
-    return GameInfo("", rules.name, rules.title, "en", (), words)
+        return GameInfo(header.game_id, rules.name, rules.title, header.lang, names, words,
+                        forfeit=rules.forfeit)
+    return GameInfo("", rules.name, rules.title, "en", (), words, forfeit=rules.forfeit)
 
 
 @functools.cache

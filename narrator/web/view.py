@@ -41,6 +41,7 @@ class GameInfo:
     lang: str
     names: tuple[str, ...] = ()  # by seat, seat 1 first; "" where none was given
     role_words: re.Pattern[str] | None = None  # the rule set's role names, any language
+    forfeit: bool = False  # may the host give the game to the other team (sport, 001)
 
     def name(self, seat: int) -> str:
         return self.names[seat - 1] if 0 < seat <= len(self.names) else ""
@@ -67,6 +68,7 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         "paused": bool(st.paused) and not over,
         # Public: the whole table heard night zero called again and the game paused.
         "redo_night_zero": bool(st.redo_night_zero) and not over,
+        "forfeit": info.forfeit,  # the rule set's, public: the page offers the button
     }
     if over:
         game["reason"] = st.outcome.reason if st.outcome else None

@@ -227,7 +227,7 @@ def test_pin_maps(request: pytest.FixtureRequest) -> None:
 # that it replays to its end and the cases reach the engine.
 SPORT_THEN = {"fouls.cancel_vote": "nearest", "fouls.short_when_alive_at_most": 4,
               "day.lift_two_of_four": False, "day.lift_three_of_nine": False,
-              "draw_after_idle_rounds": 3, "day.silent_turn": 10}
+              "draw_after_idle_rounds": 3, "day.silent_turn": 10, "day.revote_tie_fewer": "revote"}
 
 
 def real_journal(name: str, lines: int, **header: Any) -> list[Any]:

@@ -25,7 +25,7 @@ OLD_STATES: list[dict[str, Any]] = json.loads((DATA / "states.json").read_text()
 # journal).
 SPORT_THEN = {"fouls.cancel_vote": "nearest", "fouls.short_when_alive_at_most": 4,
               "day.lift_two_of_four": False, "day.lift_three_of_nine": False,
-              "draw_after_idle_rounds": 3, "day.silent_turn": 10}
+              "draw_after_idle_rounds": 3, "day.silent_turn": 10, "day.revote_tie_fewer": "revote"}
 
 
 def test_a_finished_journal_replays_to_its_recorded_end() -> None:

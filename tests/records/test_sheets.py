@@ -167,6 +167,91 @@ def test_a_sport_protocol_has_players_with_names_teams_and_points() -> None:
     assert [pl["name"] for pl in record["players"]] == EN_NAMES[:10]
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "Vote cancelled"), ("ru", "Голосование отменено")])
+def test_a_vote_a_removal_cancelled_is_on_the_sheet(lang: str, said: str) -> None:
+    """001: “4 fouls → the player is removed from the game (if they are nominated that
+    day, voting is skipped)”: day 1's sheet says the vote was cancelled, whether the
+    nominee went before the vote (day 1) or during it (day 2), not just votes that led
+    nowhere."""
+    from narrator.engine.actions import Foul, Nominate, Remove, Vote, WindowClosed
+    from narrator.engine.game import Game
+    from narrator.engine.tasks import Speech, VoteOn
+
+    rules = load_bundled("sport")
+    roles = ["civilian", "mafia", "sheriff", "mafia", "civilian", "civilian", "don",
+             "civilian", "civilian", "civilian"]
+    game = Game(rules, seed=0, roles=roles)
+    builder = ProtocolBuilder(rules, 10, lang=lang)
+    builder.feed(game.opening)
+
+    def until(task: object, day: int = 1) -> None:
+        while game.state.current != task or game.state.number != day:
+            builder.feed(game.apply(WindowClosed(game.state.window)))
+
+    until(Speech(1))
+    builder.feed(game.apply(Nominate(5)))
+    until(Speech(2))
+    builder.feed(game.apply(Nominate(6)))
+    for _ in range(4):
+        builder.feed(game.apply(Foul(6)))
+    until(Speech(2), day=2)
+    builder.feed(game.apply(Nominate(8)))
+    until(Speech(3), day=2)
+    builder.feed(game.apply(Nominate(9)))
+    until(VoteOn(8), day=2)
+    builder.feed(game.apply(Vote(1)))
+    builder.feed(game.apply(Remove(9)))
+    p = builder.to_json()
+    assert [d.get("vote_cancelled") for d in p["days"]] == [True, True]
+    assert p["days"][1]["votes"] == []  # 8's ballot never closed
+    days = visible(render_html(p)).split(words(lang)["day"] + " ")[1:]
+    assert len(days) == 2 and all(said in d for d in days)
+    assert said not in visible(render_html(protocol_of("sport", 10, seed=1, lang=lang)))
+
+
+@pytest.mark.parametrize(("lang", "don", "sheriff", "plain"), [
+    ("en", ("sheriff", "not the sheriff"), ("black", "red"), ("yes", "no")),
+    ("ru", ("шериф", "не шериф"), ("чёрный", "красный"), ("да", "нет"))])
+def test_sport_checks_read_as_what_they_mean(lang: str, don: tuple[str, str],
+                                              sheriff: tuple[str, str], plain: tuple[str, str]) -> None:
+    """001: the don learns whether the player "is the sheriff"; the sheriff gets "Thumbs
+    down — mafia, Thumbs up — villager": the sheet says sheriff / black / red, not yes/no."""
+    p = protocol_of("sport", 10, seed=3, lang=lang)
+    checks = [c for n in p["nights"] for c in n["checks"]]
+    assert {c["step"] for c in checks} == {"don_check", "sheriff_check"}
+    text = visible(render_html(p))
+    role = {step: words(lang)["by_rules"]["sport"]["checks"][step] for step in ("don_check", "sheriff_check")}
+    assert role["don_check"] == dict(zip(("yes", "no"), don, strict=True))
+    assert role["sheriff_check"] == dict(zip(("yes", "no"), sheriff, strict=True))
+    for c in checks:
+        by = ",".join(str(s) for s in c["by"])
+        assert f"{by} → {c['target']}: {role[c['step']][c['answer']]}" in text
+    assert not any(f": {word} " in text + " " for word in plain)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Winner: red (town) (given for a severe breach by seat 4)"),
+    ("ru", "Победа: красные (город) (присуждена за грубое нарушение, место 4)")])
+def test_a_forfeit_is_on_the_sheet(lang: str, said: str) -> None:
+    """001: a severe night breach gives "an immediate victory for the opposite team": the
+    sheet names the winner and whose breach it was."""
+    from narrator.engine.actions import Forfeit, WindowClosed
+    from narrator.engine.game import Game
+
+    rules = load_bundled("sport")
+    roles = ["civilian", "mafia", "sheriff", "mafia", "civilian", "civilian", "don",
+             "civilian", "civilian", "civilian"]
+    game = Game(rules, seed=0, roles=roles)
+    builder = ProtocolBuilder(rules, 10, lang=lang)
+    builder.feed(game.opening)
+    while game.state.number < 1 or game.state.phase != "night":
+        builder.feed(game.apply(WindowClosed(game.state.window)))
+    builder.feed(game.apply(Forfeit(4)))
+    p = builder.to_json()
+    assert (p["winner"], p["reason"], p["forfeit"]["seat"]) == ("red", "forfeit", 4)
+    assert said in visible(render_html(p))
+
+
 def test_classic_sheet_shows_accusations_and_seconds() -> None:
     p = protocol_of("classic", 10, 1)
     p["days"][0]["accusations"] = [

@@ -238,3 +238,34 @@ def test_a_record_picks_the_third_foul_practice_it_needs() -> None:
     # A record without a third foul is never given the practice.
     plain = read_record(DATA / "270561.json")
     assert settings_needed(sport, plain) is plain
+
+
+def test_a_record_with_a_second_revote_picks_that_practice(tmp_path: Path) -> None:
+    """000/001 send a re-vote tied again to the lift vote, even when fewer are tied; a
+    record that holds a third round (the practice of a new re-vote among the fewer tied)
+    replays with day.revote_tie_fewer: revote, named in its settings and notes."""
+    data = json.loads((DATA / "272910.json").read_text())
+    day1 = [v for v in data["votes"] if v["day"] == 1 and v.get("num") in (0, 1)]
+    # Day 1: 1, 2 and 3 tie 3-3-3; the re-vote ties 1 and 3 (4-2-4); a third round: 1 leaves.
+    again = {1: 2, 2: 1, 3: 1, 4: 1, 5: 1, 6: 3, 7: 3, 8: 2, 9: 3, 10: 3}
+    third = {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 3, 8: 3, 9: 3, 10: 3}
+    data["votes"] = [v for v in data["votes"] if v["day"] != 1] + day1 + [
+        {"day": 1, "num": 2, "voter": v, "candidate": c} for v, c in again.items()] + [
+        {"day": 1, "num": 3, "voter": v, "candidate": c} for v, c in third.items()]
+    path = tmp_path / "second-revote.json"
+    path.write_text(json.dumps(data))
+    sport = load_bundled("sport")
+    game = read_record(path)
+    assert replay(sport, game, estimated_timeline()).disagreement is None
+    needed = settings_needed(sport, game)
+    assert needed.settings["day.revote_tie_fewer"] == "revote"
+    assert any(n.startswith("day.revote_tie_fewer: revote") for n in needed.notes)
+    strict = replay(sport, dataclasses.replace(
+        game, settings={**game.settings, "day.revote_tie_fewer": "lift"}), estimated_timeline())
+    assert strict.disagreement is not None
+    result = replay(sport, game, estimated_timeline())
+    assert result.settings["day.revote_tie_fewer"] == "revote"
+    assert [(e["seat"], e["how"]) for e in result.eliminations()][:1] == [(1, "vote")]
+    # A record that needs no such round says the documents' rule it was played by.
+    plain = replay(sport, read_record(DATA / "598995.json"), estimated_timeline())
+    assert plain.disagreement is None and plain.settings["day.revote_tie_fewer"] == "lift"

@@ -215,7 +215,8 @@ def test_a_preset_is_settings_with_the_given_ones_over_it() -> None:
     sport = load_bundled("sport")
     assert with_preset(sport, "tournament", {"draw_after_idle_rounds": 5}) == {
         "third_foul": "tournament", "fouls.cancel_vote": "nearest", "day.lift_two_of_four": False,
-        "day.lift_three_of_nine": False, "draw_after_idle_rounds": 5, "best_move": True}
+        "day.lift_three_of_nine": False, "day.revote_tie_fewer": "revote",
+        "draw_after_idle_rounds": 5, "best_move": True}
     rules = configure(sport, {}, 10, preset="tournament")
     assert (rules.fouls.cancel_vote, rules.draw_after_idle_rounds, rules.day.silent_turn) == (
         "nearest", 3, 10)

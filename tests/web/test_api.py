@@ -186,3 +186,41 @@ async def _event(response: object) -> dict[str, str]:
         if line.startswith(b"data: "):
             data: dict[str, str] = json.loads(line[6:])
             return data
+
+
+def test_the_page_gives_the_game_to_the_other_team_at_night(tmp_path: Path) -> None:
+    """001: a severe night breach may give "an immediate victory for the opposite team":
+    the page offers it (sport) and takes it at night; the game ends, won by the other team."""
+    async def body(table: Table, client: Client) -> None:
+        await sign_in(client)
+        page = await (await client.get("/game")).text()
+        assert 'data-kind="forfeit"' in page and "confirm_forfeit" in page
+        await table.until(table.window_running)
+        assert table.state.phase == "night"
+        black = table.state.roles.index("mafia")
+        r = await client.post("/api/action", json={"kind": "forfeit", "seat": black})
+        assert r.status == 200
+        data = await r.json()
+        assert data["game"]["over"] and data["game"]["winner"] == "red"
+        assert data["game"]["reason"] == "forfeit"
+
+    run(tmp_path, body)
+
+
+def test_no_forfeit_where_the_rules_have_none(tmp_path: Path) -> None:
+    async def main() -> None:
+        table = Table(tmp_path, rules="club", roles=deal(load_bundled("club"), 10, 3), seed=3)
+        client: Client = TestClient(TestServer(table.server.app))
+        await client.start_server()
+        try:
+            await sign_in(client)
+            page = await (await client.get("/game")).text()
+            assert 'data-kind="forfeit"' not in page
+            r = await client.post("/api/action", json={"kind": "forfeit", "seat": 1})
+            assert r.status == 409 and "no game to the other team" in (await r.json())["error"]
+            assert table.state.phase != "over"
+        finally:
+            await client.close()
+            await table.box.stop()
+
+    asyncio.run(main())

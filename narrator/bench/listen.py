@@ -9,7 +9,8 @@ command_accuracy: share of command clips heard as exactly that command (seat inc
 and nothing else; listen_per_command: the same per command; listen_confusion: said ->
 heard counts for every clip not heard right ("nothing": no command; "seat": the right
 command, the wrong seat); false_accepts: talk clips that gave any command;
-command_latency_ms_p50/p95: end of the spoken command -> the command event, with the
+command_latency_ms_p50/p95: end of the spoken command (its last sound, not the end of the
+synthesizer's recording: listen_clips.speech_end) -> the command event, with the
 audio arriving in 0.1 s chunks as from the microphone (the chunk wait counts, and the
 CPU time of the call that gave the command and of any calls still running when its chunk
 came); recognizer_rtf: CPU seconds per second of
@@ -39,6 +40,7 @@ from narrator.bench.listen_data import (
 )
 from narrator.voice.commands import Command, CommandSet
 from narrator.voice.listen_clips import ClipSpec, make_babble, read_wav, speak_all
+from narrator.voice.listen_clips import speech_end as voice_end
 from narrator.voice.recognizer import Recognizer, chunked, seconds_of
 
 CHUNK = 0.1
@@ -145,7 +147,7 @@ def evaluate(recognizer: Recognizer, part: list[Clip]) -> Report:
     report = Report()
     for clip in part:
         samples = read_wav(clip.path).tobytes()
-        speech_end = seconds_of(samples) - clip.spec.tail
+        speech_end = voice_end(clip.spec)
         got, cpu, first_at = _hear(recognizer, samples)
         report.cpu += cpu
         report.audio += seconds_of(samples)

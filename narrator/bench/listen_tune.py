@@ -25,6 +25,7 @@ from narrator.bench.listen import CHUNK, Clip, _room, clips, render
 from narrator.bench.listen_data import TUNING_TALK
 from narrator.voice.commands import Command, CommandSet
 from narrator.voice.listen_clips import read_wav
+from narrator.voice.listen_clips import speech_end as voice_end
 from narrator.voice.recognizer import chunked, seconds_of
 from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 
@@ -135,7 +136,7 @@ def hear_all(recognizer: PocketsphinxRecognizer, part: list[Clip]) -> list[Heard
     out = []
     for clip in part:
         samples = read_wav(clip.path).tobytes()
-        speech_end = seconds_of(samples) - clip.spec.tail
+        speech_end = voice_end(clip.spec)
         heard = Heard(clip, [], [], audio=seconds_of(samples))
         fed = clock = 0.0  # clock: when the recognizer is done (as the bench's _hear)
         chunks = [*chunked(samples, CHUNK), b""]

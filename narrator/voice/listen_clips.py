@@ -19,6 +19,7 @@ import wave
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -108,6 +109,25 @@ def speak(spec: ClipSpec, out: Path, babble: np.ndarray | None = None) -> Path:
         mixed += under
     write_wav(out, np.clip(mixed, -32768, 32767).astype(np.int16))
     return out
+
+
+@lru_cache(maxsize=4096)
+def speech_end(spec: ClipSpec) -> float:
+    """Seconds from a clip's start to the end of its speech: the lead, then the voice up
+    to its last sound within 40 dB of its peak. The synthesizers end their recordings
+    with up to 0.3 s of their own silence, so the pad alone would put the end too late
+    and flatter a latency measured from it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "voice.wav"
+        mono = Path(tmp) / "mono.wav"
+        _synthesize(spec, raw)
+        subprocess.run(["sox", str(raw), "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e",
+                        "signed-integer", str(mono)], check=True, capture_output=True)
+        voice = np.abs(read_wav(mono).astype(np.float64))
+    if not len(voice) or not voice.max():
+        return spec.lead
+    loud = np.nonzero(voice >= voice.max() * 0.01)[0]
+    return spec.lead + (int(loud[-1]) + 1) / SAMPLE_RATE
 
 
 def make_babble(texts: Sequence[str], voices: Sequence[str], folder: Path) -> np.ndarray:

@@ -89,11 +89,6 @@ class Pyttsx3Renderer:
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp.wav")
         with _LOCK:
             engine = _engine()
-            # espeak-ng's synthesis thread may still be finishing the last message after
-            # it reported the end: wait for it before touching anything it reads. Setting
-            # the voice while it ran crashed the process once in ~30 suite runs (a
-            # segfault in the next runAndWait), and runAndWait's cancel would hit ours.
-            _synchronize()
             if not _known(self.voice):
                 # espeak-ng would quietly speak with some other voice.
                 problem = f"espeak-ng has no voice {self.voice!r}"
@@ -102,6 +97,9 @@ class Pyttsx3Renderer:
             engine.setProperty("rate", self.rate)
             engine.setProperty("volume", 1.0)
             # The espeak driver prints a line for every saved file.
+            # runAndWait() cancels whatever espeak-ng still calls playing; the end of the
+            # last message may still be on its way, and the cancel would then hit ours.
+            _synchronize()
             _FINISHED.clear()
             with contextlib.redirect_stdout(io.StringIO()):
                 engine.save_to_file(text, str(tmp))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from narrator.voice.commands import CommandSet
+from narrator.voice.commands import Command, CommandSet
 from narrator.voice.listen_clips import ClipSpec, concatenate, read_wav, speak_all
 from narrator.voice.recognizer import chunked, read_audio, recognize
 from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
@@ -22,6 +22,21 @@ SAID = [("next speaker", "next_speaker", None), ("i nominate player number seven
 
 def heard(recognizer: PocketsphinxRecognizer, path: Path) -> list[tuple[str, int | None]]:
     return [(c.command, c.seat) for c in recognize(recognizer, chunked(read_audio(path)))]
+
+
+def _heard_with_first_at(recognizer: PocketsphinxRecognizer, audio: bytes
+                         ) -> tuple[list[Command], float | None]:
+    """Everything heard in `audio` fed in chunks as from the microphone, and how many
+    seconds of it had been fed when the first command came out."""
+    fed, got, at = 0.0, [], None
+    for chunk in chunked(audio):
+        fed += len(chunk) / 32000
+        out = recognizer.accept(chunk)
+        if out and at is None:
+            at = fed
+        got += out
+    got += recognizer.flush()
+    return got, at
 
 
 def test_commands_in_three_voices(clips: Path, sphinx: PocketsphinxRecognizer) -> None:
@@ -88,14 +103,7 @@ def test_a_command_ends_while_quieter_talk_runs_on(clips: Path, english: Command
     under = (read_wav(talk).astype(np.float64) * 0.2).astype(np.int16)
     audio = np.concatenate([said, under]).tobytes()
     recognizer = PocketsphinxRecognizer(english, early_end=0.2)
-    fed, got, at = 0.0, [], None
-    for chunk in chunked(audio):
-        fed += len(chunk) / 32000
-        out = recognizer.accept(chunk)
-        if out and at is None:
-            at = fed
-        got += out
-    got += recognizer.flush()
+    got, at = _heard_with_first_at(recognizer, audio)
     assert [(c.command, c.seat) for c in got] == [("start_voting", None)]
     assert at is not None and at < len(said) / 16000 + 0.6, (at, len(audio) / 32000)
 
@@ -112,14 +120,7 @@ def test_a_command_is_decoded_ahead_and_ends_before_quieter_talk(clips: Path,
     under = (read_wav(talk).astype(np.float64) * 0.2).astype(np.int16)
     audio = np.concatenate([said, under]).tobytes()
     recognizer = PocketsphinxRecognizer(english)
-    fed, got, at = 0.0, [], None
-    for chunk in chunked(audio):
-        fed += len(chunk) / 32000
-        out = recognizer.accept(chunk)
-        if out and at is None:
-            at = fed
-        got += out
-    got += recognizer.flush()
+    got, at = _heard_with_first_at(recognizer, audio)
     assert [(c.command, c.seat) for c in got] == [("next_speaker", None)]
     assert at is not None and at < len(said) / 16000 + 0.5, (at, len(audio) / 32000)
 

@@ -17,6 +17,7 @@ import pytest
 
 from narrator.cli import main
 from narrator.engine.effects import Effect
+from narrator.engine.game import Game
 from narrator.engine.state import State
 from narrator.errors import RecordError
 from narrator.records.export_polemica import to_polemica
@@ -65,6 +66,18 @@ class Text(HTMLParser):
     def handle_data(self, data: str) -> None:
         if not self._skip:
             self.parts.append(data)
+
+
+def _sport_game(lang: str) -> tuple[Game, ProtocolBuilder]:
+    """A 10-seat sport game with known cards (mafia 2 and 4, don 7, sheriff 3) and the
+    protocol builder that has seen its opening."""
+    rules = load_bundled("sport")
+    roles = ["civilian", "mafia", "sheriff", "mafia", "civilian", "civilian", "don",
+             "civilian", "civilian", "civilian"]
+    game = Game(rules, seed=0, roles=roles)
+    builder = ProtocolBuilder(rules, 10, lang=lang)
+    builder.feed(game.opening)
+    return game, builder
 
 
 def visible(html: str) -> str:
@@ -174,15 +187,9 @@ def test_a_vote_a_removal_cancelled_is_on_the_sheet(lang: str, said: str) -> Non
     nominee went before the vote (day 1) or during it (day 2), not just votes that led
     nowhere."""
     from narrator.engine.actions import Foul, Nominate, Remove, Vote, WindowClosed
-    from narrator.engine.game import Game
     from narrator.engine.tasks import Speech, VoteOn
 
-    rules = load_bundled("sport")
-    roles = ["civilian", "mafia", "sheriff", "mafia", "civilian", "civilian", "don",
-             "civilian", "civilian", "civilian"]
-    game = Game(rules, seed=0, roles=roles)
-    builder = ProtocolBuilder(rules, 10, lang=lang)
-    builder.feed(game.opening)
+    game, builder = _sport_game(lang)
 
     def until(task: object, day: int = 1) -> None:
         while game.state.current != task or game.state.number != day:
@@ -236,14 +243,8 @@ def test_a_forfeit_is_on_the_sheet(lang: str, said: str) -> None:
     """001: a severe night breach gives "an immediate victory for the opposite team": the
     sheet names the winner and whose breach it was."""
     from narrator.engine.actions import Forfeit, WindowClosed
-    from narrator.engine.game import Game
 
-    rules = load_bundled("sport")
-    roles = ["civilian", "mafia", "sheriff", "mafia", "civilian", "civilian", "don",
-             "civilian", "civilian", "civilian"]
-    game = Game(rules, seed=0, roles=roles)
-    builder = ProtocolBuilder(rules, 10, lang=lang)
-    builder.feed(game.opening)
+    game, builder = _sport_game(lang)
     while game.state.number < 1 or game.state.phase != "night":
         builder.feed(game.apply(WindowClosed(game.state.window)))
     builder.feed(game.apply(Forfeit(4)))

@@ -279,6 +279,7 @@ class PocketsphinxRecognizer:
         self._ahead: tuple[bytes, str | None, str] | None = None
         self._judged: bytes | None = None  # the trimmed audio the decode ahead ended on or not
         self.ahead_used = 0  # utterances whose decode was done ahead (bench, tests)
+        self.decodes = 0  # whole-utterance decodes run, by either decoder (tests)
         self._run_on_under: float | None = None  # the level a run-on must reach (dB)
         self._peak = self._quiet = self._power = 0.0
         self._cut_at: float | None = None
@@ -570,8 +571,8 @@ class PocketsphinxRecognizer:
         self._ahead = (speech, forced, free)
         return forced, free
 
-    @staticmethod
-    def _transcript(decoder: Any, speech: bytes) -> str:
+    def _transcript(self, decoder: Any, speech: bytes) -> str:
+        self.decodes += 1
         decoder.start_utt()
         if speech:
             decoder.process_raw(speech, full_utt=True)

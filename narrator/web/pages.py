@@ -195,6 +195,34 @@ def no_game(t: Text) -> str:
             f'<p><a class="button" href="/setup">{esc(t("nav_setup"))}</a></p></section>')
 
 
+# The page's words for the reasons a box can't play a set-up (narrator.evening.Problem
+# codes); another code shows the evening's own (English) sentence.
+PROBLEM_WORDS = {"answer_display": "setup_no_answer_display",
+                 "input_no_pads": "setup_input_no_pads", "input_no_keypad": "setup_input_no_keypad"}
+
+
+def held(t: Text, game_id: str, code: str, reason: str) -> str:
+    """The unfinished game found on start that this box can't play now, and why."""
+    why = t(PROBLEM_WORDS[code]) if code in PROBLEM_WORDS else reason
+    return (f'<section class="status held" role="alert"><h1>{esc(t("held_title"))}</h1>'
+            f'<p class="fault">{esc(t("held_game", game=game_id))} {esc(why)}</p>'
+            f'<p class="moment">{esc(t("held_next"))}</p></section>')
+
+
+def held_controls(t: Text) -> str:
+    """The PIN holder's one correction of a held game: abandon it (confirmed)."""
+    return (f'<section id="controls" class="box controls"><div class="row">'
+            f'<button type="button" data-kind="abandon" data-evening="abandon" '
+            f'data-confirm="confirm_abandon">{esc(t("abandon"))}</button>'
+            f'<a class="button" href="/setup">{esc(t("nav_setup"))}</a></div>'
+            '<div id="confirm" class="confirm" hidden><p class="question"></p>'
+            f'<button type="button" class="yes">{esc(t("yes"))}</button>'
+            f'<button type="button" class="no">{esc(t("cancel"))}</button></div>'
+            '<p id="result" class="result" role="status" aria-live="polite"></p>'
+            '<script type="application/json" id="words">'
+            f'{_json_words(t, ("confirm_abandon", "done", "refused"))}</script></section>')
+
+
 def voice_off(t: Text, reason: str) -> str:
     """Voice commands are off (no microphone, no model for the language, microphone lost)."""
     return f'<p class="voice-off" role="status">{esc(t(reason))}</p>'

@@ -59,7 +59,7 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
     names = {s["seat"]: s["name"] for s in view["seats"]}
     phase, number = game["phase"], game["day"]
     heading = t("night_n", n=number) if phase == "night" else t("day_n", n=number)
-    parts = [f'<section class="status {esc(phase)}"><h1>{esc(heading)}</h1>']
+    parts = [f'<section class="status {esc(phase)}"><h1>{esc(heading)}</h1>', _setup_line(t, game)]
     if game["paused"]:
         parts.append(f'<p class="badge paused">{esc(t("paused"))}</p>')
     if view.get("fault"):
@@ -96,6 +96,18 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
         parts.append(_ballot(t, view))
     parts.append(_eliminations(t, view, names))
     return "".join(parts)
+
+
+def _setup_line(t: Text, game: dict[str, Any]) -> str:
+    """What was chosen for this game: how the players give their inputs (the cues say it),
+    a deal by phone. Not the rule set's name: "Sports mafia" names a role, and the page
+    shows no role word before the end (tests/web/test_browser.py)."""
+    items = []
+    if game.get("input"):
+        items.append(f'{t("input")}: {t("input_" + str(game["input"]))}')
+    if game.get("deal") == "phone":
+        items.append(t("deal_phone"))
+    return f'<p class="setup-line">{esc(" · ".join(items))}</p>' if items else ""
 
 
 def _seats(t: Text, view: dict[str, Any], roles: bool) -> str:

@@ -201,7 +201,7 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
         return f'<span class="error" role="alert">{esc(errors[key])}</span>' if key in errors else ""
 
     options = "".join(f'<option value="{esc(n)}"{" selected" if n == form.rules else ""}>'
-                      f'{esc(load_bundled(n).title)}</option>' for n in bundled())
+                      f'{esc(t.rule_set(n, load_bundled(n).title))}</option>' for n in bundled())
     seat_options = "".join(f'<option{" selected" if n == form.seats else ""}>{n}</option>'
                            for n in sorted(rules.deck))
     if form.seats not in rules.deck:

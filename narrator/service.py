@@ -31,7 +31,7 @@ from narrator.daemon import Box, supervise
 from narrator.devices.display import AnswerDisplay, reveal_text
 from narrator.devices.keypads import Keypad
 from narrator.devices.panel import SeatPanel
-from narrator.engine.actions import Action, EndSpeech, Entry
+from narrator.engine.actions import Action, EndSpeech, Entry, Forfeit
 from narrator.engine.effects import Effect, Say
 from narrator.errors import DeviceError
 from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
@@ -52,7 +52,9 @@ from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.service")
 
-CONFIRM_SECONDS = 5.0  # the keypad's abandon waits this long for the second /0 Enter
+# The keypad's game-changing keys (abandon /0 Enter, forfeit //N Enter) wait this long for
+# the same keys again, which confirm them.
+CONFIRM_SECONDS = 5.0
 
 Sink = Callable[[Action], None]
 
@@ -106,7 +108,8 @@ class Service:
         self.evening.box_check = self._box_check
         self.evening.listeners.append(self._evening_changed)
         self._saying: asyncio.Task[None] | None = None  # words said between games
-        self._abandon_asked: float | None = None  # the keypad's first abandon, waiting
+        # The keypad's first abandon or forfeit, waiting for its confirmation: (what, when).
+        self._asked: tuple[str, float] | None = None
         self.warmup = Progress()  # the speech rendered ahead (the page shows it)
         self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
@@ -190,6 +193,8 @@ class Service:
         if box is not None and self.evening.in_play:
             if isinstance(action, NextGame):
                 self._refused(action, source)
+            elif isinstance(action, Forfeit) and source == "keypad":
+                self._forfeit(box, action)
             else:
                 box.submit(action, source)
         elif isinstance(action, Entry | EndSpeech | NextGame) and not self.evening.starting:
@@ -210,21 +215,39 @@ class Service:
         held = self.evening.held
         if held is None and (box is None or not self.evening.in_play):
             return
-        if source == "keypad":
-            now = self.clock.now()
-            asked = self._abandon_asked
-            if asked is None or now - asked > CONFIRM_SECONDS:
-                self._abandon_asked = now
-                if held is not None:  # no game's performer: said between games
-                    self._say_soon([Say("confirm_abandon", {})], held.setup.lang)
-                elif box is not None:
-                    box.performer.submit([Say("confirm_abandon", {})])
-                return
-        self._abandon_asked = None
+        if source == "keypad" and not self._confirmed("abandon", Say("confirm_abandon", {})):
+            return
+        self._asked = None
         with contextlib.suppress(EveningError):
             self.evening.abandon()
             if held is not None:
                 self._say_soon([Say("game_abandoned", {})], held.setup.lang)
+
+    def _forfeit(self, box: Box, action: Forfeit) -> None:
+        """The keypad's forfeit (//N Enter: a severe breach gives the game to the other
+        team, sport 001) ends the game: asked for again within the confirmation time, like
+        the abandon. Where the rules have no forfeit it is refused at once."""
+        if not box.game.engine.rules.forfeit:
+            self._refused(action, "keypad")
+            return
+        if self._confirmed(f"forfeit {action.seat}", Say("confirm_forfeit", {"seat": action.seat})):
+            box.submit(action, "keypad")
+
+    def _confirmed(self, what: str, ask: Say) -> bool:
+        """A game-changing key counts when the same keys come again within CONFIRM_SECONDS;
+        the first time the box says `ask` and waits."""
+        now = self.clock.now()
+        asked = self._asked
+        if asked is not None and asked[0] == what and now - asked[1] <= CONFIRM_SECONDS:
+            self._asked = None
+            return True
+        self._asked = (what, now)
+        held = self.evening.held
+        if held is not None:  # no game's performer: said between games
+            self._say_soon([ask], held.setup.lang)
+        elif self.box is not None:
+            self.box.performer.submit([ask])
+        return False
 
     def _refused(self, action: Action, source: str) -> None:
         """A key or voice command the box refuses gets a short neutral answer in the day;
@@ -379,7 +402,7 @@ class Service:
             keypad.new_game(paused)
         if self.ports.panel is not None:
             self.ports.panel.set_paused(paused)
-        self._abandon_asked = None
+        self._asked = None
         box.on_fault.append(self._show_fault)
         box.on_refused = self._refused
         self.box = box

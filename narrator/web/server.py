@@ -87,6 +87,8 @@ class WebServer:
             warmup.listeners.append(self.hub.poke)
         if host.box is not None:
             self.attach(host.box)
+        if evening is not None:  # a held game set aside, a game asked for: the page follows
+            evening.listeners.append(lambda _what: self.hub.poke())
 
     # the game
     def attach(self, box: Box) -> None:
@@ -109,7 +111,17 @@ class WebServer:
         box = self.host.box
         if box is not None and isinstance(box.session, GameSession):
             return box.session.header.lang
+        held = self.evening.held if self.evening is not None else None
+        if held is not None:
+            return held.setup.lang
         return self.host.settings.game.lang
+
+    def no_game(self, t: Text) -> str:
+        """The page with no game in play: an unfinished game held (and why), or none."""
+        held = self.evening.held if self.evening is not None else None
+        if held is None:
+            return pages.no_game(t)
+        return pages.held(t, held.game_id, held.problem.code, held.problem.reason)
 
     def text(self) -> Text:
         return text(self.lang)
@@ -135,10 +147,11 @@ class WebServer:
         view = self.view()
         t = self.text()
         fragment = self.voice_note(t) + (pages.live_fragment(t, view) if view
-                                         else pages.no_game(t))
+                                         else self.no_game(t))
         game = view["game"] if view else None
-        data = {"game": game["id"] if game else None, "over": bool(game and game["over"]),
-                "html": fragment}
+        held = self.evening.held if self.evening is not None else None
+        game_id = game["id"] if game else held.game_id if held else None
+        data = {"game": game_id, "over": bool(game and game["over"]), "html": fragment}
         return b"data: " + json.dumps(data, ensure_ascii=False).encode() + b"\n\n"
 
     # serving
@@ -215,12 +228,15 @@ class WebServer:
         t = self.text()
         view = self.view()
         fragment = self.voice_note(t) + (pages.live_fragment(t, view) if view
-                                         else pages.no_game(t))
+                                         else self.no_game(t))
         controls = ""
+        held = self.evening.held if self.evening is not None else None
         if view is not None:
             controls = (pages.controls(t, view) if self.signed_in(request)
                         else pages.sign_in_hint(t))
-        game_id = view["game"]["id"] if view else None
+        elif held is not None:
+            controls = pages.held_controls(t) if self.signed_in(request) else pages.sign_in_hint(t)
+        game_id = view["game"]["id"] if view else held.game_id if held else None
         body = pages.game_page(t, fragment, controls, game_id, bool(view and view["game"]["over"]))
         return self.html(t("title_game"), body, "game", request)
 

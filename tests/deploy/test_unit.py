@@ -1,4 +1,5 @@
-"""The systemd unit: what the box needs, and hardened to an exposure of at most 1.0."""
+"""The systemd unit: what the box needs, and hardened to an exposure of at most 1.5 (the
+organiser's page needs the network: without it the exposure was 0.6)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,18 @@ def test_gpio_sound_and_input_devices_stay_reachable() -> None:
     assert d.get("Service.PrivateDevices", ["no"]) == ["no"]
 
 
+def test_the_page_is_reachable_from_the_club_s_network_only() -> None:
+    """The page listens on port 8080 for the organiser's phone: a private network namespace
+    (PrivateNetwork=) or no Internet sockets would leave it reachable from nowhere."""
+    d = directives()
+    assert d.get("Service.PrivateNetwork", ["no"]) == ["no"]
+    families = " ".join(d["Service.RestrictAddressFamilies"]).split()
+    assert {"AF_INET", "AF_INET6"} <= set(families) and not families[0].startswith("~")
+    assert d["Service.IPAddressDeny"] == ["any"]
+    allowed = " ".join(d["Service.IPAddressAllow"]).split()
+    assert {"localhost", "192.168.0.0/16", "10.0.0.0/8", "172.16.0.0/12"} <= set(allowed)
+
+
 @needs_analyze
 def test_systemd_accepts_every_directive(tmp_path: Path) -> None:
     # verify wants the program to exist; everything else is checked as installed.
@@ -72,9 +85,9 @@ def test_systemd_accepts_every_directive(tmp_path: Path) -> None:
 
 
 @needs_analyze
-def test_exposure_is_at_most_one() -> None:
+def test_exposure_is_at_most_one_and_a_half() -> None:
     done = subprocess.run([str(ANALYZE), "security", "--offline=true", str(UNIT)],
                           capture_output=True, text=True, timeout=60, check=False)
     found = re.search(r"Overall exposure level for narrator\.service: (\d+\.\d+)", done.stdout)
     assert found, done.stdout + done.stderr
-    assert float(found.group(1)) <= 1.0
+    assert float(found.group(1)) <= 1.5

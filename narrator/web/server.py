@@ -18,6 +18,7 @@ import asyncio
 import json
 import logging
 import re
+import socket
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
@@ -174,10 +175,15 @@ class WebServer:
         app.on_shutdown.append(self._on_shutdown)
         return app
 
-    async def start(self, host: str, port: int) -> None:
+    async def start(self, host: str, port: int, sock: socket.socket | None = None) -> None:
+        """Listen on host:port, or on `sock` when systemd handed one over."""
         self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port, reuse_address=True)
+        site: web.BaseSite
+        if sock is not None:
+            site = web.SockSite(self._runner, sock)
+        else:
+            site = web.TCPSite(self._runner, host, port, reuse_address=True)
         await site.start()
 
     @property

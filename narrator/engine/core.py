@@ -110,7 +110,11 @@ class Engine:
                     intervention.act(ctx, action)
                 else:
                     spec.act(ctx, task, action)
-        self._run(ctx)
+        # The agenda runner (`_run`) written out: every action of a game ends here. The
+        # agenda is read afresh each time: a task may replace it (night zero called again).
+        while state.current is None and state.agenda and state.phase != "over":
+            task = state.agenda.pop(0)
+            tasks[type(task)].start(ctx, task)
         return ctx.out
 
     def resume(self, state: State) -> list[Effect]:

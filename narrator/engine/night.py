@@ -168,7 +168,7 @@ def _input_closed(ctx: Ctx, t: NightInput) -> None:
 
 def _call(ctx: Ctx, t: CallOut) -> bool:
     if t.seat:
-        ctx.say("callout", seat=t.seat)
+        ctx.say_seat("callout", t.seat)
     else:
         ctx.say("nobody")
     return ctx.wait(t, "callout", ctx.rules.callout_beat)
@@ -348,7 +348,7 @@ def _dawn(ctx: Ctx, t: Daybreak) -> bool:
         for seat in victims:
             ctx.say(deaths[seat].news or "night_victim", seat=seat)
     elif len(victims) == 1:
-        ctx.say("night_victim", seat=victims[0])
+        ctx.say_seat("night_victim", victims[0])
     elif victims:
         ctx.say("night_victims", seats=tuple(sorted(victims)))
     if not victims and dawn.kill_called:

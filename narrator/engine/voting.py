@@ -155,7 +155,7 @@ def _vote_on(ctx: Ctx, t: VoteOn) -> bool:
     st = ctx.state
     if not st.alive[t.seat]:
         return False
-    ctx.say("vote_for", seat=t.seat)
+    ctx.say_seat("vote_for", t.seat)
     ctx.day_lights()
     return ctx.wait(t, "ballot", ctx.rules.day.ballot, t.seat)
 
@@ -169,7 +169,7 @@ def _vote_on_last(ctx: Ctx, t: VoteOnLast) -> bool:
     voted = set(current.voters())
     rest = [s for s in st.living() if s not in voted and s not in out and s not in st.muted]
     st.ballot = current.with_votes(t.seat, rest)
-    ctx.say("vote_for", seat=t.seat)
+    ctx.say_seat("vote_for", t.seat)
     _ballot_closed(ctx, t)
     return False
 
@@ -346,7 +346,7 @@ def leave(ctx: Ctx, seats: list[int], how: str, announce: bool = True) -> None:
     st = ctx.state
     for seat in seats:
         if announce:
-            ctx.say("eliminated", seat=seat)
+            ctx.say_seat("eliminated", seat)
         ctx.eliminate(seat, how, phase="day")
         reveal(ctx, seat)
     if ctx.check_win():

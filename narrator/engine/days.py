@@ -34,6 +34,7 @@ from narrator.engine.tasks import (
     Task,
     TieSpeech,
     Voting,
+    shared,
 )
 from narrator.errors import RuleError
 
@@ -52,7 +53,7 @@ def _day_start(ctx: Ctx, t: DayStart) -> bool:
 def _night_next(ctx: Ctx, t: NightNext) -> bool:
     st = ctx.state
     st.speaker = 0
-    ctx.push(NightStart())
+    ctx.push(shared(NightStart))
     return False
 
 
@@ -68,7 +69,7 @@ def _speeches(ctx: Ctx, t: Speeches) -> bool:
     st.first_speaker = first
     i = living.index(first)
     order = living[i:] + living[:i]
-    ctx.push(*[_speech_task(s) for s in order], Voting(), NightNext())
+    ctx.push(*[_speech_task(s) for s in order], shared(Voting), shared(NightNext))
     return False
 
 

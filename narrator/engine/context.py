@@ -93,6 +93,27 @@ class Ctx:
         self.out.append(OpenWindow(st.window, purpose, seconds, seat))
         return True
 
+    def say_seat_and_wait(self, task: Task, cue: str, seat: int, purpose: str,
+                          seconds: float) -> bool:
+        """`say_seat(cue, seat)` then `wait(task, purpose, seconds)` (no seat), in one
+        call: what every number of a call-out does, most of a game's moments."""
+        key = (self.rules.cues.get(cue, cue), seat)
+        said = _SEAT_SAYS.get(key)
+        if said is None:
+            said = _SEAT_SAYS[key] = Say(key[0], {"seat": seat})
+        st = self.state
+        st.last_say = said
+        st.current = task
+        window = st.window = st.windows = st.windows + 1
+        opened = _WINDOWS.get((purpose, seconds, 0, type(seconds)))
+        if opened is None:
+            opened = _WINDOWS[(purpose, seconds, 0, type(seconds))] = Window(purpose, seconds, 0)
+        st.open = opened
+        out = self.out
+        out.append(said)
+        out.append(OpenWindow(window, purpose, seconds, None))
+        return True
+
     def push(self, *tasks: Task) -> None:
         """Put tasks at the front of the agenda, in the given order."""
         self.state.agenda[0:0] = tasks

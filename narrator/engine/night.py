@@ -169,10 +169,20 @@ def _input_closed(ctx: Ctx, t: NightInput) -> None:
 
 def _call(ctx: Ctx, t: CallOut) -> bool:
     if t.seat:
-        ctx.say_seat("callout", t.seat)
-    else:
-        ctx.say("nobody")
+        return ctx.say_seat_and_wait(t, "callout", t.seat, "callout", ctx.rules.callout_beat)
+    ctx.say("nobody")
     return ctx.wait(t, "callout", ctx.rules.callout_beat)
+
+
+def _call_closed(ctx: Ctx, t: CallOut) -> None:
+    # The next number at once, as the agenda runner would start it: most actions of a
+    # game are call-out beats, and this spares each the runner's round.
+    agenda = ctx.state.agenda
+    if agenda:
+        nxt = agenda[0]
+        if type(nxt) is CallOut:
+            del agenda[0]
+            _call(ctx, nxt)
 
 
 def _call_again(ctx: Ctx, t: CallAgain) -> bool:
@@ -416,7 +426,8 @@ def _idle_draw(ctx: Ctx) -> bool:
 TASKS: dict[type[Task], TaskSpec[Any]] = {
     NightStart: TaskSpec(_night_start),
     NightStep: TaskSpec(_step),
-    CallOut: TaskSpec(_call, act=_call_act, accepts=frozenset({"tap", "entry", "choose"})),
+    CallOut: TaskSpec(_call, act=_call_act, closed=_call_closed,
+                      accepts=frozenset({"tap", "entry", "choose"})),
     CallAgain: TaskSpec(_call_again),
     NightInput: TaskSpec(waits_only, act=_input_act, closed=_input_closed,
                          accepts=frozenset({"tap", "entry", "choose"})),

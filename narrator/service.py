@@ -332,8 +332,8 @@ class Service:
                 self.games += 1
                 log.info("game %d over: %s", self.games,
                          outcome.winner if outcome else "abandoned")
-                if outcome is None:
-                    await self._say_now("game_abandoned")
+                if outcome is None:  # in its own language: the next may be another's
+                    await self._say_now("game_abandoned", self.book.lang)
                 if games is not None and self.games >= games:
                     break
                 await self.evening.wanted()

@@ -53,8 +53,9 @@ from narrator.windows import WindowTimers
 log = logging.getLogger("narrator.service")
 
 # The keypad's game-changing keys (abandon /0 Enter, forfeit //N Enter) wait this long for
-# the same keys again, which confirm them.
-CONFIRM_SECONDS = 5.0
+# the same keys again, which confirm them. Counted from the first keys: the question takes
+# a few seconds to say, and the host types again once it is said.
+CONFIRM_SECONDS = 15.0
 
 Sink = Callable[[Action], None]
 
@@ -332,8 +333,8 @@ class Service:
                 self.games += 1
                 log.info("game %d over: %s", self.games,
                          outcome.winner if outcome else "abandoned")
-                if outcome is None:
-                    await self._say_now("game_abandoned")
+                if outcome is None:  # in its own language: the next may be another's
+                    await self._say_now("game_abandoned", self.book.lang)
                 if games is not None and self.games >= games:
                     break
                 await self.evening.wanted()

@@ -10,7 +10,7 @@ actions:
 | M  .  N, Enter          | Nominate(N, by=M): seat M nominates, proposes or accuses N |
 | /  digits, Enter        | Foul(seat)                                |
 | /  Enter                | StartVoting()                             |
-| /  0  Enter             | AbandonGame() (twice within 5 s to confirm) |
+| /  0  Enter             | AbandonGame() (twice within 15 s to confirm) |
 | /  /  N, Enter          | Forfeit(N): sport's severe breach (twice, as the abandon) |
 | .  (Del)                | EndSpeech()    ("next speaker")           |
 | -                       | Pause(), or Resume() when paused          |

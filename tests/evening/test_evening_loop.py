@@ -102,3 +102,27 @@ def test_the_voice_abandons_after_yes_and_asks_for_the_next_game() -> None:
     ru = CommandSet.for_language("ru")
     assert to_action(ru.parse("прервать игру")) == AbandonGame()  # type: ignore[arg-type]
     assert to_action(ru.parse("следующая игра")) == NextGame()  # type: ignore[arg-type]
+
+
+def test_an_abandoned_game_is_said_so_in_its_own_language(tmp_path: Path) -> None:
+    """The page abandons a Russian game to start an English one: "the game is abandoned"
+    is said in Russian, to the table that was playing it."""
+    clock = FakeClock()
+    keypad = FakeKeypad()
+    service, _panel, speaker = make_service(tmp_path, clock, keypad)
+    service.evening.setup = GameSetup(lang="ru", names=TEN)
+
+    async def main() -> None:
+        task = asyncio.get_running_loop().create_task(service.run(games=2))
+        while service.box is None:
+            await asyncio.sleep(0.01)
+        service.evening.abandon()  # what the set-up page does, then starts the next
+        service.evening.start(GameSetup(lang="en", names=TEN))
+        while "A new game begins." not in [text for _at, text in speaker.said]:
+            if not await clock.step():
+                await asyncio.sleep(0.01)
+        task.cancel()
+
+    asyncio.run(main())
+    texts = [text for _at, text in speaker.said]
+    assert "Игра прервана." in texts and "The game is abandoned." not in texts

@@ -31,7 +31,7 @@ from narrator.daemon import Box, supervise
 from narrator.devices.display import AnswerDisplay, reveal_text
 from narrator.devices.keypads import Keypad
 from narrator.devices.panel import SeatPanel
-from narrator.engine.actions import Action, EndSpeech, Entry
+from narrator.engine.actions import Action, EndSpeech, Entry, Forfeit
 from narrator.engine.effects import Effect, Say
 from narrator.errors import DeviceError
 from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
@@ -52,7 +52,9 @@ from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.service")
 
-CONFIRM_SECONDS = 5.0  # the keypad's abandon waits this long for the second /0 Enter
+# The keypad's game-changing keys (abandon /0 Enter, forfeit //N Enter) wait this long for
+# the same keys again, which confirm them.
+CONFIRM_SECONDS = 5.0
 
 Sink = Callable[[Action], None]
 
@@ -104,7 +106,10 @@ class Service:
         self.evening = Evening(settings.state_dir, (setup or initial_setup(settings)).check())
         self.evening.seat_check = ports.seat_check
         self.evening.box_check = self._box_check
-        self._abandon_asked: float | None = None  # the keypad's first abandon, waiting
+        self.evening.listeners.append(self._evening_changed)
+        self._saying: asyncio.Task[None] | None = None  # words said between games
+        # The keypad's first abandon or forfeit, waiting for its confirmation: (what, when).
+        self._asked: tuple[str, float] | None = None
         self.warmup = Progress()  # the speech rendered ahead (the page shows it)
         self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
@@ -121,7 +126,9 @@ class Service:
         self.voice_status.watchers.append(self._voice_changed)
         # A set-up this box can't play is refused here (exit 2): players told to use pads
         # or a keypad it lacks, private checks with no answer LEDs and no keypad screen.
-        if problem := self._box_check(self.evening.setup):
+        # An unfinished game is played first: it is checked when found (`_hold`), and the
+        # box stays up so that the page and the voice can say what is wrong.
+        if (problem := self._box_check(self.evening.setup)) and not unfinished_game(settings):
             raise SetupError("set-up", [problem])
 
     def _method(self, setup: GameSetup) -> str:
@@ -173,9 +180,11 @@ class Service:
             return Problem("input", "input_no_keypad",
                            f"input: {method}, but this box has no keypad (keypad: none): "
                            f"choose pads or auto, or set keypad: in the config")
-        if self.ports.panel is not None or self.displays:
+        panel = self.ports.panel
+        mock = getattr(panel, "mock", False)  # a laptop's mock pins: LEDs nobody sees
+        if (panel is not None and not mock) or self.displays:
             return None
-        return answer_display_problem(setup, without_display(self.ports.keypads))
+        return answer_display_problem(setup, without_display(self.ports.keypads, mock))
 
     # inputs from every device arrive here
     def submit(self, action: Action, source: str = "") -> None:
@@ -186,35 +195,61 @@ class Service:
         if box is not None and self.evening.in_play:
             if isinstance(action, NextGame):
                 self._refused(action, source)
+            elif isinstance(action, Forfeit) and source == "keypad":
+                self._forfeit(box, action)
             else:
                 box.submit(action, source)
         elif isinstance(action, Entry | EndSpeech | NextGame) and not self.evening.starting:
-            with contextlib.suppress(EveningError):
+            with contextlib.suppress(EveningError, SetupError):  # held, or unplayable here
                 self.evening.next()  # the host asks for the next game
 
     def _key(self, key: str) -> None:
         """Every keypad key: a bare Enter (the keypad's start key) between games starts the
         next one; it makes no action of its own."""
         if key == "enter" and not self.evening.in_play and not self.evening.starting:
-            with contextlib.suppress(EveningError):
+            with contextlib.suppress(EveningError, SetupError):  # held, or unplayable here
                 self.evening.next()
 
     def _abandon(self, source: str) -> None:
         """Abandon the game in play: the voice's comes confirmed ("yes"); the keypad's
         (/0 Enter) is asked for again within the confirmation time."""
         box = self.box
-        if box is None or not self.evening.in_play:
+        held = self.evening.held
+        if held is None and (box is None or not self.evening.in_play):
             return
-        if source == "keypad":
-            now = self.clock.now()
-            asked = self._abandon_asked
-            if asked is None or now - asked > CONFIRM_SECONDS:
-                self._abandon_asked = now
-                box.performer.submit([Say("confirm_abandon", {})])
-                return
-        self._abandon_asked = None
+        if source == "keypad" and not self._confirmed("abandon", Say("confirm_abandon", {})):
+            return
+        self._asked = None
         with contextlib.suppress(EveningError):
             self.evening.abandon()
+            if held is not None:
+                self._say_soon([Say("game_abandoned", {})], held.setup.lang)
+
+    def _forfeit(self, box: Box, action: Forfeit) -> None:
+        """The keypad's forfeit (//N Enter: a severe breach gives the game to the other
+        team, sport 001) ends the game: asked for again within the confirmation time, like
+        the abandon. Where the rules have no forfeit it is refused at once."""
+        if not box.game.engine.rules.forfeit:
+            self._refused(action, "keypad")
+            return
+        if self._confirmed(f"forfeit {action.seat}", Say("confirm_forfeit", {"seat": action.seat})):
+            box.submit(action, "keypad")
+
+    def _confirmed(self, what: str, ask: Say) -> bool:
+        """A game-changing key counts when the same keys come again within CONFIRM_SECONDS;
+        the first time the box says `ask` and waits."""
+        now = self.clock.now()
+        asked = self._asked
+        if asked is not None and asked[0] == what and now - asked[1] <= CONFIRM_SECONDS:
+            self._asked = None
+            return True
+        self._asked = (what, now)
+        held = self.evening.held
+        if held is not None:  # no game's performer: said between games
+            self._say_soon([ask], held.setup.lang)
+        elif self.box is not None:
+            self.box.performer.submit([ask])
+        return False
 
     def _refused(self, action: Action, source: str) -> None:
         """A key or voice command the box refuses gets a short neutral answer in the day;
@@ -286,6 +321,9 @@ class Service:
             while games is None or self.games < games:
                 box = self._new_box(first)
                 first = False
+                if box is None:  # the unfinished game is held: nothing to play until asked
+                    await self.evening.wanted()
+                    continue
                 outcome = await self.evening.until_end(box)
                 await box.stop()
                 if outcome is not None:
@@ -307,7 +345,7 @@ class Service:
                 task.cancel()
             self.notifier.stopping()
 
-    def _new_box(self, first: bool) -> Box:
+    def _new_box(self, first: bool) -> Box | None:
         # The journal's writer thread tells the box (made below) when the disk fails.
         boxes: list[Box] = []
 
@@ -336,6 +374,9 @@ class Service:
             greeting.extend(self.announce)
             if self.voice_status.off is not None:
                 greeting.append(Say(self.voice_status.off, {}))
+        if found is not None and (problem := self._box_check(setup)) is not None:
+            self._hold(found[0], setup, problem, greeting)
+            return None
         if found is not None:
             session, opening = found
             log.info("resuming game %s", session.header.game_id)
@@ -343,6 +384,8 @@ class Service:
                 greeting.append(Say("journal_repaired", {}))
             greeting.append(where_we_are(session.game.state))
         else:
+            if first and (problem := self._box_check(setup)) is not None:
+                raise SetupError("set-up", [problem])  # the journal found had ended after all
             header = setup.header(_seed(setup, self.clock), self.input_method)
             session, opening = GameSession.start(self.settings.state_dir, header, wall=self.wall,
                                                  disk=disk)
@@ -361,7 +404,7 @@ class Service:
             keypad.new_game(paused)
         if self.ports.panel is not None:
             self.ports.panel.set_paused(paused)
-        self._abandon_asked = None
+        self._asked = None
         box.on_fault.append(self._show_fault)
         box.on_refused = self._refused
         self.box = box
@@ -373,6 +416,25 @@ class Service:
         self.status_light.set_game(True)
         self.notifier.ready("game running")
         return box
+
+    def _hold(self, session: GameSession, setup: GameSetup, problem: Problem,
+              greeting: list[Effect]) -> None:
+        """The unfinished game can't go on on this box as it is now (the same check as a new
+        set-up's: its checks' answers would go nowhere, its cues name pads the box lacks).
+        It is not played: the box says so, blinks the status LED and the page says why;
+        the organiser abandons it (page, or /0 Enter twice) or restarts the box with what
+        it lacks, and the game resumes."""
+        log.error("the unfinished game %s cannot go on on this box: %s",
+                  session.header.game_id, problem.reason)
+        self.box = None
+        self.evening.hold(session, setup, problem)
+        self.status_light.set_fault("resume", True)
+        self._say_soon([*greeting, Say("resume_refused", {})], setup.lang)
+        self.notifier.ready("an unfinished game is held")
+
+    def _evening_changed(self, what: str) -> None:
+        if what == "abandon" and self.evening.held is None:
+            self.status_light.set_fault("resume", False)
 
     def _start_devices(self) -> list[asyncio.Task[None]]:
         tasks = []
@@ -411,14 +473,34 @@ class Service:
             except DeviceError as exc:  # the panel not started yet: start_up shows it
                 log.debug("status LED: %s", exc)
 
-    async def _say_now(self, cue: str) -> None:
+    async def _say_now(self, cue: str, lang: str | None = None) -> None:
         """A word between games, when no game's performer is there to say it."""
-        lang = self.evening.setup.lang
-        try:
-            book = PhraseBook.load(lang).for_input(self.input_method)
-            await self._speaker(lang).say(book.render(cue, {}))
-        except DeviceError as exc:
-            log.error("cannot say %s: %s", cue, exc)
+        await self._say_all([Say(cue, {})], lang)
+
+    async def _say_all(self, cues: list[Effect], lang: str | None = None) -> None:
+        lang = lang or self.evening.setup.lang
+        book = PhraseBook.load(lang).for_input(self.input_method)
+        for cue in cues:
+            if not isinstance(cue, Say):
+                continue
+            try:
+                text = book.render(cue.cue, cue.params)
+                log.info("say: %s", text)  # as the performer logs what it says
+                await self._speaker(lang).say(text)
+            except DeviceError as exc:
+                log.error("cannot say %s: %s", cue.cue, exc)
+
+    def _say_soon(self, cues: list[Effect], lang: str | None = None) -> None:
+        """Say these after whatever is being said between games (in order, never over it)."""
+        before = self._saying
+
+        async def say() -> None:
+            if before is not None:
+                with contextlib.suppress(Exception):
+                    await before
+            await self._say_all(cues, lang)
+
+        self._saying = asyncio.get_running_loop().create_task(say())
 
     def _speaker(self, lang: str) -> Speaker:
         if lang not in self._speakers:
@@ -438,6 +520,13 @@ def initial_setup(settings: Settings, names: tuple[str, ...] = ()) -> GameSetup:
             names = last.names
     return GameSetup(rules=game.rules, seats=seats, lang=game.lang, names=names,
                      settings=MappingProxyType(dict(game.settings)))
+
+
+def unfinished_game(settings: Settings) -> bool:
+    """An unfinished game's journal waits in the state folder (resumed on start)."""
+    from narrator.records.journal import CURRENT, journal_dir
+
+    return (journal_dir(settings.state_dir) / CURRENT).is_file()
 
 
 def input_method(setting: str, ports: Ports) -> str:

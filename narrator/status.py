@@ -33,6 +33,7 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "not_now": (),  # a key or voice command refused in the day (never said at night)
     "confirm_nominate": ("seat",),
     "confirm_remove": ("seat",),
+    "confirm_forfeit": ("seat",),  # the keypad's //N Enter, waiting for the same keys again
     "web_page": ("address", "port", "pin"),  # the organiser's page, said once at start-up
     # A fault stops the game (the journal can't be written): the same words whatever
     # happened at the table, so they carry nothing; then the game goes on.
@@ -40,6 +41,9 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "technical_resume": (),
     # A resumed journal had a damaged line: the game goes on from the step before it.
     "journal_repaired": (),
+    # The unfinished game found on start needs what this box lacks now (an answer display,
+    # pads): it is not played; the page says why (narrator.evening.host.Held).
+    "resume_refused": (),
 }
 
 

@@ -11,7 +11,7 @@ heard counts for every clip not heard right ("nothing": no command; "seat": the 
 command, the wrong seat); false_accepts: talk clips that gave any command;
 command_latency_ms_p50/p95: end of the spoken command (its last sound, not the end of the
 synthesizer's recording: listen_clips.speech_end) -> the command event, with the
-audio arriving in 0.1 s chunks as from the microphone (the chunk wait counts, and the
+audio arriving in the microphone's chunks (CHUNK_SECONDS) (the chunk wait counts, and the
 CPU time of the call that gave the command and of any calls still running when its chunk
 came); recognizer_rtf: CPU seconds per second of
 audio. With NARRATOR_VOSK_MODEL naming an English Vosk model folder the same clips are
@@ -41,9 +41,9 @@ from narrator.bench.listen_data import (
 from narrator.voice.commands import Command, CommandSet
 from narrator.voice.listen_clips import ClipSpec, make_babble, read_wav, speak_all
 from narrator.voice.listen_clips import speech_end as voice_end
-from narrator.voice.recognizer import Recognizer, chunked, seconds_of
+from narrator.voice.recognizer import CHUNK_SECONDS, Recognizer, chunked, seconds_of
 
-CHUNK = 0.1
+CHUNK = CHUNK_SECONDS  # as the microphone gives them
 PER_COMMAND = 8
 PER_COMMAND_QUICK = 1
 TALK_QUICK = 6

@@ -2,8 +2,8 @@
 
 Prints each voice command heard, one line each (with --json, one JSON object per line:
 {"at", "command", "seat"?, "seconds"?, "text"}); nothing for speech that is no command.
-A file is streamed through the same path as the microphone, in 0.1 s chunks, and may be
-of any length; a file that cannot hold a command (not a WAV, under 16 kHz, silent,
+A file is streamed through the same path as the microphone, in the microphone's chunks,
+and may be of any length; a file that cannot hold a command (not a WAV, under 16 kHz, silent,
 clipped) is refused in one line (exit 2).
 """
 

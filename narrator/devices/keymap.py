@@ -11,6 +11,7 @@ actions:
 | /  digits, Enter        | Foul(seat)                                |
 | /  Enter                | StartVoting()                             |
 | /  0  Enter             | AbandonGame() (twice within 5 s to confirm) |
+| /  /  N, Enter          | Forfeit(N): sport's severe breach (twice, as the abandon) |
 | .  (Del)                | EndSpeech()    ("next speaker")           |
 | -                       | Pause(), or Resume() when paused          |
 | +                       | AddTime(30); digits then + adds that many |
@@ -36,6 +37,7 @@ from narrator.engine.actions import (
     AddTime,
     EndSpeech,
     Entry,
+    Forfeit,
     Foul,
     Nominate,
     Pause,
@@ -90,6 +92,7 @@ class KeypadDecoder:
     host_mode: bool = False
     paused: bool = False
     by: str = ""  # M of `M . N Enter`, once the dot is pressed
+    severe: bool = False  # `/ /`: the host's severe-breach key (forfeit), not a foul
 
     def set_paused(self, paused: bool) -> None:
         self.paused = paused
@@ -104,6 +107,8 @@ class KeypadDecoder:
                 self.typed = self.typed[:-1]
             elif self.by:
                 self.typed, self.by = self.by, ""  # back to editing M
+            elif self.severe:
+                self.severe = False  # back to `/`
             else:
                 self.host_mode = False
             return None
@@ -114,6 +119,9 @@ class KeypadDecoder:
             self._reset()
             return None
         if key == "/":
+            # A second `/` with nothing typed: the forfeit, confirmed by the box (`/ 3 /`
+            # still starts `/` again).
+            self.severe = self.host_mode and not self.typed
             self.typed, self.host_mode = "", True
             return None
         action = self._command(key)
@@ -124,6 +132,8 @@ class KeypadDecoder:
         if key == "enter":
             if self.by:
                 return Nominate(int(self.typed), by=int(self.by)) if self.typed else None
+            if self.severe:
+                return Forfeit(int(self.typed)) if self.typed and int(self.typed) else None
             if self.host_mode:
                 if self.typed and int(self.typed) == 0:
                     return AbandonGame()  # no seat 0: the evening's abandon
@@ -141,7 +151,7 @@ class KeypadDecoder:
         raise ValueError(f"unknown key {key!r} (known: {', '.join(KEYS)})")
 
     def _reset(self) -> None:
-        self.typed, self.host_mode, self.by = "", False, ""
+        self.typed, self.host_mode, self.by, self.severe = "", False, "", False
 
     def keys(self, keys: str | list[str]) -> list[Action]:
         """Press several keys; a string is read as terminal characters."""

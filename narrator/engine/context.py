@@ -42,16 +42,37 @@ class Ctx:
     state: State
     hooks: Registry
     out: list[Effect] = field(default_factory=list)
+    # The dimmed seats of `day_lights`, kept while the eliminations list they came from
+    # is the state's and has not grown (it is only ever appended to).
+    _dim_of: list[Elimination] | None = None
+    _dim_len: int = 0
+    _dim: tuple[int, ...] = ()
 
     # speech and sound
     def say(self, cue: str, **params: Param) -> None:
         # A rule set may say an engine cue in its own words (classic's first night).
-        said = Say(self.rules.cues.get(cue, cue), params)
+        cue = self.rules.cues.get(cue, cue)
+        said = Say(cue, params) if params else _PLAIN_SAYS.get(cue)
+        if said is None:
+            said = _PLAIN_SAYS[cue] = Say(cue, {})
+        self.out.append(said)
+        self.state.last_say = said
+
+    def say_seat(self, cue: str, seat: int) -> None:
+        """`say(cue, seat=seat)` with a shared value: most cues a game says name one seat
+        (a call-out's numbers, the speakers, the ballots), and an effect is never changed."""
+        key = (self.rules.cues.get(cue, cue), seat)
+        said = _SEAT_SAYS.get(key)
+        if said is None:
+            said = _SEAT_SAYS[key] = Say(key[0], {"seat": seat})
         self.out.append(said)
         self.state.last_say = said
 
     def sound(self, name: str) -> None:
-        self.out.append(Sound(name))
+        sound = _SOUNDS.get(name)
+        if sound is None:
+            sound = _SOUNDS[name] = Sound(name)
+        self.out.append(sound)
 
     def record(self, event: str, secret: bool = False, **data: Any) -> None:
         self.out.append(Record(event, data, secret))
@@ -72,6 +93,27 @@ class Ctx:
         self.out.append(OpenWindow(st.window, purpose, seconds, seat))
         return True
 
+    def say_seat_and_wait(self, task: Task, cue: str, seat: int, purpose: str,
+                          seconds: float) -> bool:
+        """`say_seat(cue, seat)` then `wait(task, purpose, seconds)` (no seat), in one
+        call: what every number of a call-out does, most of a game's moments."""
+        key = (self.rules.cues.get(cue, cue), seat)
+        said = _SEAT_SAYS.get(key)
+        if said is None:
+            said = _SEAT_SAYS[key] = Say(key[0], {"seat": seat})
+        st = self.state
+        st.last_say = said
+        st.current = task
+        window = st.window = st.windows = st.windows + 1
+        opened = _WINDOWS.get((purpose, seconds, 0, type(seconds)))
+        if opened is None:
+            opened = _WINDOWS[(purpose, seconds, 0, type(seconds))] = Window(purpose, seconds, 0)
+        st.open = opened
+        out = self.out
+        out.append(said)
+        out.append(OpenWindow(window, purpose, seconds, None))
+        return True
+
     def push(self, *tasks: Task) -> None:
         """Put tasks at the front of the agenda, in the given order."""
         self.state.agenda[0:0] = tasks
@@ -80,11 +122,24 @@ class Ctx:
     def day_lights(self, on: tuple[int, ...] = (), blink: tuple[int, ...] = ()) -> None:
         # The dimmed seats are the eliminated ones (only `eliminate` takes a seat out).
         gone = self.state.eliminations
-        dim = tuple(sorted([e.seat for e in gone])) if gone else ()
-        self.out.append(SeatLights(on, blink, dim))
+        if not gone:
+            dim: tuple[int, ...] = ()
+        elif gone is self._dim_of and len(gone) == self._dim_len:
+            dim = self._dim
+        else:
+            dim = self._dim = tuple(sorted([e.seat for e in gone]))
+            self._dim_of = gone
+            self._dim_len = len(gone)
+        key = (on, blink, dim)
+        lights = _LIGHTS.get(key)
+        if lights is None:
+            if len(_LIGHTS) >= 4096:  # dimmed sets are many at big tables: keep it small
+                _LIGHTS.clear()
+            lights = _LIGHTS[key] = SeatLights(on, blink, dim)
+        self.out.append(lights)
 
     def dark(self) -> None:
-        self.out.append(SeatLights())
+        self.out.append(_DARK)
 
     # rules
     def step(self, step_id: str) -> Step:
@@ -154,6 +209,15 @@ class Ctx:
 
 # The windows' frozen descriptions, shared: a game opens a few kinds thousands of times.
 _WINDOWS: dict[tuple[str, float, int, type], Window] = {}
+
+# Effects that are the same every time, shared (effects are values nobody changes): a
+# game says about 250 cues and sets the lights 150 times, and building each anew was a
+# tenth of the engine bench. Bounded: cue ids by seat numbers, lights by seat tuples.
+_PLAIN_SAYS: dict[str, Say] = {}
+_SEAT_SAYS: dict[tuple[str, int], Say] = {}
+_SOUNDS: dict[str, Sound] = {}
+_LIGHTS: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], SeatLights] = {}
+_DARK = SeatLights()
 
 
 # --- tasks --------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from narrator.engine.effects import (
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
-from narrator.engine.tasks import NightStart
+from narrator.engine.tasks import NightStart, shared
 from narrator.errors import RuleError
 
 # Host actions valid at any moment of a running game, whatever the current task.
@@ -61,7 +61,7 @@ class Engine:
         except ValueError as exc:
             raise RuleError(str(exc)) from None
         st = State.start(rules.name, n, deck, seed)
-        st.agenda.append(NightStart())
+        st.agenda.append(shared(NightStart))
         ctx = Ctx(rules, st, self.hooks)
         if roles is not None:
             self._deal(ctx, tuple(roles))
@@ -110,7 +110,11 @@ class Engine:
                     intervention.act(ctx, action)
                 else:
                     spec.act(ctx, task, action)
-        self._run(ctx)
+        # The agenda runner (`_run`) written out: every action of a game ends here. The
+        # agenda is read afresh each time: a task may replace it (night zero called again).
+        while state.current is None and state.agenda and state.phase != "over":
+            task = state.agenda.pop(0)
+            tasks[type(task)].start(ctx, task)
         return ctx.out
 
     def resume(self, state: State) -> list[Effect]:

@@ -34,6 +34,7 @@ from narrator.engine.tasks import (
     Task,
     TieSpeech,
     Voting,
+    shared,
 )
 from narrator.errors import RuleError
 
@@ -52,7 +53,7 @@ def _day_start(ctx: Ctx, t: DayStart) -> bool:
 def _night_next(ctx: Ctx, t: NightNext) -> bool:
     st = ctx.state
     st.speaker = 0
-    ctx.push(NightStart())
+    ctx.push(shared(NightStart))
     return False
 
 
@@ -68,7 +69,7 @@ def _speeches(ctx: Ctx, t: Speeches) -> bool:
     st.first_speaker = first
     i = living.index(first)
     order = living[i:] + living[:i]
-    ctx.push(*[_speech_task(s) for s in order], Voting(), NightNext())
+    ctx.push(*[_speech_task(s) for s in order], shared(Voting), shared(NightNext))
     return False
 
 
@@ -164,7 +165,7 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
         raise RuleError(f"seat {action.target} is already nominated")
     st.nominations.append(Nomination(by, action.target))
     st.nominated = True
-    ctx.say("nomination_accepted", seat=action.target)
+    ctx.say_seat("nomination_accepted", action.target)
     ctx.record("nomination", day=st.number, by=by, target=action.target)
 
 
@@ -229,7 +230,7 @@ def _speech(ctx: Ctx, t: Speech) -> bool:
         seconds = day.short_speech
         ctx.say("speaker_short", seat=seat, seconds=int(seconds))
     else:
-        ctx.say("speaker", seat=seat)
+        ctx.say_seat("speaker", seat)
     return _open_speech(ctx, t, seat, seconds)
 
 
@@ -245,7 +246,7 @@ def _last_word(ctx: Ctx, t: LastWord) -> bool:
     st = ctx.state
     seat = t.seat
     st.speaker = seat
-    ctx.say("last_word", seat=seat)
+    ctx.say_seat("last_word", seat)
     if st.first_victim == seat and not st.best_move:
         ctx.say("best_move", seat=seat)
     ctx.day_lights(on=(seat,))

@@ -32,6 +32,7 @@ from narrator.engine.tasks import (
     Sleep,
     StepEnd,
     Task,
+    shared,
 )
 from narrator.errors import RuleError
 
@@ -56,9 +57,9 @@ def _night_start(ctx: Ctx, t: NightStart) -> bool:
     for s in ctx.rules.steps():
         if s.called_on(st.number) and in_deck(ctx, s):
             if steps and ctx.rules.step_gap > 0:
-                steps.append(Gap())
-            steps.append(NightStep(s.id))
-    ctx.push(*steps, Daybreak())
+                steps.append(shared(Gap))
+            steps.append(shared(NightStep, s.id))
+    ctx.push(*steps, shared(Daybreak))
     return False
 
 
@@ -78,7 +79,7 @@ def _step(ctx: Ctx, t: NightStep) -> bool:
         ctx.push(*_callout(step.id, st.seats, int(step.args.get("rounds", 1)),
                            bool(step.args.get("nobody"))))
         return False
-    return ctx.wait(NightInput(step.id), "night", step.window)
+    return ctx.wait(shared(NightInput, step.id), "night", step.window)
 
 
 # A step's call-out tasks, built once: tasks are frozen values, so every night (and every
@@ -163,15 +164,25 @@ def _input_act(ctx: Ctx, t: NightInput, action: Action) -> None:
 
 
 def _input_closed(ctx: Ctx, t: NightInput) -> None:
-    ctx.push(StepEnd(t.step))
+    ctx.push(shared(StepEnd, t.step))
 
 
 def _call(ctx: Ctx, t: CallOut) -> bool:
     if t.seat:
-        ctx.say("callout", seat=t.seat)
-    else:
-        ctx.say("nobody")
+        return ctx.say_seat_and_wait(t, "callout", t.seat, "callout", ctx.rules.callout_beat)
+    ctx.say("nobody")
     return ctx.wait(t, "callout", ctx.rules.callout_beat)
+
+
+def _call_closed(ctx: Ctx, t: CallOut) -> None:
+    # The next number at once, as the agenda runner would start it: most actions of a
+    # game are call-out beats, and this spares each the runner's round.
+    agenda = ctx.state.agenda
+    if agenda:
+        nxt = agenda[0]
+        if type(nxt) is CallOut:
+            del agenda[0]
+            _call(ctx, nxt)
 
 
 def _call_again(ctx: Ctx, t: CallAgain) -> bool:
@@ -195,7 +206,8 @@ def _step_end(ctx: Ctx, t: StepEnd) -> bool:
     st.taps = []
     # The answer window is held in full whether or not an answer is shown (the table
     # hears the same night), and the role is sent to sleep only after it.
-    ctx.push(*([AnswerWindow(step.id)] if step.answer > 0 else []), Sleep(step.id))
+    ctx.push(*([shared(AnswerWindow, step.id)] if step.answer > 0 else []),
+             shared(Sleep, step.id))
     # Tasks the ability pushes (answer windows of its own) come before the sleep cue.
     ability.at_step_end(ctx, step, choices)
     return False
@@ -348,7 +360,7 @@ def _dawn(ctx: Ctx, t: Daybreak) -> bool:
         for seat in victims:
             ctx.say(deaths[seat].news or "night_victim", seat=seat)
     elif len(victims) == 1:
-        ctx.say("night_victim", seat=victims[0])
+        ctx.say_seat("night_victim", victims[0])
     elif victims:
         ctx.say("night_victims", seats=tuple(sorted(victims)))
     if not victims and dawn.kill_called:
@@ -362,8 +374,8 @@ def _dawn(ctx: Ctx, t: Daybreak) -> bool:
     ctx.day_lights()
     if first_blood and len(victims) == 1 and ctx.rules.best_move:
         st.first_victim = victims[0]
-    words = [LastWord(s) for s in victims if deaths[s].how in ctx.rules.day.last_word_after]
-    ctx.push(*words, DayStart())
+    words = [shared(LastWord, s) for s in victims if deaths[s].how in ctx.rules.day.last_word_after]
+    ctx.push(*words, shared(DayStart))
     return False
 
 
@@ -414,7 +426,8 @@ def _idle_draw(ctx: Ctx) -> bool:
 TASKS: dict[type[Task], TaskSpec[Any]] = {
     NightStart: TaskSpec(_night_start),
     NightStep: TaskSpec(_step),
-    CallOut: TaskSpec(_call, act=_call_act, accepts=frozenset({"tap", "entry", "choose"})),
+    CallOut: TaskSpec(_call, act=_call_act, closed=_call_closed,
+                      accepts=frozenset({"tap", "entry", "choose"})),
     CallAgain: TaskSpec(_call_again),
     NightInput: TaskSpec(waits_only, act=_input_act, closed=_input_closed,
                          accepts=frozenset({"tap", "entry", "choose"})),

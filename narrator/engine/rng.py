@@ -3,7 +3,10 @@ so a game's randomness (coin tosses, simulated players) round-trips through JSON
 
 from __future__ import annotations
 
-_MASK = (1 << 64) - 1
+_MASK = MASK = (1 << 64) - 1
+# splitmix64's step: the generator's state after k draws is the seed plus k times this,
+# whatever was drawn, so a draw nobody reads may just add it (`Rng.skip`).
+GOLDEN = 0x9E3779B97F4A7C15
 
 
 def next_u64(state: int) -> tuple[int, int]:
@@ -36,6 +39,10 @@ class Rng:
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return (z ^ (z >> 31)) % n
+
+    def skip(self) -> None:
+        """A draw whose value is not needed: the state moves on as `below` moves it."""
+        self.state = (self.state + GOLDEN) & _MASK
 
     def choice(self, items: list[int]) -> int:
         return items[self.below(len(items))]

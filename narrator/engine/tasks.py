@@ -16,7 +16,7 @@ module that runs it, listed in that module's `TASKS`.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from narrator.errors import RuleError
 
@@ -329,6 +329,24 @@ TASK_TYPES: dict[str, type[Task]] = {
         Conviction, ConvictionCount,
     )
 }
+
+
+T = TypeVar("T", bound=Task)
+
+# Tasks are frozen values, so equal ones may be one object: a game puts a few hundred
+# on its agenda, all of a few dozen kinds (a step's sleep, a seat's ballot), and
+# building a frozen dataclass costs three times a plain one. Bounded by the rule set's
+# steps and the seats.
+_SHARED: dict[tuple[Any, ...], Task] = {}
+
+
+def shared(cls: type[T], *args: Any) -> T:
+    """`cls(*args)`, the same object every time."""
+    key = (cls, *args)
+    task = _SHARED.get(key)
+    if task is None:
+        task = _SHARED[key] = cls(*args)
+    return task  # type: ignore[return-value]
 
 
 # Tasks whose one field is a tuple, spread in the text form.

@@ -29,6 +29,7 @@ from narrator.engine.tasks import (
     VoteOn,
     VoteOnLast,
     Voting,
+    shared,
 )
 from narrator.engine.turncoat import dealt_card
 from narrator.errors import RuleError
@@ -106,10 +107,10 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
 def start_ballots(ctx: Ctx, names: list[int], rnd: int, prev: list[int]) -> None:
     st = ctx.state
     st.ballot = Ballot("elect", rnd, tuple(names), tuple(prev))
-    tasks: list[Task] = [VoteOn(c) for c in names[:-1]]
-    tasks.append(VoteOnLast(names[-1]) if ctx.rules.day.votes_default_to_last
-                 else VoteOn(names[-1]))
-    ctx.push(*tasks, Tally())
+    tasks: list[Task] = [shared(VoteOn, c) for c in names[:-1]]
+    tasks.append(shared(VoteOnLast, names[-1]) if ctx.rules.day.votes_default_to_last
+                 else shared(VoteOn, names[-1]))
+    ctx.push(*tasks, shared(Tally))
 
 
 def take_vote(ctx: Ctx, candidate: int, action: Action) -> None:
@@ -155,7 +156,7 @@ def _vote_on(ctx: Ctx, t: VoteOn) -> bool:
     st = ctx.state
     if not st.alive[t.seat]:
         return False
-    ctx.say("vote_for", seat=t.seat)
+    ctx.say_seat("vote_for", t.seat)
     ctx.day_lights()
     return ctx.wait(t, "ballot", ctx.rules.day.ballot, t.seat)
 
@@ -169,7 +170,7 @@ def _vote_on_last(ctx: Ctx, t: VoteOnLast) -> bool:
     voted = set(current.voters())
     rest = [s for s in st.living() if s not in voted and s not in out and s not in st.muted]
     st.ballot = current.with_votes(t.seat, rest)
-    ctx.say("vote_for", seat=t.seat)
+    ctx.say_seat("vote_for", t.seat)
     _ballot_closed(ctx, t)
     return False
 
@@ -231,7 +232,7 @@ def _tally(ctx: Ctx, t: Tally) -> bool:
             current.round > 1 and day.revote_tie_fewer == "lift"):
         return _lift_all(ctx, leaders)
     ctx.say("tie", seats=tuple(leaders))
-    ctx.push(*[TieSpeech(s) for s in leaders], Revote(tuple(leaders)))
+    ctx.push(*[shared(TieSpeech, s) for s in leaders], Revote(tuple(leaders)))
     return False
 
 
@@ -346,14 +347,14 @@ def leave(ctx: Ctx, seats: list[int], how: str, announce: bool = True) -> None:
     st = ctx.state
     for seat in seats:
         if announce:
-            ctx.say("eliminated", seat=seat)
+            ctx.say_seat("eliminated", seat)
         ctx.eliminate(seat, how, phase="day")
         reveal(ctx, seat)
     if ctx.check_win():
         return
     say_news(ctx)
     if how in ctx.rules.day.last_word_after:
-        ctx.push(*[LastWord(s) for s in seats])
+        ctx.push(*[shared(LastWord, s) for s in seats])
     st.ballot = None
 
 

@@ -54,9 +54,10 @@ _KEYPAD_SETTING = {"EvdevKeypad": "keypad: evdev (a USB keypad has no screen)",
                    "TerminalKeypad": "keypad: terminal, but the input is no terminal"}
 
 
-def without_display(keypads: Sequence[object]) -> str:
-    """What a box with no answer display has, in the words of its settings."""
+def without_display(keypads: Sequence[object], mock: bool = False) -> str:
+    """What a box with no answer display has, in the words of its settings (`mock`: its
+    seat panel is on mock pins, whose answer LEDs nobody sees)."""
+    panel = "mock pins (answer LEDs nobody sees)" if mock else "no seat panel"
     kinds = [_KEYPAD_SETTING.get(type(k).__name__, f"a keypad without a screen ({type(k).__name__})")
              for k in keypads]
-    return "; ".join(["no seat panel", *dict.fromkeys(kinds)] if kinds else
-                     ["no seat panel", "keypad: none"])
+    return "; ".join([panel, *dict.fromkeys(kinds)] if kinds else [panel, "keypad: none"])

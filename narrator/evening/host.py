@@ -7,8 +7,11 @@
 - `abandon()`: the game in play ends now: its journal is archived marked abandoned and
   its protocol is written as it stands. Asking "are you sure?" is the caller's job.
 
-`start` and `next` are refused (EveningError) while a game is in play; `abandon` when
-none is. The service's loop plays the games: it waits in `wanted()` for the set-up to
+`start` and `next` are refused (EveningError) while a game is in play or held; `abandon`
+when none is. A held game (`hold`) is an unfinished game found on start that this box
+can't play as it is now (the resumed game needs an answer display, or pads, it lacks):
+it is not played; `abandon` sets it aside like a game in play, or a restart with the
+missing device resumes it. The service's loop plays the games: it waits in `wanted()` for the set-up to
 play next and in `until_end(box)` for the game to be over or abandoned. Everything here
 runs on the daemon's asyncio loop.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from narrator.daemon import Box
@@ -34,6 +38,20 @@ class EveningError(NarratorError, RuntimeError):
     """An evening operation that can't be done now (a game in play, no game to abandon)."""
 
 
+@dataclass(frozen=True)
+class Held:
+    """An unfinished game found on start that this box can't play now: why (the same
+    Problem a new set-up would get), and its session, kept to set it aside."""
+
+    session: GameSession
+    setup: GameSetup
+    problem: Problem
+
+    @property
+    def game_id(self) -> str:
+        return self.session.header.game_id
+
+
 class Evening:
     def __init__(self, state_dir: str | Path, setup: GameSetup) -> None:
         self.state_dir = Path(state_dir)
@@ -41,6 +59,7 @@ class Evening:
         self.box: Box | None = None  # the game in play or just ended
         self.finished = False  # the last game ended with a result (not abandoned)
         self.abandoned: ProtocolFiles | None = None  # the abandoned game's protocol
+        self.held: Held | None = None  # an unfinished game this box can't play now
         # Hear of each operation: "start", "abandon" (the page refreshes, the log tells).
         self.listeners: list[Callable[[str], None]] = []
         # The box's own check that its table has the seats (the pin map's check_seats):
@@ -83,6 +102,9 @@ class Evening:
         checked = self.check(setup)
         if self.in_play:
             raise EveningError("a game is in play: abandon it first")
+        if self.held is not None:
+            raise EveningError(f"the unfinished game {self.held.game_id} can't go on on this "
+                               f"box ({self.held.problem.reason}): abandon it first")
         self.setup = checked
         self._wanted.set()
         self._tell("start")
@@ -95,6 +117,13 @@ class Evening:
     def abandon(self) -> ProtocolFiles | None:
         """End the game in play without a result; returns its protocol files (None for a
         game kept nowhere)."""
+        held = self.held
+        if held is not None:
+            self.held = None
+            self.abandoned = held.session.abandon()
+            log.info("the unfinished game %s was set aside, abandoned", held.game_id)
+            self._tell("abandon")
+            return self.abandoned
         box = self.box
         if box is None or not self.in_play:
             raise EveningError("no game is in play")
@@ -105,6 +134,13 @@ class Evening:
         log.info("the game was abandoned")
         self._tell("abandon")
         return files
+
+    def hold(self, session: GameSession, setup: GameSetup, problem: Problem) -> None:
+        """The unfinished game found on start can't be played on this box now: keep it
+        (its journal stays where it is) until it is abandoned or the box restarts."""
+        self.held = Held(session, setup, problem)
+        self.box = None
+        self._tell("held")
 
     # what the service's loop waits for
     def began(self, box: Box, setup: GameSetup) -> None:

@@ -108,8 +108,10 @@ class PhraseBook:
                  source: str = "", roles: RoleNames | None = None,
                  rule_set_roles: Mapping[str, RoleNames] | None = None, rules: str = "",
                  how: Mapping[str, Mapping[str, str]] | None = None,
-                 input_method: str = "pads") -> None:
+                 input_method: str = "pads", rule_sets: Mapping[str, str] | None = None) -> None:
         self.lang = lang
+        # The bundled rule sets' names as a club says them ("Спортивная мафия").
+        self.rule_sets: Mapping[str, str] = MappingProxyType(dict(rule_sets or {}))
         self.source = source or f"{lang}.yaml"
         # {how:entry} -> input method -> words (see the module's docstring)
         self.how: Mapping[str, Mapping[str, str]] = MappingProxyType(
@@ -155,7 +157,13 @@ class PhraseBook:
         book._templates, book.roles, book.rule_set_roles = (
             self._templates, self.roles, self.rule_set_roles)
         book.rules, book.how, book.input_method = self.rules, self.how, self.input_method
+        book.rule_sets = self.rule_sets
         return book
+
+    def rule_set_name(self, rules: str, fallback: str = "") -> str:
+        """A rule set's name in this language; `fallback` (its file's own title) or its id
+        for a rule set the book doesn't know (a club's own file)."""
+        return self.rule_sets.get(rules) or fallback or rules
 
     def role_name(self, role: str, rules: str | None = None, many: bool = False) -> str:
         """A role's human name in this language, as the rule set's cards print it."""
@@ -208,8 +216,12 @@ class PhraseBook:
         set_roles = {str(name): _role_names(names, source, f"rule_set_roles.{name}")
                      for name, names in by_set.items()}
         how = _how(data.get("how", {}) or {}, source)
+        rule_sets = data.get("rule_sets", {}) or {}
+        if not isinstance(rule_sets, dict) or not all(
+                isinstance(v, str) and v.strip() for v in rule_sets.values()):
+            raise PhraseBookError(source, "rule_sets", "expected a mapping of rule set to its name")
         return cls(lang, {str(k): v for k, v in cues.items()}, out, source, roles, set_roles,
-                   how=how)
+                   how=how, rule_sets={str(k): v for k, v in rule_sets.items()})
 
     def cue_ids(self) -> frozenset[str]:
         return frozenset(self._templates)

@@ -107,6 +107,7 @@ class ThreadDisk:
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self.faults = 0  # failed attempts, for tests and the status page
         self.failing = False
+        self._closed = False
         self._thread = threading.Thread(target=self._run, name="narrator-journal", daemon=True)
         self._thread.start()
 
@@ -114,6 +115,11 @@ class ThreadDisk:
         self._queue.put(data)
 
     def sync(self) -> Future[None]:
+        if self._closed:
+            # close() wrote and fsynced everything: a sync asked after it (the daemon asks
+            # for the game-ending action's, after the journal was archived) is done, not
+            # a future no writer will ever settle.
+            return done_future()
         fut: Future[None] = Future()
         self._queue.put(fut)
         return fut
@@ -124,6 +130,7 @@ class ThreadDisk:
             self._queue.put(_STOP)
             self._thread.join()
             fut.result()
+        self._closed = True
 
     def _run(self) -> None:
         stop = False

@@ -15,7 +15,7 @@ from typing import Any
 
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Verdict, Vote
 from narrator.engine.registry import REGISTRY
-from narrator.engine.rng import Rng
+from narrator.engine.rng import GOLDEN, MASK, Rng
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.tasks import (
@@ -33,6 +33,16 @@ from narrator.engine.tasks import (
     VoteOn,
 )
 from narrator.engine.voting import sitting_out
+
+# Votes by seat, shared (an action is a frozen value): a game casts a few dozen.
+_VOTES: dict[int, Vote] = {}
+
+
+def _vote(voter: int) -> Vote:
+    vote = _VOTES.get(voter)
+    if vote is None:
+        vote = _VOTES[voter] = Vote(voter)
+    return vote
 
 
 class Table:
@@ -145,14 +155,19 @@ class Table:
         single = st.ballot is not None and len(st.ballot.candidates) == 1
         sure, unsure = (0.8, 0.3) if single else (0.55, 0.15)
         teams = self._seat_teams or [self.team(st, s) for s in range(st.seats + 1)]
-        below = self.rng.below
+        rng = self.rng
+        below = rng.below
         voted.update(st.muted)
         for voter in st.living():
             # Every seat draws, voted or not, so the same moment gives the same votes
-            # however many were already cast before a restart.
+            # however many were already cast before a restart. A draw nobody reads only
+            # moves the generator on (`Rng.skip`, inline: one addition, not the mixing).
+            if voter in voted:
+                rng.state = (rng.state + GOLDEN) & MASK
+                continue
             p = sure if teams[voter] != teams[candidate] else unsure
-            if below(1_000_000) < p * 1_000_000 and voter not in voted:
-                out.append(Vote(voter))
+            if below(1_000_000) < p * 1_000_000:
+                out.append(_vote(voter))
 
     def _lift(self, st: State, task: LiftVote, out: list[Action]) -> None:
         out.extend(Vote(v) for v in st.living() if self._chance(0.5))

@@ -32,6 +32,17 @@ def _closed(window: int) -> WindowClosed:
     return _CLOSED[window]
 
 
+# Taps by seat, shared likewise (an action is a frozen value).
+_TAPS: dict[int, Tap] = {}
+
+
+def _tap(seat: int) -> Tap:
+    tap = _TAPS.get(seat)
+    if tap is None:
+        tap = _TAPS[seat] = Tap(seat)
+    return tap
+
+
 def with_random_roles(rules: RuleSet, seats: int, seed: int) -> RuleSet:
     """For a rule set whose deck comes from a setup table (boxed): the table's row for
     these seats with special roles drawn by the seed, as a club might choose them, so
@@ -75,6 +86,7 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
     apply = engine.apply
     call_plan = table.call_plan
     closes = _CLOSED
+    quiet = close is None and record is None and on_effects is None  # the bench's games
 
     def run_out(window: int) -> None:
         """The open window runs out."""
@@ -100,14 +112,18 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
             target, actors = call_plan(st, step)
             seat = task.seat
             while seat != target:
-                run_out(st.window)
+                window = st.window
+                if quiet and window < len(closes):
+                    apply(st, closes[window])  # run_out without its call: most beats
+                else:
+                    run_out(window)
                 task = st.current
                 if type(task) is not CallOut or task.step != step:
                     break
                 seat = task.seat
             if seat != target:
                 continue  # the call-out is over: the next moment is seen afresh
-            actions: list[Action] = [Tap(a) for a in actors]
+            actions: list[Action] = [_tap(a) for a in actors]
         else:
             actions = table.respond(st)
         window = st.window

@@ -25,7 +25,7 @@ import threading
 import time
 import unicodedata
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from narrator.errors import DeviceError
 from narrator.phrases import numbers
@@ -82,6 +82,18 @@ class ChildRenderer:
                 self._arm()
         check_rendered(tmp, f"{self.name} rendered nothing for {text!r}")
         os.replace(tmp, path)
+
+    def pid(self) -> int | None:
+        """The running child's process id (None when there is none)."""
+        proc = self._proc
+        return proc.pid if proc is not None and proc.poll() is None else None
+
+    def start(self) -> None:
+        """Start the child now if it is not running (to learn what it says when ready)."""
+        with self._lock:
+            if self._proc is None or self._proc.poll() is not None:
+                self._start()
+                self._arm()
 
     def close(self) -> None:
         with self._lock:
@@ -165,7 +177,7 @@ class Lines:
         return line.decode("utf-8", "replace")
 
 
-def _send(proc: subprocess.Popen[bytes], line: str, what: str) -> None:
+def send(proc: subprocess.Popen[bytes], line: str, what: str) -> None:
     try:
         assert proc.stdin is not None
         proc.stdin.write((line + "\n").encode("utf-8"))
@@ -186,19 +198,19 @@ class WorkerRenderer(ChildRenderer):
         return [sys.executable, "-m", "narrator.voice.render_worker", self.engine, f"{self.speed}"]
 
     def on_start(self, proc: subprocess.Popen[bytes]) -> None:
-        answer = _answer(self.lines.read(START_SECONDS, f"the {self.name} voice"))
-        if "error" in answer:
-            raise DeviceError(f"the {self.name} voice: {answer['error']}")
+        said = answer(self.lines.read(START_SECONDS, f"the {self.name} voice"))
+        if "error" in said:
+            raise DeviceError(f"the {self.name} voice: {said['error']}")
 
     def ask(self, proc: subprocess.Popen[bytes], text: str, path: Path) -> None:
         what = f"the {self.name} voice"
-        _send(proc, json.dumps({"text": text, "path": str(path)}, ensure_ascii=False), what)
-        answer = _answer(self.lines.read(RENDER_SECONDS, what))
-        if "error" in answer:
-            raise DeviceError(f"{what} cannot say {text!r}: {answer['error']}")
+        send(proc, json.dumps({"text": text, "path": str(path)}, ensure_ascii=False), what)
+        said = answer(self.lines.read(RENDER_SECONDS, what))
+        if "error" in said:
+            raise DeviceError(f"{what} cannot say {text!r}: {said['error']}")
 
 
-def _answer(line: str) -> dict[str, str]:
+def answer(line: str) -> dict[str, Any]:
     try:
         data = json.loads(line)
     except json.JSONDecodeError:
@@ -238,7 +250,7 @@ class FestivalRenderer(ChildRenderer):
         self._n += 1
         marker = f"NARRATOR-DONE-{self._n}"
         # Festival buffers its output on a pipe: flush, or the marker never comes.
-        _send(proc, f'{expr}\n(format t "{marker}\\n") (fflush nil)', "festival")
+        send(proc, f'{expr}\n(format t "{marker}\\n") (fflush nil)', "festival")
         while self.lines.read(seconds, "festival").strip() != marker:
             pass  # festival's own chatter
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from narrator.clock import Clock
 from narrator.errors import DeviceError
-from narrator.voice.recognizer import SAMPLE_RATE
+from narrator.voice.recognizer import CHUNK_SECONDS, SAMPLE_RATE
 
 # Room echo and the speaker's tail outlast the end of playback a little.
 UNMUTE_TAIL = 0.3
@@ -44,7 +44,7 @@ class MuteGate:
 class Microphone:
     """Captures from a sounddevice input (`device`: a name, part of one, or an index)."""
 
-    def __init__(self, device: str | int | None = None, chunk_seconds: float = 0.1) -> None:
+    def __init__(self, device: str | int | None = None, chunk_seconds: float = CHUNK_SECONDS) -> None:
         self.device = device
         self.frames = int(SAMPLE_RATE * chunk_seconds)
 

@@ -21,6 +21,11 @@ from narrator.voice.commands import Command
 
 SAMPLE_RATE = 16000
 BYTES_PER_SECOND = SAMPLE_RATE * 2
+# Seconds of audio the microphone hands over at a time: a command is heard only once the
+# chunk holding its end has come, so a chunk's length is waited on average half of it.
+# 0.03 (pocketsphinx's endpointer frame) against 0.1: listen latency p50 about 50 ms lower
+# for about 0.002 of RTF (the per-chunk work; a-lat, stop 22).
+CHUNK_SECONDS = 0.03
 
 
 class AudioFileError(InputFileError):
@@ -130,7 +135,7 @@ def check_audio(path: Path) -> bytes:
     return audio
 
 
-def chunked(audio: bytes, seconds: float = 0.1) -> Iterator[bytes]:
+def chunked(audio: bytes, seconds: float = CHUNK_SECONDS) -> Iterator[bytes]:
     size = int(seconds * SAMPLE_RATE) * 2
     for i in range(0, len(audio), size):
         yield audio[i : i + size]

@@ -65,6 +65,9 @@ END_WINDOW = 0.3
 # cut); the person giving a command is nearer the microphone than the talk around them.
 TRIM_DB: float | None = 15.0
 TRIM_PAD = 0.15  # seconds kept either side of the loud stretch
+# ... after it: the decode ahead waits for this much quiet (0.1: 89 of 112 right against 97
+# on the tuning part, one talk clip taken; kept at TRIM_PAD).
+TRIM_END_PAD = 0.15
 # Ending an utterance when its loud stretch is over, not only at silence: in babble the
 # voice activity detector never hears silence, so the command waits for the talk around it
 # to stop. Off: on the tuning part it cut commands (81 of 96 right against 90 of 96).
@@ -96,6 +99,12 @@ EARLY_QUIET_DB: float | None = 6.0
 # removal below hears the audio a little otherwise after a decode ahead; RTF 0.071 ->
 # 0.087 for the decodes that more audio made void.)
 DECODE_AHEAD: float | None = 0.05
+# ... but the decoding itself starts this much sooner (seconds of quiet past the pad): the
+# CPU is spent while the last 0.05 s come, not after them. (a-lat, stop 22: ending at 0
+# too took "let me finish my thought" in tests/listen as "repeat": a pause in talk.)
+AHEAD_START = 0.0
+# Utterances shorter than this (seconds) are not trimmed, nor decoded ahead.
+SHORTEST_TRIM = 0.2
 # Ending on the decode ahead: when it is a command that both decoders heard word for word,
 # and as loud as any command before it in the same stretch of speech, the utterance ends
 # there, whatever the voice activity detector thinks (in babble and reverberation it
@@ -194,27 +203,33 @@ def peak_level(speech: bytes) -> float:
     return float(levels.max()) if len(levels) else 0.0
 
 
-def loudest_part(speech: bytes, trim_db: float | None, pad: float = TRIM_PAD) -> bytes:
+def loudest_part(speech: bytes, trim_db: float | None, pad: float = TRIM_PAD,
+                 end_pad: float | None = None) -> bytes:
     """The stretch of an utterance around its loud part: from the first to the last
     100 ms window whose energy is within `trim_db` of the loudest window's, plus `pad`.
     Babble and talk that run into a command from further away are quieter: the
     endpointer cannot part them from it (they are speech too), their loudness can."""
-    first, last = loud_bounds(speech, trim_db, pad)
+    first, last = loud_bounds(speech, trim_db, pad, end_pad)
     return speech[2 * first : 2 * last]
 
 
-def loud_bounds(speech: bytes, trim_db: float | None, pad: float = TRIM_PAD) -> tuple[int, int]:
-    """loudest_part's first and last sample (the whole utterance when it is not cut)."""
+def loud_bounds(speech: bytes, trim_db: float | None, pad: float = TRIM_PAD,
+                end_pad: float | None = None) -> tuple[int, int]:
+    """loudest_part's first and last sample (the whole utterance when it is not cut);
+    `end_pad` (None: `pad`) is kept after the loud stretch, as far as the speech goes."""
     whole = (0, len(speech) // 2)
     if trim_db is None:
         return whole
     step = SAMPLE_RATE // 100
-    if len(speech) // 2 < 20 * step:
+    if len(speech) // 2 < SHORTEST_TRIM * SAMPLE_RATE:
         return whole
     level = _levels(speech)
     loud = np.flatnonzero(level >= level.max() - trim_db)
     first = max(0, int(loud[0]) * step - int(pad * SAMPLE_RATE))
-    last = min(len(speech) // 2, (int(loud[-1]) + 1) * step + int(pad * SAMPLE_RATE))
+    after = pad if end_pad is None else end_pad
+    # Not cut at the speech's end: a last sample past it says the pad is not all there
+    # yet (the decode ahead waits for it).
+    last = (int(loud[-1]) + 1) * step + int(after * SAMPLE_RATE)
     return first, last
 
 
@@ -282,7 +297,8 @@ class PocketsphinxRecognizer:
                  early_exact: bool = EARLY_EXACT,
                  early_quiet_db: float | None = EARLY_QUIET_DB,
                  decode_ahead: float | None = DECODE_AHEAD,
-                 ahead_end: bool = AHEAD_END) -> None:
+                 ahead_end: bool = AHEAD_END, end_pad: float = TRIM_END_PAD,
+                 ahead_start: float = AHEAD_START) -> None:
         ps = _pocketsphinx()
         self.commands = commands
         self.agreement = agreement
@@ -291,6 +307,8 @@ class PocketsphinxRecognizer:
         self.end_window = end_window
         self.full_utterance = full_utterance
         self.trim_db = trim_db
+        self.end_pad = end_pad
+        self.ahead_start = ahead_start
         self.loud_end = loud_end
         self.early_end = early_end if full_utterance else None
         self.run_on_db = run_on_db
@@ -301,7 +319,9 @@ class PocketsphinxRecognizer:
         # The last audio decoded whole: (trimmed audio, the grammar's transcript if it was
         # asked, the free decoder's), so what was decoded ahead is not decoded again.
         self._ahead: tuple[bytes, str | None, str] | None = None
+        self._judged: bytes | None = None  # the trimmed audio the decode ahead ended on or not
         self.ahead_used = 0  # utterances whose decode was done ahead (bench, tests)
+        self.decodes = 0  # whole-utterance decodes run, by either decoder (tests)
         self._run_on_under: float | None = None  # the level a run-on must reach (dB)
         self._peak = self._quiet = self._power = 0.0
         self._cut_at: float | None = None
@@ -374,15 +394,27 @@ class PocketsphinxRecognizer:
         with `ahead_end`, a command both decoders heard word for word ends it there."""
         assert self.decode_ahead is not None
         speech = self._so_far()
-        first, last = loud_bounds(speech, self.trim_db)
-        if (len(speech) // 2 - last) / SAMPLE_RATE < self.decode_ahead:
+        if len(speech) < BYTES_PER_SECOND * SHORTEST_TRIM:
+            return None  # too short to trim: no loud stretch is over yet
+        first, last = loud_bounds(speech, self.trim_db, end_pad=self.end_pad)
+        quiet = (len(speech) // 2 - last) / SAMPLE_RATE
+        if quiet < min(self.ahead_start, self.decode_ahead):
             return None
         trimmed = speech[2 * first : 2 * last]
-        if (self._ahead is not None and self._ahead[0] == trimmed) or not self._loud_enough():
+        if self._judged == trimmed or not self._loud_enough():
             return None
-        # The grammar is asked only when the free decoder heard a command (half the CPU of
-        # a decode ahead that more audio will make void); the end asks it if still needed.
-        texts = self._decode_trimmed(trimmed, free_first=self.ahead_end)
+        if self._ahead is None or self._ahead[0] != trimmed:
+            # The grammar is asked only when the free decoder heard a command (half the
+            # CPU of a decode ahead that more audio will make void); the end asks it if
+            # still needed.
+            self._decode_trimmed(trimmed, free_first=self.ahead_end)
+        if quiet < self.decode_ahead:
+            # Decoded, not judged yet: a pause inside talk is as long as the pad ("let me
+            # finish | my thought" heard as "repeat"); the CPU is spent meanwhile.
+            return None
+        self._judged = trimmed
+        assert self._ahead is not None
+        texts = (self._ahead[1] or "", self._ahead[2])
         if not self.ahead_end or self._inexact(texts):
             return None
         command = self._decide(*texts)
@@ -407,6 +439,7 @@ class PocketsphinxRecognizer:
         self._in_utterance = False
         self._speech.clear()
         self._ahead = None
+        self._judged = None
         self._cut_at = None
         self._run_on_under = None
         self._buffer.clear()
@@ -458,6 +491,7 @@ class PocketsphinxRecognizer:
                     self._tried = None
                 self._speech.clear()
                 self._ahead = None
+                self._judged = None
                 self._peak = self._quiet = self._power = 0.0
             if self.full_utterance:
                 self._speech += speech
@@ -561,7 +595,8 @@ class PocketsphinxRecognizer:
         loud stretch), each decoded in one go: batch CMN over this utterance alone.
         `free_first`: only a command word for word from the free decoder will do, so the
         grammar is not asked when it has none ("" for the grammar's transcript)."""
-        return self._decode_trimmed(loudest_part(speech, self.trim_db), free_first)
+        return self._decode_trimmed(loudest_part(speech, self.trim_db, end_pad=self.end_pad),
+                                    free_first)
 
     def _decode_trimmed(self, speech: bytes, free_first: bool = False) -> tuple[str, str]:
         ahead = self._ahead if self._ahead is not None and self._ahead[0] == speech else None
@@ -578,8 +613,8 @@ class PocketsphinxRecognizer:
         self._ahead = (speech, forced, free)
         return forced, free
 
-    @staticmethod
-    def _transcript(decoder: Any, speech: bytes) -> str:
+    def _transcript(self, decoder: Any, speech: bytes) -> str:
+        self.decodes += 1
         decoder.start_utt()
         if speech:
             decoder.process_raw(speech, full_utt=True)

@@ -1,25 +1,29 @@
-"""The child that holds a neural voice: `python -m narrator.voice.render_worker ENGINE SPEED`.
+"""The child that holds a voice: `python -m narrator.voice.render_worker ENGINE SPEED`.
 
 First line out: {"ready": ENGINE, "rate": HZ} or {"error": ...}. Then for each line in,
 {"text": ..., "path": ...}, it writes a 16-bit mono WAV at `path` and answers {"ok": true}
 or {"error": ...}. Ends when its input closes. Runs only in a child (see child_renderer).
+
+`espeak` (espeak-ng through pyttsx3, see tts) differs: its ready line lists the voices,
+{"ready": "espeak", "voices": [...]}, and each request names its "voice" and "rate".
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import wave
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import IO, Any
 
 Synth = Callable[[str, Path], None]
 
 
 def _write(path: Path, samples: Any, rate: int) -> None:
+    import numpy as np
+
     pcm = np.clip(np.round(np.asarray(samples, dtype=np.float32) * 32767.0), -32768, 32767)
     with wave.open(str(path), "wb") as w:
         w.setnchannels(1)
@@ -59,13 +63,49 @@ def _piper(speed: float) -> tuple[Synth, int]:
 ENGINES: dict[str, Callable[[float], tuple[Synth, int]]] = {"hibari": _hibari, "piper": _piper}
 
 
+_OUT: list[IO[str]] = []
+
+
 def _say(data: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
+    out = _OUT[0] if _OUT else sys.stdout
+    out.write(json.dumps(data, ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def _keep_stdout_for_answers() -> None:
+    # Whatever else writes to fd 1 (pyttsx3's espeak driver prints a line per saved file,
+    # from espeak's thread) goes to stderr: only answers reach the parent's pipe.
+    _OUT.append(os.fdopen(os.dup(1), "w", encoding="utf-8"))
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+
+def _espeak() -> int:
+    from narrator.voice import tts
+
+    _keep_stdout_for_answers()
+    try:
+        found = tts.engine_voices()
+    except Exception as exc:  # the parent reports it
+        _say({"error": f"{type(exc).__name__}: {exc}"})
+        return 1
+    _say({"ready": "espeak", "voices": found})
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            tts.render_here(str(request["voice"]), int(request["rate"]), str(request["text"]),
+                            Path(request["path"]))
+        except Exception as exc:  # one bad text must not end the voice
+            _say({"error": f"{type(exc).__name__}: {exc}"})
+            continue
+        _say({"ok": True})
+    return 0
 
 
 def main(argv: list[str]) -> int:
     engine = argv[0] if argv else ""
+    if engine == "espeak":
+        return _espeak()
     try:
         speed = max(0.5, min(2.0, float(argv[1]) if len(argv) > 1 else 1.0))
         synth, rate = ENGINES[engine](speed)

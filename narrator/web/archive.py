@@ -98,7 +98,7 @@ def archive_page(t: Text, games: list[Played]) -> str:
         where = _event_line(t, g.event)
         if where:
             names = f'<br><small>{esc(where)}</small>{names}'
-        items.append(f'<li><div><b>{esc(when)}</b> · {esc(g.rules)} · {g.seats}<br>'
+        items.append(f'<li><div><b>{esc(when)}</b> · {esc(t.rule_set(g.rules))} · {g.seats}<br>'
                      f'<span class="result">{esc(result)}</span>{names}</div>'
                      f'{pages.protocol_links(t, g.game_id, g.formats)}</li>')
     return (f'<section class="box"><h1>{esc(t("nav_archive"))}</h1>'

@@ -59,7 +59,7 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
     names = {s["seat"]: s["name"] for s in view["seats"]}
     phase, number = game["phase"], game["day"]
     heading = t("night_n", n=number) if phase == "night" else t("day_n", n=number)
-    parts = [f'<section class="status {esc(phase)}"><h1>{esc(heading)}</h1>']
+    parts = [f'<section class="status {esc(phase)}"><h1>{esc(heading)}</h1>', _setup_line(t, game)]
     if game["paused"]:
         parts.append(f'<p class="badge paused">{esc(t("paused"))}</p>')
     if view.get("fault"):
@@ -96,6 +96,18 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
         parts.append(_ballot(t, view))
     parts.append(_eliminations(t, view, names))
     return "".join(parts)
+
+
+def _setup_line(t: Text, game: dict[str, Any]) -> str:
+    """What was chosen for this game: how the players give their inputs (the cues say it),
+    a deal by phone. Not the rule set's name: "Sports mafia" names a role, and the page
+    shows no role word before the end (tests/web/test_browser.py)."""
+    items = []
+    if game.get("input"):
+        items.append(f'{t("input")}: {t("input_" + str(game["input"]))}')
+    if game.get("deal") == "phone":
+        items.append(t("deal_phone"))
+    return f'<p class="setup-line">{esc(" · ".join(items))}</p>' if items else ""
 
 
 def _seats(t: Text, view: dict[str, Any], roles: bool) -> str:
@@ -193,6 +205,34 @@ def _over(t: Text, view: dict[str, Any]) -> str:
 def no_game(t: Text) -> str:
     return (f'<section class="status"><h1>{esc(t("no_game"))}</h1>'
             f'<p><a class="button" href="/setup">{esc(t("nav_setup"))}</a></p></section>')
+
+
+# The page's words for the reasons a box can't play a set-up (narrator.evening.Problem
+# codes); another code shows the evening's own (English) sentence.
+PROBLEM_WORDS = {"answer_display": "setup_no_answer_display",
+                 "input_no_pads": "setup_input_no_pads", "input_no_keypad": "setup_input_no_keypad"}
+
+
+def held(t: Text, game_id: str, code: str, reason: str) -> str:
+    """The unfinished game found on start that this box can't play now, and why."""
+    why = t(PROBLEM_WORDS[code]) if code in PROBLEM_WORDS else reason
+    return (f'<section class="status held" role="alert"><h1>{esc(t("held_title"))}</h1>'
+            f'<p class="fault">{esc(t("held_game", game=game_id))} {esc(why)}</p>'
+            f'<p class="moment">{esc(t("held_next"))}</p></section>')
+
+
+def held_controls(t: Text) -> str:
+    """The PIN holder's one correction of a held game: abandon it (confirmed)."""
+    return (f'<section id="controls" class="box controls"><div class="row">'
+            f'<button type="button" data-kind="abandon" data-evening="abandon" '
+            f'data-confirm="confirm_abandon">{esc(t("abandon"))}</button>'
+            f'<a class="button" href="/setup">{esc(t("nav_setup"))}</a></div>'
+            '<div id="confirm" class="confirm" hidden><p class="question"></p>'
+            f'<button type="button" class="yes">{esc(t("yes"))}</button>'
+            f'<button type="button" class="no">{esc(t("cancel"))}</button></div>'
+            '<p id="result" class="result" role="status" aria-live="polite"></p>'
+            '<script type="application/json" id="words">'
+            f'{_json_words(t, ("confirm_abandon", "done", "refused"))}</script></section>')
 
 
 def voice_off(t: Text, reason: str) -> str:

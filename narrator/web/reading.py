@@ -52,7 +52,7 @@ def info_of(box: Box) -> GameInfo:
         header = session.header
         names = tuple(getattr(header, "names", ()) or ())
         return GameInfo(header.game_id, rules.name, rules.title, header.lang, names, words,
-                        forfeit=rules.forfeit)
+                        forfeit=rules.forfeit, input=header.input, deal=header.deal)
     return GameInfo("", rules.name, rules.title, "en", (), words, forfeit=rules.forfeit)
 
 

@@ -18,6 +18,7 @@ import asyncio
 import json
 import logging
 import re
+import socket
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
@@ -87,6 +88,8 @@ class WebServer:
             warmup.listeners.append(self.hub.poke)
         if host.box is not None:
             self.attach(host.box)
+        if evening is not None:  # a held game set aside, a game asked for: the page follows
+            evening.listeners.append(lambda _what: self.hub.poke())
 
     # the game
     def attach(self, box: Box) -> None:
@@ -109,7 +112,17 @@ class WebServer:
         box = self.host.box
         if box is not None and isinstance(box.session, GameSession):
             return box.session.header.lang
+        held = self.evening.held if self.evening is not None else None
+        if held is not None:
+            return held.setup.lang
         return self.host.settings.game.lang
+
+    def no_game(self, t: Text) -> str:
+        """The page with no game in play: an unfinished game held (and why), or none."""
+        held = self.evening.held if self.evening is not None else None
+        if held is None:
+            return pages.no_game(t)
+        return pages.held(t, held.game_id, held.problem.code, held.problem.reason)
 
     def text(self) -> Text:
         return text(self.lang)
@@ -135,10 +148,11 @@ class WebServer:
         view = self.view()
         t = self.text()
         fragment = self.voice_note(t) + (pages.live_fragment(t, view) if view
-                                         else pages.no_game(t))
+                                         else self.no_game(t))
         game = view["game"] if view else None
-        data = {"game": game["id"] if game else None, "over": bool(game and game["over"]),
-                "html": fragment}
+        held = self.evening.held if self.evening is not None else None
+        game_id = game["id"] if game else held.game_id if held else None
+        data = {"game": game_id, "over": bool(game and game["over"]), "html": fragment}
         return b"data: " + json.dumps(data, ensure_ascii=False).encode() + b"\n\n"
 
     # serving
@@ -161,10 +175,15 @@ class WebServer:
         app.on_shutdown.append(self._on_shutdown)
         return app
 
-    async def start(self, host: str, port: int) -> None:
+    async def start(self, host: str, port: int, sock: socket.socket | None = None) -> None:
+        """Listen on host:port, or on `sock` when systemd handed one over."""
         self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port, reuse_address=True)
+        site: web.BaseSite
+        if sock is not None:
+            site = web.SockSite(self._runner, sock)
+        else:
+            site = web.TCPSite(self._runner, host, port, reuse_address=True)
         await site.start()
 
     @property
@@ -215,12 +234,15 @@ class WebServer:
         t = self.text()
         view = self.view()
         fragment = self.voice_note(t) + (pages.live_fragment(t, view) if view
-                                         else pages.no_game(t))
+                                         else self.no_game(t))
         controls = ""
+        held = self.evening.held if self.evening is not None else None
         if view is not None:
             controls = (pages.controls(t, view) if self.signed_in(request)
                         else pages.sign_in_hint(t))
-        game_id = view["game"]["id"] if view else None
+        elif held is not None:
+            controls = pages.held_controls(t) if self.signed_in(request) else pages.sign_in_hint(t)
+        game_id = view["game"]["id"] if view else held.game_id if held else None
         body = pages.game_page(t, fragment, controls, game_id, bool(view and view["game"]["over"]))
         return self.html(t("title_game"), body, "game", request)
 

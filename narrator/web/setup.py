@@ -190,7 +190,8 @@ def _say(t: Text, problem: Problem, form: SetupForm) -> str:
 
 
 def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: bool,
-               running: bool) -> str:
+               running: str) -> str:
+    """`running`: "running" (a game in play), "held" (an unfinished game waits) or ""."""
     from narrator.rules.loader import load_bundled
     from narrator.rules.settings import describe
 
@@ -200,7 +201,7 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
         return f'<span class="error" role="alert">{esc(errors[key])}</span>' if key in errors else ""
 
     options = "".join(f'<option value="{esc(n)}"{" selected" if n == form.rules else ""}>'
-                      f'{esc(load_bundled(n).title)}</option>' for n in bundled())
+                      f'{esc(t.rule_set(n, load_bundled(n).title))}</option>' for n in bundled())
     seat_options = "".join(f'<option{" selected" if n == form.seats else ""}>{n}</option>'
                            for n in sorted(rules.deck))
     if form.seats not in rules.deck:
@@ -232,7 +233,7 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
                    f'{err("preset")}</label>')
     # Clubs seldom change them: folded, unless one of them is what's wrong.
     open_settings = " open" if any(k.startswith("set.") or k == "settings" for k in errors) else ""
-    warning = f'<p class="error">{esc(t("setup_running"))}</p>' if running else ""
+    warning = f'<p class="error">{esc(t("setup_" + running))}</p>' if running else ""
     general = err("settings") + err("start")
     submit = (f'<button type="submit" name="go" value="start">{esc(t("start_game"))}</button>'
               if signed_in else
@@ -295,8 +296,10 @@ def routes(server: WebServer, app: web.Application) -> None:
     def render(request: web.Request, form: SetupForm, errors: Mapping[str, str],
                status: int = 200) -> web.Response:
         t = text(form.lang)
+        held = server.evening is not None and server.evening.held is not None
+        running = server.host.box is not None and not server.host.box.game.over
         body = setup_page(t, form, errors, server.signed_in(request),
-                          server.host.box is not None and not server.host.box.game.over)
+                          "held" if held else "running" if running else "")
         return server.html(t("nav_setup"), body, "setup", request, status=status, t=t)
 
     async def get_setup(request: web.Request) -> web.StreamResponse:
@@ -330,7 +333,7 @@ def routes(server: WebServer, app: web.Application) -> None:
             return render(request, form, errors, status=400)
         try:
             evening.check(setup)  # what this box can't play abandons nothing
-            if evening.in_play:
+            if evening.in_play or evening.held is not None:
                 evening.abandon()  # the page said so above the form
             evening.start(setup)
         except SetupError as exc:
@@ -350,7 +353,7 @@ def routes(server: WebServer, app: web.Application) -> None:
         what = request.match_info["what"]
         try:
             if what == "next-game":
-                if evening.in_play:
+                if evening.in_play or evening.held is not None:
                     evening.abandon()  # confirmed on the page: "abandon this game and..."
                 evening.next()
             else:

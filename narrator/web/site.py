@@ -14,6 +14,7 @@ from narrator.clock import Clock
 from narrator.evening import Evening
 from narrator.settings import Settings
 from narrator.web import archive, deal, setup
+from narrator.web.activation import inherited_socket
 from narrator.web.auth import PinGate
 from narrator.web.server import Host, WebServer
 
@@ -36,13 +37,20 @@ async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any
     from narrator.web.auth import load_or_make_pin
 
     web_settings = settings.web
+    sock = inherited_socket()
     if web_settings.host is None:
         log.info("the organiser's page is off")
+        if sock is not None:
+            sock.close()
         return None
     pin = load_or_make_pin(web_settings.pin, settings.state_dir)
     server = make_server(host, PinGate(pin, clock.now), clock, evening)
+    if sock is not None:
+        # Where it listens is narrator.socket's to say; `listen:` still names the address
+        # said aloud when it is not 0.0.0.0 (the box has no network to find its own).
+        log.info("the organiser's page listens on the socket systemd opened (narrator.socket)")
     try:
-        await server.start(web_settings.host, web_settings.port)
+        await server.start(web_settings.host, web_settings.port, sock)
     except OSError as exc:
         log.error("the organiser's page cannot listen on %s:%d: %s", web_settings.host,
                   web_settings.port, exc.strerror or exc)

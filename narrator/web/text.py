@@ -43,6 +43,13 @@ class Text:
     def how(self, how: str) -> str:
         return str(self.table.get("how", {}).get(how, how))
 
+    def rule_set(self, rules: str, title: str = "") -> str:
+        """A rule set's name in the page's language, from the phrase book (the spoken and
+        shown names of a rule set live there); `title`: its file's own, for one it lacks."""
+        from narrator.phrases.book import PhraseBook
+
+        return PhraseBook.load(self.lang).rule_set_name(rules, title)
+
 
 @cache
 def text(lang: str) -> Text:

@@ -14,7 +14,8 @@ After the game: the winner, the reason, every role and every elimination's kind.
 
 `GET /api/state` serves this dict as JSON; the contract's keys are `game` (id, rules,
 lang, phase, day, over, winner), `seats` (seat, name, alive, fouls, nominated), `speaker`
-and `timer_left`; the rest are additions the page uses.
+and `timer_left`; the rest are additions the page uses (the game's `input` and `deal`
+among them: chosen per game, said aloud).
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ class GameInfo:
     names: tuple[str, ...] = ()  # by seat, seat 1 first; "" where none was given
     role_words: re.Pattern[str] | None = None  # the rule set's role names, any language
     forfeit: bool = False  # may the host give the game to the other team (sport, 001)
+    # How the players give their inputs (pads, keypad, both: the cues say it aloud) and
+    # how the cards were dealt (cards, phone): chosen per game, public.
+    input: str = ""
+    deal: str = "cards"
 
     def name(self, seat: int) -> str:
         return self.names[seat - 1] if 0 < seat <= len(self.names) else ""
@@ -69,6 +74,7 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         # Public: the whole table heard night zero called again and the game paused.
         "redo_night_zero": bool(st.redo_night_zero) and not over,
         "forfeit": info.forfeit,  # the rule set's, public: the page offers the button
+        "input": info.input, "deal": info.deal,
     }
     if over:
         game["reason"] = st.outcome.reason if st.outcome else None

@@ -41,7 +41,9 @@ def test_a_dry_run_shows_every_step_and_changes_nothing(tmp_path: Path) -> None:
     assert f"install -m 0644 {ROOT}/narrator/config/default.yaml {tmp_path}/etc/narrator.yaml" in out
     assert f"install -d -m 0700 -o narrator -g narrator {tmp_path}/state" in out
     assert f"install -m 0644 {ROOT}/systemd/narrator.service {tmp_path}/units/narrator.service" in out
-    assert "systemctl enable narrator.service" in out and "systemctl restart narrator.service" in out
+    assert f"install -m 0644 {ROOT}/systemd/narrator.socket {tmp_path}/units/narrator.socket" in out
+    assert "systemctl enable narrator.socket narrator.service" in out
+    assert "systemctl restart narrator.socket" in out and "systemctl restart narrator.service" in out
     assert "dry run: would check" in out
     assert not any(Path(p).exists() for p in places(tmp_path).values())
 
@@ -108,6 +110,7 @@ def test_the_self_check_names_what_is_wrong(tmp_path: Path) -> None:
     assert f"config: {tmp_path}/etc/narrator.yaml: colour: unknown key" in problems
     assert f"{tmp_path}/state is not mode 0700" in problems
     assert f"{tmp_path}/units/narrator.service is missing" in problems
+    assert f"{tmp_path}/units/narrator.socket is missing (the organiser's page)" in problems
     assert "/bin/narrator" not in problems  # the package itself is fine
     assert "problem(s)" in done.stdout
 

@@ -1,4 +1,5 @@
-"""The systemd unit: what the box needs, and hardened to an exposure of at most 1.0."""
+"""The systemd units: what the box needs, hardened to an exposure of at most 1.0, and the
+organiser's page reachable from the club's network through narrator.socket."""
 
 from __future__ import annotations
 
@@ -11,15 +12,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "narrator.service"
+SOCKET = ROOT / "systemd" / "narrator.socket"
 ANALYZE = shutil.which("systemd-analyze")
 needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
 
 
-def directives() -> dict[str, list[str]]:
+def directives(unit: Path = UNIT) -> dict[str, list[str]]:
     """Every `Key=value` of the unit, by "Section.Key", in order (keys may repeat)."""
     out: dict[str, list[str]] = {}
     section = ""
-    for raw in UNIT.read_text().splitlines():
+    for raw in unit.read_text().splitlines():
         line = raw.strip()
         if not line or line.startswith(("#", ";")):
             continue
@@ -60,13 +62,33 @@ def test_gpio_sound_and_input_devices_stay_reachable() -> None:
     assert d.get("Service.PrivateDevices", ["no"]) == ["no"]
 
 
+def test_the_page_is_reachable_from_the_club_s_network_only() -> None:
+    """The daemon has no network (PrivateNetwork=yes, its own sockets AF_UNIX only): a
+    listen of its own would be in an empty namespace, reachable from nowhere. systemd
+    listens on port 8080 for it (narrator.socket) and passes the socket in; only the
+    club's network may connect."""
+    service = directives()
+    assert service["Service.PrivateNetwork"] == ["yes"]
+    assert service["Service.RestrictAddressFamilies"] == ["AF_UNIX"]
+    assert "narrator.socket" in service["Unit.Wants"][0].split()
+    assert "narrator.socket" in service["Unit.After"][0].split()
+    sock = directives(SOCKET)
+    assert sock["Socket.ListenStream"] == ["8080"]
+    assert sock["Socket.IPAddressDeny"] == ["any"]
+    allowed = " ".join(sock["Socket.IPAddressAllow"]).split()
+    assert set(allowed) == {"localhost", "link-local", "10.0.0.0/8", "172.16.0.0/12",
+                            "192.168.0.0/16", "fc00::/7"}
+    assert sock["Install.WantedBy"] == ["sockets.target"]
+
+
 @needs_analyze
 def test_systemd_accepts_every_directive(tmp_path: Path) -> None:
     # verify wants the program to exist; everything else is checked as installed.
     copy = tmp_path / "narrator.service"
     copy.write_text(re.sub(r"(?m)^ExecStart=.*$", "ExecStart=/bin/true", UNIT.read_text()))
-    done = subprocess.run([str(ANALYZE), "verify", str(copy)], capture_output=True, text=True,
-                          timeout=60, check=False)
+    (tmp_path / "narrator.socket").write_text(SOCKET.read_text())
+    done = subprocess.run([str(ANALYZE), "verify", str(copy), str(tmp_path / "narrator.socket")],
+                          capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == "", done.stderr
 

@@ -18,6 +18,7 @@ from narrator.engine.actions import (
     AddTime,
     EndSpeech,
     Entry,
+    Forfeit,
     Foul,
     Nominate,
     Pause,
@@ -54,6 +55,12 @@ from tests.devices.helpers import settle, tick
     ("2.63*4\n", [Nominate(64, by=2)]),  # ...and deletes a digit of N
     ("2.6.", [EndSpeech()]),             # a second dot is "next speaker", as before
     ("/2.", [EndSpeech()]),              # not in / mode
+    ("//3\n", [Forfeit(3)]),            # / / N Enter: a severe breach (the box confirms it)
+    ("//0\n", []),                      # no seat 0
+    ("//\n", []),
+    ("//*3\n", [Foul(3)]),              # * goes back to / ...
+    ("/3/4\n", [Foul(4)]),              # ... and / after digits starts / again
+    ("//3\n/3\n", [Forfeit(3), Foul(3)]),
 ])
 def test_the_key_map(typed: str, actions: list[Action]) -> None:
     assert KeypadDecoder().keys(typed) == actions

@@ -122,3 +122,25 @@ def test_the_players_must_have_what_the_cues_name(tmp_path: Path) -> None:
         pads_box.evening.start(GameSetup(input="keypad"))
     assert pads_box.evening.start(GameSetup(input="auto")).input == "auto"
     assert pads_box.input_method == "pads"
+
+
+def test_mock_pins_are_no_answer_display(tmp_path: Path) -> None:
+    """A laptop on mock pins (GPIOZERO_PIN_FACTORY=mock) has answer LEDs nobody sees: with a
+    keypad that has no screen (the terminal keypad not on a terminal), private checks are
+    refused as on a box without a panel, and a game resumed there is held, not played."""
+    from narrator.devices.gpio import GpioSeatPanel, mock_pin_factory
+
+    clock = FakeClock()
+    settings = load_settings(None, {"state_dir": str(tmp_path / "state"),
+                                    "cache_dir": str(tmp_path / "cache"), "keypad": "none"})
+    mock = GpioSeatPanel(pin_factory=mock_pin_factory(), clock=clock)
+    try:
+        with pytest.raises(SetupError, match=r"mock pins \(answer LEDs nobody sees\)"):
+            Service(settings, Ports(FakeSpeaker(clock), mock, [FakeKeypad(display=False)]), clock,
+                    Notifier(""), setup=GameSetup(rules="sport"))
+        public = GameSetup(rules="classic", seats=10,
+                           settings=MappingProxyType({"answers_public": True}))
+        Service(settings, Ports(FakeSpeaker(clock), mock, [FakeKeypad(display=False)]), clock,
+                Notifier(""), setup=public)
+    finally:
+        mock.close()

@@ -507,7 +507,7 @@ def setup_form_cases(body: str) -> None:
     t = text(form.lang)
     check(form, t, errors)
     assert all(isinstance(v, str) and v for v in errors.values()), errors
-    setup_page(t, form, errors, True, False)
+    setup_page(t, form, errors, True, "")
 
 
 def test_setup_forms(request: pytest.FixtureRequest) -> None:

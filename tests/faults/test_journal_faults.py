@@ -186,6 +186,52 @@ def test_the_box_says_a_technical_pause_and_goes_on(tmp_path: Path) -> None:
     assert len(lines) > 2 and read(tmp_path / "journal" / "current.jsonl").entries
 
 
+def test_the_game_ending_action_is_carried_out_with_the_writer_thread(tmp_path: Path) -> None:
+    """`narrator run`'s writer thread: the action that ends the game archives the journal
+    (the writer stops) and then its effects wait for a sync. They must still be carried
+    out: the winner said, the game over for the evening, which waits for it to start the
+    next game. (The sync used to be queued to the stopped writer and never settled: the
+    box fell silent after the first game's last action and the evening stopped there.)"""
+    from narrator.engine.actions import Forfeit
+
+    clock = FakeClock()
+
+    async def main() -> list[str]:
+        header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",
+                            started="2025-01-01T20:00:00")
+        session, opening = GameSession.start(tmp_path, header, wall=lambda: 1.7e9,
+                                             disk=lambda fd: ThreadDisk(fd))
+        speaker = FakeSpeaker(clock)
+        boxes: list[Box] = []
+        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
+        box = Box(session, Performer(speaker, PhraseBook.load("en"), timers), clock)
+        boxes.append(box)
+        box.start(opening)
+        box.apply_now(Forfeit(8))  # a mafioso's severe breach: the game ends at once
+        over = asyncio.get_running_loop().create_task(box.wait_over())
+        deadline = time.monotonic() + 30
+        while not over.done():
+            assert time.monotonic() < deadline, "the game's last effects were never carried out"
+            if not await clock.step():
+                await asyncio.sleep(0.001)  # the writer thread's turn
+        assert over.result() is not None
+        await box.stop()
+        return [t for _a, t in speaker.said]
+
+    said = asyncio.run(main())
+    assert "The town wins." in said
+
+
+def test_a_sync_after_close_is_done(tmp_path: Path) -> None:
+    fd = os.open(tmp_path / "j", os.O_WRONLY | os.O_CREAT, 0o600)
+    disk = ThreadDisk(fd)
+    disk.write(b"line\n")
+    disk.close()
+    assert disk.sync().done()
+    os.close(fd)
+    assert (tmp_path / "j").read_bytes() == b"line\n"
+
+
 @pytest.mark.parametrize("mode", [0o600])
 def test_the_journal_is_private(tmp_path: Path, mode: int) -> None:
     header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from narrator.voice.commands import Command, CommandSet
-from narrator.voice.listen_clips import ClipSpec, concatenate, read_wav, speak_all
+from narrator.voice.listen_clips import ClipSpec, concatenate, read_wav, speak_all, speech_end
 from narrator.voice.recognizer import chunked, read_audio, recognize
 from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 from tests.listen.conftest import OPENING, TALK, stream
@@ -82,7 +82,7 @@ def test_commands_in_a_stream_keep_their_time(clips: Path, english: CommandSet) 
 def test_muted_speech_is_skipped(clips: Path, english: CommandSet) -> None:
     audio = read_audio(stream(clips, "muted", ["start voting", "resume"], "en-us"))
     recognizer = PocketsphinxRecognizer(english)
-    chunks = list(chunked(audio))
+    chunks = list(chunked(audio, 0.1))
     # Hear everything but the last two seconds, where "resume" is.
     cut = len(chunks) - 20
     out = [c for chunk in chunks[:cut] for c in recognizer.accept(chunk)]
@@ -132,3 +132,26 @@ def test_a_decode_ahead_is_not_done_again_at_the_end(clips: Path, english: Comma
     recognizer = PocketsphinxRecognizer(english, ahead_end=False)
     assert heard(recognizer, path) == [("start_voting", None)]
     assert recognizer.ahead_used == 1
+
+
+def test_a_decode_ahead_is_done_before_it_is_judged(clips: Path, english: CommandSet) -> None:
+    # In the microphone's chunks the utterance is decoded as soon as the pad after its loud
+    # stretch has come and judged 0.05 s of audio later: the chunk the command comes out
+    # in runs no decode (its CPU was spent while that audio came), and the command is out
+    # within 0.3 s of audio after the voice's last sound.
+    spec = ClipSpec("start voting", "en-us")
+    [path] = speak_all([spec], clips)
+    recognizer = PocketsphinxRecognizer(english)
+    fed, got, decodes_then, at = 0.0, [], -1, None
+    for chunk in chunked(read_audio(path)):
+        fed += len(chunk) / 32000
+        before = recognizer.decodes
+        out = recognizer.accept(chunk)
+        if out and at is None:
+            at, decodes_then = fed, recognizer.decodes - before
+        got += out
+    got += recognizer.flush()
+    assert [(c.command, c.seat) for c in got] == [("start_voting", None)]
+    assert at is not None and decodes_then == 0, (at, decodes_then)
+    assert recognizer.decodes == 2  # the free decoder's and the grammar's, once each
+    assert at - speech_end(spec) < 0.3, (at, speech_end(spec))

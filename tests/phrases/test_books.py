@@ -134,7 +134,7 @@ def test_commands_are_lists_of_phrases(book: PhraseBook) -> None:
      "Игрок номер два, у вас две минуты тридцать секунд."),
     ("ru", "revote", {"seats": (5, 1)}, "Повторное голосование: игроки номер пять и один."),
     ("ru", "convicted", {"seat": 4, "votes": 2}, "Игрок номер четыре покидает стол: два голоса против."),
-    ("ru", "single_nominee_leaves", {"seat": 9}, "Кандидатура одна: игрок номер девять покидает стол."),
+    ("ru", "single_nominee_leaves", {"seat": 9}, "Кандидатура одна, игрок номер девять: без голосования."),
     ("ru", "foul_taken_back", {"seat": 3, "count": 2}, "Игроку номер три снят один фол. Остаётся два фола."),
     ("ru", "morning", {"day": 2}, "Доброе утро. День второй."),
     ("ru", "foul", {"seat": 5, "count": 3}, "Игрок номер пять, третий фол."),
@@ -192,3 +192,13 @@ def test_a_rule_sets_own_words_for_an_engine_cue_take_its_parameters(name: str) 
         book = PhraseBook.load(lang)
         for engine_cue, own in loader.load_bundled(name).cues.items():
             assert book.params_of(own) == frozenset(ENGINE_CUES[engine_cue]), (lang, own)
+
+
+@pytest.mark.parametrize(("lang", "leaves"), [("en", "leaves the table"), ("ru", "покидает стол")])
+def test_a_single_nominee_is_said_to_leave_once(lang: str, leaves: str) -> None:
+    """sport's lone nominee from day 2: `single_nominee_leaves` then `eliminated` (the
+    scenario single_nominee.yaml): only the second says the player leaves."""
+    book = PhraseBook.load(lang)
+    first = book.render("single_nominee_leaves", {"seat": 6})
+    then = book.render("eliminated", {"seat": 6})
+    assert leaves not in first and leaves in then

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from narrator.errors import ConfigError
+from narrator.voice import tts
 from narrator.voice.cache import WavCache
 from narrator.voice.estimate import estimate_seconds
 from narrator.voice.tts import Pyttsx3Renderer, voices
@@ -55,3 +60,43 @@ def test_an_unknown_voice_is_a_config_error(tmp_path: Path) -> None:
 
 def test_both_languages_have_their_default_voice() -> None:
     assert {"gmw/en-us", "zle/ru"} <= set(voices())
+
+
+def test_a_crash_of_espeak_costs_one_clip_not_the_box(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # espeak-ng's C library crashed once in ~30 suite runs (a segfault in runAndWait): it
+    # runs in a child, so the crash ends the child, and the cache renders the clip again.
+    child = tts.EspeakChild()
+    monkeypatch.setattr(tts, "_CHILD", [child])
+    cache = WavCache(tmp_path, Pyttsx3Renderer("gmw/en-us", 160), "en")
+    cache.clip("one")
+    first = child.pid()
+    real_ask = tts.EspeakChild.ask
+    crashes: list[int] = []
+
+    def crash_first(self: tts.EspeakChild, proc: subprocess.Popen[bytes], text: str,
+                    path: Path) -> None:
+        if not crashes:
+            crashes.append(proc.pid)
+            os.kill(proc.pid, signal.SIGSEGV)
+            proc.wait()
+        real_ask(self, proc, text, path)
+
+    monkeypatch.setattr(tts.EspeakChild, "ask", crash_first)
+    try:
+        clip = cache.clip("Mafia, go to sleep.")
+        assert crashes == [first] and child.pid() not in (None, first)
+        assert child.starts == 2 and cache.rendered == 2
+        assert clip.seconds == pytest.approx(estimate_seconds("Mafia, go to sleep."), rel=0.3)
+    finally:
+        child.close()
+
+
+def test_the_daemon_never_loads_espeak(tmp_path: Path) -> None:
+    code = ("import sys; from pathlib import Path; from narrator.voice.cache import WavCache; "
+            "from narrator.voice.tts import Pyttsx3Renderer; "
+            f"c = WavCache(Path({str(tmp_path)!r}), Pyttsx3Renderer('zle/ru', 160), 'ru'); "
+            "print(c.clip('три').frames > 0, 'pyttsx3' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    assert out == ["True", "False"]

@@ -1,0 +1,57 @@
+"""The page of a box whose unfinished game can't go on (found on start; the keypad's
+screen is gone): it says so and why in the game's language, and the PIN holder sets the
+game aside with the abandon button; then the page offers a new game."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from narrator.clock import FakeClock
+from narrator.devices.keypads import FakeKeypad
+from narrator.web.auth import PinGate
+from narrator.web.site import make_server
+from tests.evening.test_resume_needs_display import box, play_into_night_zero, until
+
+Client = TestClient[web.Request, web.Application]
+PIN = "2468"
+
+
+def test_the_page_says_why_the_game_is_held_and_abandons_it(tmp_path: Path) -> None:
+    play_into_night_zero(tmp_path, lang="ru")
+    clock = FakeClock()
+    service, _speaker = box(tmp_path, clock, FakeKeypad(display=False, clock=clock), lang="en")
+    server = make_server(service, PinGate(PIN, clock.now), clock, service.evening)
+
+    async def main() -> None:
+        client: Client = TestClient(TestServer(server.app))
+        await client.start_server()
+        task = asyncio.get_running_loop().create_task(service.run())
+        try:
+            await until(clock, lambda: service.evening.held is not None)
+            page = await (await client.get("/game")).text()
+            assert "Незаконченную игру нельзя продолжить" in page  # the game's language
+            assert "Этой коробке негде показать ответы проверок" in page
+            assert service.evening.held is not None
+            assert f"Игра {service.evening.held.game_id}" in page
+            assert 'data-evening="abandon"' not in page  # the PIN first
+            r = await client.post("/login", data={"pin": PIN, "next": "/game"},
+                                  allow_redirects=False)
+            assert r.status == 303
+            page = await (await client.get("/game")).text()
+            assert 'data-evening="abandon"' in page and 'data-confirm="confirm_abandon"' in page
+            form = await (await client.get("/setup")).text()  # another game sets it aside:
+            assert "An unfinished game this box can&#x27;t play now is waiting" in form
+            r = await client.post("/api/abandon")
+            assert r.status == 200, await r.text()
+            assert service.evening.held is None and service.evening.abandoned is not None
+            page = await (await client.get("/game")).text()
+            assert "Незаконченную" not in page and "No game is running" in page
+        finally:
+            task.cancel()
+            await client.close()
+
+    asyncio.run(main())

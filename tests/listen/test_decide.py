@@ -19,16 +19,9 @@ def test_agreeing_transcripts_give_the_grammars_command(english: CommandSet) -> 
         ("nominate", 7)
 
 
-def test_a_seat_command_needs_its_seat_in_the_free_transcript(english: CommandSet) -> None:
-    # Alike enough, but the free decoder heard no seat: the seat is a guess.
-    assert heard(english, "i nominate player number ten",
-                 "i nominate player come is and and", 0.65) is None
-    assert heard(english, "i nominate player number ten",
-                 "i nominate player number ten and so", 0.65) == ("nominate", 10)
-
-
-def test_two_different_whole_commands_give_nothing(english: CommandSet) -> None:
-    assert heard(english, "pause", "foul eight", 0.0) is None
+def test_a_grammar_command_below_its_threshold_is_no_command(english: CommandSet) -> None:
+    assert heard(english, "pause", "those", 0.3) is None
+    assert heard(english, "pause", "pas", 0.5) == ("pause", None)
 
 
 def test_different_seats_give_nothing(english: CommandSet) -> None:

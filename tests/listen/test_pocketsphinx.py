@@ -153,5 +153,7 @@ def test_a_decode_ahead_is_done_before_it_is_judged(clips: Path, english: Comman
     got += recognizer.flush()
     assert [(c.command, c.seat) for c in got] == [("start_voting", None)]
     assert at is not None and decodes_then == 0, (at, decodes_then)
-    assert recognizer.decodes == 2  # the free decoder's and the grammar's, once each
+    # The free decoder's and the grammar's, and at most one the rest of the command made
+    # void (a pause between "start" and "voting" is as long as the pad).
+    assert 2 <= recognizer.decodes <= 3
     assert at - speech_end(spec) < 0.3, (at, speech_end(spec))

@@ -28,6 +28,7 @@ from narrator.voice.listen_clips import read_wav
 from narrator.voice.listen_clips import speech_end as voice_end
 from narrator.voice.recognizer import chunked, seconds_of
 from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
+from narrator.voice.recognizer_pocketsphinx import decide as recognizer_decide
 
 FALSE_ACCEPT_COST = 3.0
 # No threshold under 0.3: the tuning part's 32 talk clips cannot vouch for less (tuned
@@ -72,18 +73,9 @@ class Heard:
 def decide(commands: CommandSet, utterances: list[Utterance],
            thresholds: Mapping[str, float]) -> list[Command]:
     """What the recognizer would have given with these thresholds (its own rule)."""
-    out: list[Command] = []
-    for forced, free, score in utterances:
-        command = commands.parse(forced)
-        other = commands.parse(free)
-        if command is not None and other is not None and \
-                command.command == other.command and command.seat != other.seat:
-            continue
-        if command is None or score < thresholds.get(command.command, 1.01):
-            command = other
-        if command is not None:
-            out.append(command)
-    return out
+    out = [recognizer_decide(commands, forced, free, score, thresholds, 1.01)
+           for forced, free, score in utterances]
+    return [c for c in out if c is not None]
 
 
 def score(commands: CommandSet, heard: list[Heard],

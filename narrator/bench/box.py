@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from narrator.bench.keypad_pty import RUN_KEYPAD, keypad_terminal
+
 
 def _run_until_ready(folder: Path, cache: Path, timeout: float) -> tuple[float, float]:
     """Start `narrator run`; return (seconds to READY=1, VmRSS in MB then)."""
@@ -27,22 +29,28 @@ def _run_until_ready(folder: Path, cache: Path, timeout: float) -> tuple[float, 
         server.bind(address)
         server.settimeout(timeout)
         env = {**os.environ, "NOTIFY_SOCKET": address, "GPIOZERO_PIN_FACTORY": "mock"}
-        start = time.monotonic()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "narrator", "run", "--keypad", "none",
-             "--state-dir", str(folder / "state"), "--cache-dir", str(cache)],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            while True:
-                message = server.recv(4096).decode()
-                if "READY=1" in message:
-                    seconds = time.monotonic() - start
-                    break
-            rss = _vm_rss_mb(proc.pid)
-        finally:
-            proc.kill()
-            proc.wait()
-        os.unlink(address)
+        with keypad_terminal() as terminal:
+            start = time.monotonic()
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "narrator", "run", *RUN_KEYPAD,
+                 "--state-dir", str(folder / "state"), "--cache-dir", str(cache)],
+                env=env, stdin=terminal, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            return _ready(proc, server, start, address)
+
+
+def _ready(proc: subprocess.Popen[bytes], server: socket.socket, start: float,
+           address: str) -> tuple[float, float]:
+    try:
+        while True:
+            message = server.recv(4096).decode()
+            if "READY=1" in message:
+                seconds = time.monotonic() - start
+                break
+        rss = _vm_rss_mb(proc.pid)
+    finally:
+        proc.kill()
+        proc.wait()
+    os.unlink(address)
     return seconds, rss
 
 

@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from narrator.bench.keypad_pty import RUN_KEYPAD, keypad_terminal
+
 MARK = b"playing"  # narrator.voice.pyttsx3_speaker's debug line as a clip starts
 
 
@@ -26,11 +28,15 @@ def _first_word(folder: Path, cache: Path, timeout: float = 120.0) -> float:
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
     state = folder / "state"
     shutil.rmtree(state, ignore_errors=True)  # no game to resume: the greeting is "ready"
-    start = time.monotonic()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "narrator", "run", "--log-level", "debug", "--keypad", "none", "--web", "off",
-         "--state-dir", str(state), "--cache-dir", str(cache)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with keypad_terminal() as terminal:
+        return _read_until_playing(subprocess.Popen(
+            [sys.executable, "-m", "narrator", "run", "--log-level", "debug", *RUN_KEYPAD,
+             "--web", "off", "--state-dir", str(state), "--cache-dir", str(cache)],
+            env=env, stdin=terminal, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE),
+            time.monotonic(), timeout)
+
+
+def _read_until_playing(proc: subprocess.Popen[bytes], start: float, timeout: float) -> float:
     assert proc.stderr is not None
     try:
         buffered = b""
@@ -46,7 +52,7 @@ def _first_word(folder: Path, cache: Path, timeout: float = 120.0) -> float:
                 if b"pyttsx3_speaker" in line and MARK in line:
                     return time.monotonic() - start
             buffered = buffered[buffered.rfind(b"\n") + 1:]
-        raise RuntimeError("narrator run said nothing in time")
+        raise RuntimeError(f"narrator run said nothing in time: {buffered[-500:]!r}")
     finally:
         proc.kill()
         proc.wait()

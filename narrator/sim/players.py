@@ -11,6 +11,7 @@ restarted from its journal) choose the same, so a resumed game ends as it would 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Verdict, Vote
@@ -35,14 +36,7 @@ from narrator.engine.tasks import (
 from narrator.engine.voting import sitting_out
 
 # Votes by seat, shared (an action is a frozen value): a game casts a few dozen.
-_VOTES: dict[int, Vote] = {}
-
-
-def _vote(voter: int) -> Vote:
-    vote = _VOTES.get(voter)
-    if vote is None:
-        vote = _VOTES[voter] = Vote(voter)
-    return vote
+_vote = cache(Vote)
 
 
 class Table:

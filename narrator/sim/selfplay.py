@@ -7,6 +7,7 @@ are attached. Windows always run out after the players have acted.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from narrator.engine.actions import Action, Tap, WindowClosed
 from narrator.engine.core import Engine
@@ -33,14 +34,7 @@ def _closed(window: int) -> WindowClosed:
 
 
 # Taps by seat, shared likewise (an action is a frozen value).
-_TAPS: dict[int, Tap] = {}
-
-
-def _tap(seat: int) -> Tap:
-    tap = _TAPS.get(seat)
-    if tap is None:
-        tap = _TAPS[seat] = Tap(seat)
-    return tap
+_tap = cache(Tap)
 
 
 def with_random_roles(rules: RuleSet, seats: int, seed: int) -> RuleSet:

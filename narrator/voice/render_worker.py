@@ -90,11 +90,15 @@ def _espeak() -> int:
         _say({"error": f"{type(exc).__name__}: {exc}"})
         return 1
     _say({"ready": "espeak", "voices": found})
+    return _serve(lambda request: tts.render_here(
+        str(request["voice"]), int(request["rate"]), str(request["text"]), Path(request["path"])))
+
+
+def _serve(handle: Callable[[dict[str, Any]], None]) -> int:
+    """Answer each request line until the input closes."""
     for line in sys.stdin:
         try:
-            request = json.loads(line)
-            tts.render_here(str(request["voice"]), int(request["rate"]), str(request["text"]),
-                            Path(request["path"]))
+            handle(json.loads(line))
         except Exception as exc:  # one bad text must not end the voice
             _say({"error": f"{type(exc).__name__}: {exc}"})
             continue
@@ -113,15 +117,7 @@ def main(argv: list[str]) -> int:
         _say({"error": f"{type(exc).__name__}: {exc}"})
         return 1
     _say({"ready": engine, "rate": rate})
-    for line in sys.stdin:
-        try:
-            request = json.loads(line)
-            synth(str(request["text"]), Path(request["path"]))
-        except Exception as exc:  # one bad text must not end the voice
-            _say({"error": f"{type(exc).__name__}: {exc}"})
-            continue
-        _say({"ok": True})
-    return 0
+    return _serve(lambda request: synth(str(request["text"]), Path(request["path"])))
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ class Pyttsx3Renderer:
         child = espeak_child()
         with child.request_lock:
             # The voice list comes with the child's first line: known before the first ask.
-            if not _known(self.voice, child.voices()):
+            if not known_voice(self.voice, child.voices()):
                 # espeak-ng would quietly speak with some other voice.
                 raise ConfigError("settings", "voice", f"espeak-ng has no voice {self.voice!r}")
             child.voice, child.rate = self.voice, self.rate
@@ -72,7 +72,7 @@ def voices() -> list[str]:
     return espeak_child().voices()
 
 
-def _known(voice: str, ids: list[str]) -> bool:
+def known_voice(voice: str, ids: list[str]) -> bool:
     # espeak-ng takes an id ("gmw/en-us"), its last part ("en-us"), and a variant ("+f3").
     base = voice.split("+")[0]
     return any(base in (v, v.rsplit("/", 1)[-1]) for v in ids)

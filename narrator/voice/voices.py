@@ -168,14 +168,12 @@ def _espeak(voice_id: str, lang: str) -> Choice:
 
 def _espeak_known(voice_id: str) -> bool:
     from narrator.errors import DeviceError
-    from narrator.voice.tts import voices
+    from narrator.voice.tts import known_voice, voices
 
     try:
-        ids = voices()
+        return known_voice(voice_id, voices())
     except DeviceError:
         return False
-    base = voice_id.split("+")[0]
-    return any(base in (v, v.rsplit("/", 1)[-1]) for v in ids)
 
 
 def speed_of(rate: int) -> float:

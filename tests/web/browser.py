@@ -20,7 +20,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import (
+    NoSuchElementException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver.chrome.service import Service as DriverService
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -55,8 +59,19 @@ def wait_for(driver: WebDriver, condition: Callable[[WebDriver], Any], seconds: 
     """Wait until `condition` holds; the live part is swapped as the box changes, so an
     element that went stale or is not there yet only means "not yet"."""
     ignored = (StaleElementReferenceException, NoSuchElementException)
+
+    def holds(d: WebDriver) -> Any:
+        try:
+            return condition(d)
+        except WebDriverException as exc:
+            # chromedriver reports an element swapped out between finding and reading it
+            # this way too, not always as a stale reference (seen once in ~35 suite runs).
+            if "does not belong to the document" in str(exc.msg):
+                return False
+            raise
+
     return WebDriverWait(driver, seconds, poll_frequency=0.05,
-                         ignored_exceptions=ignored).until(condition)
+                         ignored_exceptions=ignored).until(holds)
 
 
 class LoopThread:

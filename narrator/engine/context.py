@@ -233,18 +233,29 @@ def waits_only(ctx: Ctx, task: Task) -> bool:
     raise RuleError(f"{task.name} is not an agenda task")
 
 
-@dataclass(frozen=True, slots=True)
 class TaskSpec(Generic[T]):
     """What a task does. `start` runs when the task reaches the front of the agenda; it
     returns True when it opened a window and the agenda must wait. While that window is
     open, actions aimed at the moment (taps, votes, nominations...) go to `act`; when the
-    window closes, `closed` runs (None: nothing to do then, the agenda just goes on)."""
+    window closes, `closed` runs (None: nothing to do then, the agenda just goes on).
 
+    A plain class, not a generic dataclass: mypyc cannot compile the latter."""
+
+    __slots__ = ("accepts", "act", "closed", "start")
     start: Callable[[Ctx, T], bool]
-    act: Callable[[Ctx, T, Action], None] = _no_input
-    closed: Callable[[Ctx, T], None] | None = None
+    act: Callable[[Ctx, T, Action], None]
+    closed: Callable[[Ctx, T], None] | None
     # Which action kinds `act` may accept: the legal-action query asks this before generating.
-    accepts: frozenset[str] = frozenset()
+    accepts: frozenset[str]
+
+    def __init__(self, start: Callable[[Ctx, T], bool],
+                 act: Callable[[Ctx, T, Action], None] = _no_input,
+                 closed: Callable[[Ctx, T], None] | None = None,
+                 accepts: frozenset[str] = frozenset()) -> None:
+        self.start = start
+        self.act = act
+        self.closed = closed
+        self.accepts = accepts
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ def clean() -> None:
 
 def build() -> None:
     from mypyc.build import mypycify
-    from setuptools import setup  # type: ignore[import-untyped]
+    from setuptools import setup  # type: ignore[import-untyped, unused-ignore]
 
     clean()
     BUILD.mkdir(parents=True)

@@ -21,10 +21,10 @@ PACKAGES = ("engine", "sim")
 ENV = "NARRATOR_PURE_ENGINE"
 
 
-def stale() -> bool:
+def stale(root: str = HERE) -> bool:
     """Is any compiled module older than its source (or its source gone)?"""
     for package in PACKAGES:
-        folder = os.path.join(HERE, package)
+        folder = os.path.join(root, package)
         for name in os.listdir(folder):
             if not name.endswith(".so"):
                 continue

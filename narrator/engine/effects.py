@@ -77,6 +77,12 @@ class Say(Effect):
     cue: str
     params: dict[str, Param] = field(default_factory=dict)
 
+    # Written out (dataclass keeps it): compiled, a class's own __init__ is native code,
+    # the one dataclass generates is not (a game builds hundreds of effects).
+    def __init__(self, cue: str, params: dict[str, Param] | None = None) -> None:
+        self.cue = cue
+        self.params = {} if params is None else params
+
 
 Say.kind = "say"
 
@@ -103,6 +109,12 @@ class OpenWindow(Effect):
     purpose: str
     seconds: float
     seat: int | None = None
+
+    def __init__(self, window: int, purpose: str, seconds: float, seat: int | None = None) -> None:
+        self.window = window
+        self.purpose = purpose
+        self.seconds = seconds
+        self.seat = seat
 
 
 OpenWindow.kind = "open_window"
@@ -154,6 +166,12 @@ class SeatLights(Effect):
     blink: tuple[int, ...] = ()
     dim: tuple[int, ...] = ()
 
+    def __init__(self, on: tuple[int, ...] = (), blink: tuple[int, ...] = (),
+                 dim: tuple[int, ...] = ()) -> None:
+        self.on = on
+        self.blink = blink
+        self.dim = dim
+
 
 SeatLights.kind = "seat_lights"
 
@@ -198,6 +216,11 @@ class Record(Effect):
     event: str
     data: dict[str, Any] = field(default_factory=dict)
     secret: bool = False
+
+    def __init__(self, event: str, data: dict[str, Any] | None = None, secret: bool = False) -> None:
+        self.event = event
+        self.data = {} if data is None else data
+        self.secret = secret
 
 
 Record.kind = "record"

@@ -5,7 +5,8 @@ play exactly as the source does (tests/engine/test_compiled.py compares the two)
 three times as fast. They are optional: without them, or when a source file is newer than
 its compiled module (narrator/compiled.py), the pure-Python engine runs.
 
-Run by ./scripts/setup; by hand: .venv/bin/python scripts/build_engine.py [--clean].
+Run by ./scripts/setup (`--if-needed`: only when a source file is newer than its compiled
+module, or one is missing); by hand: .venv/bin/python scripts/build_engine.py [--clean].
 Work files go to build/engine (git-ignored). Exit 1, with one line, when mypyc or a C
 compiler is missing or the build fails.
 """
@@ -41,6 +42,14 @@ def built() -> list[Path]:
     return sorted(p for d in ("narrator", *PACKAGES) for p in (ROOT / d).glob("*.so"))
 
 
+def up_to_date() -> bool:
+    sys.path.insert(0, str(ROOT))
+    from narrator import compiled
+
+    names = {p.name.split(".", 1)[0] for p in built()}
+    return all(Path(p).stem in names for p in sources()) and not compiled.stale()
+
+
 def clean() -> None:
     for p in built():
         p.unlink()
@@ -66,6 +75,8 @@ def build() -> None:
 def main(argv: list[str]) -> int:
     if "--clean" in argv:
         clean()
+        return 0
+    if "--if-needed" in argv and up_to_date():
         return 0
     log = io.StringIO()
     try:

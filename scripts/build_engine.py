@@ -25,10 +25,8 @@ BUILD = ROOT / "build" / "engine"
 PACKAGES = ("narrator/engine", "narrator/sim")
 # Not compiled: package markers (a compiled __init__ imports the shared library from inside
 # its own package, a circle), and the legality checker (a subclass of AssertionError, which
-# mypyc does not compile; it runs in the property tests, not the bench), and the rule set
-# (its cached properties need an instance dict, which a compiled class has not).
-SKIP = {"narrator/engine/__init__.py", "narrator/sim/__init__.py", "narrator/sim/legality.py",
-        "narrator/engine/ruleset.py"}
+# mypyc does not compile; it runs in the property tests, not the bench).
+SKIP = {"narrator/engine/__init__.py", "narrator/sim/__init__.py", "narrator/sim/legality.py"}
 GROUP = "narrator._compiled"
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from narrator.engine.actions import Action
 from narrator.engine.cues import REASON_CUES
@@ -208,16 +208,16 @@ class Ctx:
 
 
 # The windows' frozen descriptions, shared: a game opens a few kinds thousands of times.
-_WINDOWS: dict[tuple[str, float, int, type], Window] = {}
+_WINDOWS: Final[dict[tuple[str, float, int, type], Window]] = {}
 
 # Effects that are the same every time, shared (effects are values nobody changes): a
 # game says about 250 cues and sets the lights 150 times, and building each anew was a
 # tenth of the engine bench. Bounded: cue ids by seat numbers, lights by seat tuples.
-_PLAIN_SAYS: dict[str, Say] = {}
-_SEAT_SAYS: dict[tuple[str, int], Say] = {}
-_SOUNDS: dict[str, Sound] = {}
-_LIGHTS: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], SeatLights] = {}
-_DARK = SeatLights()
+_PLAIN_SAYS: Final[dict[str, Say]] = {}
+_SEAT_SAYS: Final[dict[tuple[str, int], Say]] = {}
+_SOUNDS: Final[dict[str, Sound]] = {}
+_LIGHTS: Final[dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], SeatLights]] = {}
+_DARK: Final = SeatLights()
 
 
 # --- tasks --------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from narrator.engine.effects import Outcome, Say
 from narrator.engine.tasks import Task, task_from_json
@@ -27,7 +27,7 @@ FORMAT = 2
 # The frozen values' constructors are written out (dataclass keeps them), setting each
 # field as the generated one does: compiled (scripts/build_engine.py), a class's own
 # __init__ is native code, the generated one is not; every vote builds a Cast and a Ballot.
-_set = object.__setattr__
+_set: Final = object.__setattr__
 
 
 @dataclass(frozen=True, slots=True)

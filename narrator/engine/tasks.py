@@ -16,7 +16,7 @@ module that runs it, listed in that module's `TASKS`.
 from __future__ import annotations
 
 from dataclasses import Field, dataclass, fields
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from narrator.errors import RuleError
 
@@ -403,7 +403,7 @@ T = TypeVar("T", bound=Task)
 # on its agenda, all of a few dozen kinds (a step's sleep, a seat's ballot), and
 # building a frozen dataclass costs three times a plain one. Bounded by the rule set's
 # steps and the seats.
-_SHARED: dict[tuple[Any, ...], Task] = {}
+_SHARED: Final[dict[tuple[Any, ...], Task]] = {}
 
 
 def shared(cls: type[T], *args: Any) -> T:

@@ -61,10 +61,7 @@ class Ctx:
     def say_seat(self, cue: str, seat: int) -> None:
         """`say(cue, seat=seat)` with a shared value: most cues a game says name one seat
         (a call-out's numbers, the speakers, the ballots), and an effect is never changed."""
-        key = (self.rules.cues.get(cue, cue), seat)
-        said = _SEAT_SAYS.get(key)
-        if said is None:
-            said = _SEAT_SAYS[key] = Say(key[0], {"seat": seat})
+        said = _seat_say(self.rules.cues.get(cue, cue), seat)
         self.out.append(said)
         self.state.last_say = said
 
@@ -97,10 +94,7 @@ class Ctx:
                           seconds: float) -> bool:
         """`say_seat(cue, seat)` then `wait(task, purpose, seconds)` (no seat), in one
         call: what every number of a call-out does, most of a game's moments."""
-        key = (self.rules.cues.get(cue, cue), seat)
-        said = _SEAT_SAYS.get(key)
-        if said is None:
-            said = _SEAT_SAYS[key] = Say(key[0], {"seat": seat})
+        said = _seat_say(self.rules.cues.get(cue, cue), seat)
         st = self.state
         st.last_say = said
         st.current = task
@@ -214,10 +208,20 @@ _WINDOWS: Final[dict[tuple[str, float, int, type], Window]] = {}
 # game says about 250 cues and sets the lights 150 times, and building each anew was a
 # tenth of the engine bench. Bounded: cue ids by seat numbers, lights by seat tuples.
 _PLAIN_SAYS: Final[dict[str, Say]] = {}
-_SEAT_SAYS: Final[dict[tuple[str, int], Say]] = {}
+_SEAT_SAYS: Final[dict[str, dict[int, Say]]] = {}  # by cue, then seat (no key tuple to hash)
 _SOUNDS: Final[dict[str, Sound]] = {}
 _LIGHTS: Final[dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], SeatLights]] = {}
 _DARK: Final = SeatLights()
+
+
+def _seat_say(cue: str, seat: int) -> Say:
+    by_seat = _SEAT_SAYS.get(cue)
+    if by_seat is None:
+        by_seat = _SEAT_SAYS[cue] = {}
+    said = by_seat.get(seat)
+    if said is None:
+        said = by_seat[seat] = Say(cue, {"seat": seat})
+    return said
 
 
 # --- tasks --------------------------------------------------------------------------------

@@ -68,16 +68,19 @@ _M32: Final = 0xFFFFFFFF
 
 
 def _times(h: int, lo: int, ch: int, cl: int) -> tuple[int, int]:
-    """(h * 2**32 + lo) * (ch * 2**32 + cl) mod 2**64, as (high, low) 32-bit halves."""
+    """(h * 2**32 + lo) * (ch * 2**32 + cl) mod 2**64, as (high, low) 32-bit halves. Every
+    product is of two 16-bit pieces: compiled, a product is unboxed only below 2**30 each."""
     l0 = lo & 0xFFFF
     l1 = lo >> 16
     c0 = cl & 0xFFFF
     c1 = cl >> 16
     mid = l0 * c1 + l1 * c0
     low = l0 * c0 + ((mid & 0xFFFF) << 16)
+    h0 = h & 0xFFFF
+    d0 = ch & 0xFFFF
     high = (l1 * c1 + (mid >> 16) + (low >> 32)
-            + (((h & 0xFFFF) * cl + (((h >> 16) * c0) << 16)) & _M32)
-            + ((l0 * ch + ((l1 * (ch & 0xFFFF)) << 16)) & _M32)) & _M32
+            + h0 * c0 + ((h0 * c1 + (h >> 16) * c0) << 16)
+            + l0 * d0 + ((l0 * (ch >> 16) + l1 * d0) << 16)) & _M32
     return high, low & _M32
 
 

@@ -106,6 +106,7 @@ class Service:
         self.on_box: list[Callable[[Box], None]] = []  # hears of each game's box (tests, demo)
         self.games = 0
         self.announce: list[Effect] = []  # said once after "ready" (the page's address)
+        self._announced = False  # a game's box (or the held game's words) has said it
         # The evening: what game is played next; start / next / abandon for every caller.
         self.evening = Evening(settings.state_dir, (setup or initial_setup(settings)).check())
         self.evening.seat_check = ports.seat_check
@@ -279,6 +280,12 @@ class Service:
         if cue.cue in BOX_CUES:
             self.box.performer.submit([cue])
 
+    def _heard_announce(self, box: Box) -> None:
+        """Whether the ended game's box said the page's address (all of `announce`)."""
+        cues = {e.cue for e in self.announce if isinstance(e, Say)}
+        if cues <= {s.cue for s in box.performer.spoken}:
+            self._announced = True
+
     def _voice_for(self, lang: str) -> list[Effect]:
         """A game in `lang` begins: voice commands in its language (the recognizer the
         config picks for it, loaded the first time). Why they are off, said once an evening
@@ -349,6 +356,7 @@ class Service:
                     continue
                 outcome = await self.evening.until_end(box)
                 await box.stop()
+                self._heard_announce(box)
                 if outcome is not None:
                     self._reveal(box)
                 self.status_light.set_game(False)
@@ -394,6 +402,9 @@ class Service:
         greeting: list[Effect] = []
         if first:
             greeting.append(Say("ready", {}))
+        if not self._announced:
+            # Once an evening, but said: a game abandoned before its box got to it carries
+            # it over to the next game's opening.
             greeting.extend(self.announce)
         greeting.extend(self._voice_for(setup.lang))
         if found is not None and (problem := self._box_check(setup)) is not None:
@@ -452,6 +463,7 @@ class Service:
         self.evening.hold(session, setup, problem)
         self.status_light.set_fault("resume", True)
         self._say_soon([*greeting, Say("resume_refused", {})], setup.lang)
+        self._announced = True  # said between games, where nothing cuts it short
         self.notifier.ready("an unfinished game is held")
 
     def _evening_changed(self, what: str) -> None:

@@ -273,6 +273,14 @@ class Service:
         if not isinstance(decision, Ask) or self.box is None:
             return
         command = decision.command
+        if command.command == "forfeit" and not self.box.game.engine.rules.forfeit:
+            # These rules give no game away: refused at once, not asked first ("yes" would
+            # only be refused then), as the keypad's //N Enter is.
+            confirmer = getattr(self.ports.voice, "confirmer", None)
+            if confirmer is not None:
+                confirmer.cancel()
+            self._refused(Forfeit(command.seat or 0), "voice")
+            return
         if command.seat is not None:
             cue = Say(f"confirm_{command.command}", {"seat": command.seat})
         else:

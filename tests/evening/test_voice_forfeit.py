@@ -9,9 +9,12 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.actions import Forfeit
+from narrator.evening import GameSetup
 from narrator.voice.command_confirm import Act, Ask, Confirmer
 from narrator.voice.commands import Command, CommandSet, to_action
 from narrator.voice.listener import VoiceListener
@@ -38,9 +41,12 @@ class SilentMicrophone:
         return iter(())
 
 
-def test_a_voice_forfeit_is_asked_back_then_ends_the_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rules", ["sport", "club"])
+def test_a_voice_forfeit_is_asked_back_then_ends_the_game(tmp_path: Path, rules: str) -> None:
+    """Sport: asked, then done on "yes". Club (no forfeit): "not now" at once, not asked."""
     clock = FakeClock()
     service, _panel, speaker = make_service(tmp_path, clock, FakeKeypad())
+    service.evening.setup = GameSetup(rules=rules)
     listener = VoiceListener(FakeRecognizer([]), SilentMicrophone(), clock)  # type: ignore[arg-type]
     listener.on_decision = service._voice_decision
     service.ports.voice = listener
@@ -54,6 +60,17 @@ def test_a_voice_forfeit_is_asked_back_then_ends_the_game(tmp_path: Path) -> Non
         seat = box.game.state.living()[0]
         listener.heard(Command("forfeit", seat=seat, text="forfeit"))
         ask = service.book.render("confirm_forfeit", {"seat": seat})
+        if rules == "club":
+            for _ in range(200):
+                if speaker.said[-1][1] == service.book.render("not_now"):
+                    break
+                assert await clock.step()
+            assert listener.confirmer.pending is None
+            assert ask not in [text for _at, text in speaker.said]
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            return
         while speaker.said[-1][1] != ask:
             assert await clock.step()
         assert not box.game.over  # asked, not done

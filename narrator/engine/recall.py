@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from narrator.engine.effects import Effect, OpenWindow, Say
+from narrator.engine.effects import Effect, OpenWindow, PauseTimers, Say
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.tasks import (
@@ -109,9 +109,13 @@ def _night(rules: RuleSet, state: State, task: Task) -> list[Say]:
 
 
 def with_recall(rules: RuleSet, state: State, opening: list[Effect]) -> list[Effect]:
-    """`opening` (Engine.resume's) with the recalled cues said before the window opens, so
-    the window's time starts once the table has heard them."""
-    said = recall(rules, state)
+    """`opening` (Engine.resume's, after a restart) with the recalled cues said before the
+    window opens, so the window's time starts once the table has heard them. A game that
+    was paused stays paused: its window waits for the host (the timers of a restarted box
+    start running, and night zero held for a redo went on by itself)."""
+    said: list[Effect] = [*recall(rules, state)]
+    if state.paused and state.phase != "over":
+        said.append(PauseTimers())
     if not said:
         return opening
     at = next((i for i, e in enumerate(opening) if isinstance(e, OpenWindow)), len(opening))

@@ -92,8 +92,8 @@ def test_the_day_says_the_speaker_or_the_nominee_again() -> None:
     assert recall(game.engine.rules, game.state) == [Say("vote_for", {"seat": seat})]
 
 
-def make_service(tmp_path: Path, clock: FakeClock, lang: str,
-                 openings: list[list[Effect]]) -> tuple[Service, FakeSpeaker]:
+def make_service(tmp_path: Path, clock: FakeClock, lang: str, openings: list[list[Effect]],
+                 players: bool = True) -> tuple[Service, FakeSpeaker]:
     settings = load_settings(None, {"state_dir": str(tmp_path / "state"), "game.lang": lang,
                                     "cache_dir": str(tmp_path / "cache"), "keypad": "none"})
     speaker = FakeSpeaker(clock)
@@ -111,7 +111,8 @@ def make_service(tmp_path: Path, clock: FakeClock, lang: str,
             else:
                 panel.release(seat)
 
-        PadPlayers(box, table, press, keypad, clock, 7)
+        if players:
+            PadPlayers(box, table, press, keypad, clock, 7)
         box.listeners.append(lambda action, effects: openings.append(effects)
                              if action is None else None)
 
@@ -171,3 +172,47 @@ def test_a_box_killed_in_the_sheriffs_step_calls_the_sheriff_again(tmp_path: Pat
     status = book.render("status_night", {"day": 1})
     wake = book.render("sheriff_wake")
     assert said[said.index(status) + 1] == wake
+
+
+def test_a_game_paused_when_the_power_went_stays_paused() -> None:
+    """Night zero went wrong too often (nobody tapped): the game is held, paused, until the
+    host resumes it. Killed then, it comes back held: the window waits, it doesn't run out
+    and start night zero again by itself."""
+    import tempfile
+
+    from narrator.engine.tasks import NightZeroHeld
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+
+        async def until_held() -> None:
+            clock = FakeClock()
+            service, _ = make_service(folder, clock, "en", [], players=False)
+            task = await _start(service)
+            while service.box is None or not isinstance(service.box.game.state.current,
+                                                        NightZeroHeld):
+                assert await clock.step(), "the game stopped waiting for anything"
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+
+        async def after_restart() -> tuple[State, list[str]]:
+            clock = FakeClock()
+            service, speaker = make_service(folder, clock, "en", [], players=False)
+            task = await _start(service)
+            for _ in range(300):
+                if not await clock.step():
+                    break
+            assert service.box is not None
+            state = service.box.game.state
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            return state, [text for _at, text in speaker.said]
+
+        asyncio.run(until_held())
+        state, said = asyncio.run(after_restart())
+    assert isinstance(state.current, NightZeroHeld) and state.paused
+    book = PhraseBook.load("en")
+    assert said[-1] == book.render("night_zero_redo"), said
+    assert book.render("night_zero") not in said

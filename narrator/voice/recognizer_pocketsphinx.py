@@ -43,6 +43,7 @@ import numpy as np
 from narrator.errors import ConfigError
 from narrator.voice.commands import Command, CommandSet
 from narrator.voice.recognizer import BYTES_PER_SECOND, SAMPLE_RATE, seconds_of
+from narrator.voice.speech_levels import SpeechLevels, bounds, levels
 
 # Tuned on espeak-ng voices (narrator bench --only listen): below this, table talk starts
 # to pass; above it, real commands start to be lost.
@@ -186,18 +187,19 @@ def free_language_model(commands: CommandSet, size: int = VOCABULARY) -> str:
     return "\n".join(lines)
 
 
-def _levels(speech: bytes) -> np.ndarray:
+def _levels(speech: bytes | bytearray) -> np.ndarray:
     """Loudness (dB) of each 10 ms frame, smoothed over 100 ms."""
-    samples = np.frombuffer(speech[: len(speech) - len(speech) % 2], "<i2").astype(np.float64)
-    step = SAMPLE_RATE // 100
-    frames = samples[: len(samples) // step * step].reshape(-1, step)
-    energy = np.convolve((frames ** 2).mean(axis=1), np.ones(10) / 10, mode="same")
-    return np.asarray(10 * np.log10(energy + 1.0))
+    return levels(speech)
 
 
-def peak_level(speech: bytes) -> float:
-    levels = _levels(speech)
-    return float(levels.max()) if len(levels) else 0.0
+def peak_level(speech: bytes | bytearray, tracked: SpeechLevels | None = None) -> float:
+    """The loudest level of `speech`; `tracked`: the levels kept for this utterance as it
+    grew (the same figure, without going over the utterance again)."""
+    if tracked is not None:
+        tracked.update(speech)
+        return tracked.peak
+    level = _levels(speech)
+    return float(level.max()) if len(level) else 0.0
 
 
 def loudest_part(speech: bytes, trim_db: float | None, pad: float = TRIM_PAD,
@@ -211,22 +213,28 @@ def loudest_part(speech: bytes, trim_db: float | None, pad: float = TRIM_PAD,
 
 
 def loud_bounds(speech: bytes, trim_db: float | None, pad: float = TRIM_PAD,
-                end_pad: float | None = None) -> tuple[int, int]:
+                end_pad: float | None = None,
+                tracked: SpeechLevels | None = None) -> tuple[int, int]:
     """loudest_part's first and last sample (the whole utterance when it is not cut);
-    `end_pad` (None: `pad`) is kept after the loud stretch, as far as the speech goes."""
+    `end_pad` (None: `pad`) is kept after the loud stretch, as far as the speech goes.
+    `tracked`: the levels kept for this utterance as it grew (the same bounds, at the
+    cost of the audio since the last call: the decode ahead asks after every chunk)."""
     whole = (0, len(speech) // 2)
     if trim_db is None:
         return whole
     step = SAMPLE_RATE // 100
     if len(speech) // 2 < SHORTEST_TRIM * SAMPLE_RATE:
         return whole
-    level = _levels(speech)
-    loud = np.flatnonzero(level >= level.max() - trim_db)
-    first = max(0, int(loud[0]) * step - int(pad * SAMPLE_RATE))
+    if tracked is not None:
+        tracked.update(speech)
+        loud_first, loud_last = tracked.loud(trim_db)
+    else:
+        loud_first, loud_last = bounds(_levels(speech), trim_db)
+    first = max(0, loud_first * step - int(pad * SAMPLE_RATE))
     after = pad if end_pad is None else end_pad
     # Not cut at the speech's end: a last sample past it says the pad is not all there
     # yet (the decode ahead waits for it).
-    last = (int(loud[-1]) + 1) * step + int(after * SAMPLE_RATE)
+    last = (loud_last + 1) * step + int(after * SAMPLE_RATE)
     return first, last
 
 
@@ -308,6 +316,10 @@ class PocketsphinxRecognizer:
         self._peak = self._quiet = self._power = 0.0
         self._cut_at: float | None = None
         self._speech = bytearray()
+        # Levels of the utterance (`_speech`) and of it heard to the present (`_so_far()`),
+        # kept as they grow: asked about after every chunk.
+        self._speech_levels = SpeechLevels()
+        self._so_far_levels = SpeechLevels()
         self._grammar = ps.Decoder(lm=None, loglevel="FATAL")
         missing = [w for w in sorted(commands.vocabulary())
                    if self._grammar.lookup_word(w) is None]
@@ -378,7 +390,8 @@ class PocketsphinxRecognizer:
         speech = self._so_far()
         if len(speech) < BYTES_PER_SECOND * SHORTEST_TRIM:
             return None  # too short to trim: no loud stretch is over yet
-        first, last = loud_bounds(speech, self.trim_db, end_pad=self.end_pad)
+        first, last = loud_bounds(speech, self.trim_db, end_pad=self.end_pad,
+                                  tracked=self._so_far_levels)
         quiet = (len(speech) // 2 - last) / SAMPLE_RATE
         if quiet < min(self.ahead_start, self.decode_ahead):
             return None
@@ -404,12 +417,12 @@ class PocketsphinxRecognizer:
             return None
         # What runs on after it (babble, the table's talk) is background unless as loud.
         if self.run_on_db is not None:
-            self._run_on_under = peak_level(speech) - self.run_on_db
+            self._run_on_under = peak_level(speech, self._so_far_levels) - self.run_on_db
         self._cut_at = self._time
         self._in_utterance = False
         if self._watch is not None:
             self._watch.end_utt()
-        self._speech.clear()
+        self._clear_speech()
         assert self.last is not None
         self.heard.append(self.last)
         return command
@@ -419,7 +432,7 @@ class PocketsphinxRecognizer:
         if self._in_utterance:
             self._end_streams()
         self._in_utterance = False
-        self._speech.clear()
+        self._clear_speech()
         self._ahead = None
         self._judged = None
         self._cut_at = None
@@ -446,6 +459,11 @@ class PocketsphinxRecognizer:
         self._new_endpointer(self._time)
         return out
 
+    def _clear_speech(self) -> None:
+        self._speech.clear()
+        self._speech_levels.reset()
+        self._so_far_levels.reset()
+
     def _so_far(self) -> bytes:
         """The utterance's speech, and after it the frames the endpointer still holds."""
         start, given = self._segment
@@ -471,7 +489,7 @@ class PocketsphinxRecognizer:
                 if self._watch is not None:
                     self._watch.start_utt()
                     self._tried = None
-                self._speech.clear()
+                self._clear_speech()
                 self._ahead = None
                 self._judged = None
                 self._peak = self._quiet = self._power = 0.0
@@ -491,11 +509,12 @@ class PocketsphinxRecognizer:
                         command = None
                     if command is not None:
                         if self.run_on_db is not None:
-                            self._run_on_under = peak_level(bytes(self._speech)) - self.run_on_db
+                            self._run_on_under = peak_level(
+                                bytes(self._speech), self._speech_levels) - self.run_on_db
                         self._cut_at = self._time
                         self._in_utterance = False
                         self._watch.end_utt()
-                        self._speech.clear()
+                        self._clear_speech()
                         assert self.last is not None
                         self.heard.append(self.last)
                         return command
@@ -516,7 +535,8 @@ class PocketsphinxRecognizer:
 
     def _loud_enough(self) -> bool:
         """Whether the utterance is no run-on, or a run-on as loud as the command before it."""
-        return self._run_on_under is None or peak_level(bytes(self._speech)) >= self._run_on_under
+        return self._run_on_under is None or \
+            peak_level(self._speech, self._speech_levels) >= self._run_on_under
 
     def _loud_stretch_over(self, frame: bytes) -> bool:
         """Whether the utterance's loud stretch has been over for `end_window` seconds:
@@ -558,7 +578,8 @@ class PocketsphinxRecognizer:
         if self.early_quiet_db is not None:
             # The last `early_end` seconds (10 ms frames, as the decoder's; not before the
             # word's end and half the smoothing): a reverberation tail has time to fade.
-            levels = _levels(bytes(self._speech))
+            self._speech_levels.update(self._speech)
+            levels = self._speech_levels.levels()
             after = levels[max(end + 5, len(levels) - round(self.early_end * 100)):]
             if not len(after) or after.max() > levels.max() - self.early_quiet_db:
                 return False
@@ -622,7 +643,7 @@ class PocketsphinxRecognizer:
                 if self._run_on_under is not None and self._inexact(texts):
                     command = None
                     self.last = ("", "", 0.0)  # background: nothing to tune on
-            self._speech.clear()
+            self._clear_speech()
         else:
             self._end_streams()
             forced = self._grammar.hyp()

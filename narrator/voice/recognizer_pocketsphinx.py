@@ -42,6 +42,7 @@ import numpy as np
 
 from narrator.errors import ConfigError
 from narrator.voice.commands import Command, CommandSet
+from narrator.voice.phone_distance import PhoneSequences
 from narrator.voice.recognizer import BYTES_PER_SECOND, SAMPLE_RATE, seconds_of
 from narrator.voice.speech_levels import SpeechLevels, bounds, levels
 
@@ -288,7 +289,8 @@ class PocketsphinxRecognizer:
                  early_quiet_db: float | None = EARLY_QUIET_DB,
                  decode_ahead: float | None = DECODE_AHEAD,
                  ahead_end: bool = AHEAD_END, end_pad: float = TRIM_END_PAD,
-                 ahead_start: float = AHEAD_START) -> None:
+                 ahead_start: float = AHEAD_START,
+                 skip_needless_grammar: bool = True) -> None:
         ps = _pocketsphinx()
         self.commands = commands
         self.agreement = agreement
@@ -312,6 +314,11 @@ class PocketsphinxRecognizer:
         self._judged: bytes | None = None  # the trimmed audio the decode ahead ended on or not
         self.ahead_used = 0  # utterances whose decode was done ahead (bench, tests)
         self.decodes = 0  # whole-utterance decodes run, by either decoder (tests)
+        # The grammar is not asked at an utterance's end when no transcript of its could
+        # change the outcome (`_grammar_can_matter`); then `last` has "" for it.
+        self.skip_needless_grammar = skip_needless_grammar
+        self.grammar_skipped = 0
+        self._sentences: tuple[list[str], PhoneSequences] | None = None
         self._run_on_under: float | None = None  # the level a run-on must reach (dB)
         self._peak = self._quiet = self._power = 0.0
         self._cut_at: float | None = None
@@ -593,15 +600,19 @@ class PocketsphinxRecognizer:
         if self._watch is not None:
             self._watch.end_utt()
 
-    def _decode(self, speech: bytes, free_first: bool = False) -> tuple[str, str]:
+    def _decode(self, speech: bytes, free_first: bool = False,
+                decide_only: bool = False) -> tuple[str, str]:
         """The grammar's and the free decoder's transcripts of a whole utterance (its
         loud stretch), each decoded in one go: batch CMN over this utterance alone.
         `free_first`: only a command word for word from the free decoder will do, so the
-        grammar is not asked when it has none ("" for the grammar's transcript)."""
+        grammar is not asked when it has none ("" for the grammar's transcript).
+        `decide_only`: the transcripts go to decide() alone, so the grammar is not asked
+        when nothing it could say would change decide()'s answer ("" for it)."""
         return self._decode_trimmed(loudest_part(speech, self.trim_db, end_pad=self.end_pad),
-                                    free_first)
+                                    free_first, decide_only)
 
-    def _decode_trimmed(self, speech: bytes, free_first: bool = False) -> tuple[str, str]:
+    def _decode_trimmed(self, speech: bytes, free_first: bool = False,
+                        decide_only: bool = False) -> tuple[str, str]:
         ahead = self._ahead if self._ahead is not None and self._ahead[0] == speech else None
         if ahead is not None:
             self.ahead_used += 1
@@ -611,10 +622,37 @@ class PocketsphinxRecognizer:
         if free_first and self.commands.parse(free) is None:
             self._ahead = (speech, None, free)
             return "", free
+        if decide_only and (ahead is None or ahead[1] is None) and \
+                self.skip_needless_grammar and not self._grammar_can_matter(free):
+            self.grammar_skipped += 1
+            self._ahead = (speech, None, free)
+            return "", free
         forced = ahead[1] if ahead is not None and ahead[1] is not None else \
             self._transcript(self._grammar, speech)
         self._ahead = (speech, forced, free)
         return forced, free
+
+    def _grammar_can_matter(self, free: str) -> bool:
+        """Whether the grammar's transcript could change what `decide` makes of this
+        utterance, given the free decoder's: the grammar only ever gives one of its
+        sentences, or something that is no command (no path, or a path cut short), which
+        decide takes as "" (it parses the transcript). Each is tried with the score it
+        would get; when all come out as "" does, the grammar's decode (half the CPU of a
+        talk utterance's end) cannot matter. Exact for any decide() that depends on its
+        arguments only."""
+        if self._sentences is None:
+            sentences = sorted(self.commands.sentences)
+            self._sentences = (sentences,
+                               PhoneSequences([self._sounds(s) for s in sentences]))
+        sentences, sounds = self._sentences
+        free_sounds = self._sounds(free)
+        without = decide(self.commands, "", free, similarity([], free_sounds), self.thresholds,
+                         self.agreement, self._start)
+        for sentence, score in zip(sentences, sounds.similarities(free_sounds), strict=True):
+            if decide(self.commands, sentence, free, score, self.thresholds, self.agreement,
+                      self._start) != without:
+                return True
+        return False
 
     def _transcript(self, decoder: Any, speech: bytes) -> str:
         self.decodes += 1
@@ -637,8 +675,11 @@ class PocketsphinxRecognizer:
                 command = None
                 self.last = ("", "", 0.0)  # nothing to tune on
             else:
+                # After a command that ended ahead, the grammar's transcript is also
+                # looked at on its own (_inexact): then it is always asked.
                 texts = self._decode(self._so_far() if self.decode_ahead is not None
-                                     else bytes(self._speech))
+                                     else bytes(self._speech),
+                                     decide_only=self._run_on_under is None)
                 command = self._decide(*texts)
                 if self._run_on_under is not None and self._inexact(texts):
                     command = None

@@ -29,10 +29,8 @@ PACKAGES = ("narrator/engine", "narrator/sim")
 # mypyc does not compile; it runs in the property tests, not the bench), and the virtual
 # clock of replays and demos (not played by the bench; tests wrap its methods on an instance,
 # which a compiled class does not allow).
-# The actions stay interpreted too: narrator/requests.py subclasses Action, and an
-# interpreted class cannot subclass a compiled one.
 SKIP = {"narrator/engine/__init__.py", "narrator/sim/__init__.py", "narrator/sim/legality.py",
-        "narrator/engine/timeline.py", "narrator/engine/actions.py"}
+        "narrator/engine/timeline.py"}
 GROUP = "narrator._compiled"
 
 

@@ -102,7 +102,9 @@ def configure(rules: RuleSet, values: Mapping[str, Any], seats: int | None = Non
     values = with_preset(rules, preset, values)
     checked: dict[str, Any] = {}
     for key, value in values.items():
-        setting = rules.setting(key)
+        # A key that is not text (YAML `null:`) is no setting; the compiled engine's
+        # `setting` takes text only.
+        setting = rules.setting(key) if isinstance(key, str) else None
         if setting is None:
             known = ", ".join(s.key for s in rules.settings) or "none"
             raise SettingError(rules.name, str(key), f"not a setting of this rule set (known: {known})",

@@ -110,6 +110,10 @@ AHEAD_START = 0.0
 # it never waits). A decode ahead that more loud sound then makes void cost as much as the
 # one that counts (l-rtf: on the held-back part such void decodes were 0.013 of the RTF).
 AHEAD_SETTLED_DB: float | None = 3.0
+# No decode ahead of a loud stretch (with its pads) longer than this (seconds; None: any):
+# no command takes that long, so such a decode only finds talk, and every pause in the
+# talk would decode it all again from its start; the end decodes it once.
+AHEAD_LONGEST: float | None = 3.0
 # Utterances shorter than this (seconds) are not trimmed, nor decoded ahead.
 SHORTEST_TRIM = 0.2
 # Ending on the decode ahead: when it is a command that both decoders heard word for word,
@@ -296,7 +300,8 @@ class PocketsphinxRecognizer:
                  ahead_end: bool = AHEAD_END, end_pad: float = TRIM_END_PAD,
                  ahead_start: float = AHEAD_START,
                  skip_needless_grammar: bool = True,
-                 ahead_settled_db: float | None = AHEAD_SETTLED_DB) -> None:
+                 ahead_settled_db: float | None = AHEAD_SETTLED_DB,
+                 ahead_longest: float | None = AHEAD_LONGEST) -> None:
         ps = _pocketsphinx()
         self.commands = commands
         self.agreement = agreement
@@ -308,6 +313,7 @@ class PocketsphinxRecognizer:
         self.end_pad = end_pad
         self.ahead_start = ahead_start
         self.ahead_settled_db = ahead_settled_db
+        self.ahead_longest = ahead_longest
         self.loud_end = loud_end
         self.early_end = early_end if full_utterance else None
         self.run_on_db = run_on_db
@@ -414,6 +420,9 @@ class PocketsphinxRecognizer:
             return None
         if self._ahead is None or self._ahead[0] != trimmed:
             if quiet < self.decode_ahead and self._sound_coming_back():
+                return None
+            if self.ahead_longest is not None and \
+                    len(trimmed) > self.ahead_longest * BYTES_PER_SECOND:
                 return None
             # The grammar is asked only when the free decoder heard a command (half the
             # CPU of a decode ahead that more audio will make void); the end asks it if

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from narrator.voice.commands import CommandSet
+from narrator.voice.commands import Command, CommandSet
 from narrator.voice.listen_clips import ClipSpec, speak_all
 from narrator.voice.phone_distance import PhoneSequences
 from narrator.voice.recognizer import chunked, read_audio, recognize
@@ -64,7 +64,7 @@ def test_a_long_speech_is_not_decoded_ahead_again_and_again(clips: Path,
     transcript = recognizer._transcript
     in_ahead = [False]
 
-    def decode_ahead() -> object:
+    def decode_ahead() -> Command | None:
         in_ahead[0] = True
         try:
             return ahead()

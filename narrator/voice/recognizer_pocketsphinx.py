@@ -661,12 +661,13 @@ class PocketsphinxRecognizer:
 
     def _grammar_can_matter(self, free: str) -> bool:
         """Whether the grammar's transcript could change what `decide` makes of this
-        utterance, given the free decoder's: the grammar only ever gives one of its
-        sentences, or something that is no command (no path, or a path cut short), which
-        decide takes as "" (it parses the transcript). Each is tried with the score it
-        would get; when all come out as "" does, the grammar's decode (half the CPU of a
-        talk utterance's end) cannot matter. Exact for any decide() that depends on its
-        arguments only."""
+        utterance, given the free decoder's: the grammar gives one of its sentences, or
+        no command at all (no path; a path cut short), which decide() treats as "" (it
+        parses the transcript, and a transcript that is no command counts as none, whatever
+        it sounds like). Each sentence is tried with the exact score it would get; when all
+        come out as "" does, the grammar's decode (half the CPU of a talk utterance's end)
+        cannot matter. A decide() that read the grammar's transcript otherwise would need
+        this looked at again (tests/listen/test_grammar_skip.py checks it on real speech)."""
         if self._sentences is None:
             sentences = sorted(self.commands.sentences)
             self._sentences = (sentences,

@@ -128,8 +128,9 @@ FREE_CONFIG: dict[str, Any] = {"fwdflat": False}
 # sounds like it (FOREGROUND_AGREEMENT). Table talk that goes on after a command's words
 # goes on as loud and keeps them. (Tuning part, kept thresholds: 96 -> 98 of 112, no talk
 # taken; widened tuning part 239 -> 242 of 336, talk 1 of 62 as before; 4 dB took a
-# talk clip.) None: off.
-FOREGROUND_DB: float | None = 6.0
+# talk clip.) None: off (until it is measured on the held-back part).
+FOREGROUND_DB: float | None = None
+FOREGROUND_TUNED = 6.0
 FOREGROUND_AGREEMENT = 0.5
 # Size of the free decoder's English vocabulary (most frequent words of the wheel's LM).
 # 150 was tried (a-acc): on a widened tuning part 249 of 336 right against 241, the same

@@ -10,7 +10,7 @@ from narrator.bench.listen_data import TUNING_TALK, TUNING_VOICES
 from narrator.voice.commands import CommandSet
 from narrator.voice.listen_clips import ClipSpec, make_babble, read_wav, speak_all
 from narrator.voice.recognizer import CHUNK_SECONDS, chunked
-from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
+from narrator.voice.recognizer_pocketsphinx import FOREGROUND_TUNED, PocketsphinxRecognizer
 
 
 def _heard(recognizer: PocketsphinxRecognizer, path: Path) -> list[tuple[str, int | None]]:
@@ -30,6 +30,7 @@ def test_a_nomination_in_babble_is_judged_on_its_loud_words(clips: Path,
     spec = ClipSpec("i nominate player one", "en-gb+f2", speed=160, babble=0.3)
     [path] = speak_all([spec], clips, babble=babble)
     recognizer = PocketsphinxRecognizer(english)
+    recognizer.foreground_db = FOREGROUND_TUNED
     assert _heard(recognizer, path) == [("nominate", 1)], recognizer.heard
     forced, free, _ = recognizer.heard[-1]
     assert len(free.split()) > len(forced.split())  # the babble's words were heard
@@ -43,4 +44,5 @@ def test_talk_as_loud_after_a_command_word_is_still_talk(clips: Path,
     # Nothing quieter to drop: the whole free transcript counts, as before.
     [path] = speak_all([ClipSpec("that foul was unfair", "en-us")], clips)
     recognizer = PocketsphinxRecognizer(english)
+    recognizer.foreground_db = FOREGROUND_TUNED
     assert _heard(recognizer, path) == [], recognizer.heard

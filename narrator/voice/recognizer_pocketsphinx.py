@@ -120,18 +120,6 @@ AHEAD_END = True
 # copy of feat.params), the tuning part lost 6 commands of 112 (93 against 99): kept on.
 # The free decoder's settings: its second (flat-lexicon) pass costs a third of its time.
 FREE_CONFIG: dict[str, Any] = {"fwdflat": False}
-# A second look when the two transcripts do not sound alike enough: in babble the free
-# decoder hears the command, then words in the quieter talk around it ("i nominate player
-# one your it late going that"), which the whole-utterance comparison holds against the
-# command. So its words are compared once more without those whose loudest moment is
-# FOREGROUND_DB under the utterance's loudest: the command stands when that foreground
-# sounds like it (FOREGROUND_AGREEMENT). Table talk that goes on after a command's words
-# goes on as loud and keeps them. (Tuning part, kept thresholds: 96 -> 98 of 112, no talk
-# taken; widened tuning part 239 -> 242 of 336, talk 1 of 62 as before; 4 dB took a
-# talk clip.) None: off (until it is measured on the held-back part).
-FOREGROUND_DB: float | None = None
-FOREGROUND_TUNED = 6.0
-FOREGROUND_AGREEMENT = 0.5
 # Size of the free decoder's English vocabulary (most frequent words of the wheel's LM).
 # 150 was tried (a-acc): on a widened tuning part 249 of 336 right against 241, the same
 # 3 of 72 talk taken, but held back 0.750 against 0.777 (with the seat-word rule below
@@ -262,13 +250,10 @@ def similarity(a: list[str], b: list[str]) -> float:
 
 def decide(commands: CommandSet, forced_text: str, free_text: str, score: float,
            thresholds: Mapping[str, float], agreement: float = AGREEMENT,
-           at: float = 0.0, foreground: str | None = None,
-           foreground_score: float = 0.0) -> Command | None:
+           at: float = 0.0) -> Command | None:
     """The command an utterance is, from the grammar's transcript, the free decoder's and
-    how alike they sound (`score`); None: no command, or talk. `foreground`: the free
-    transcript without its quiet words (None: none were quiet) and how alike it sounds to
-    the grammar's (FOREGROUND_DB). (scripts/tune-listen replays it with other
-    thresholds, without the foreground.)"""
+    how alike they sound (`score`); None: no command, or talk. (scripts/tune-listen
+    replays it with other thresholds.)"""
     forced_command = commands.parse(forced_text, at)
     free_command = commands.parse(free_text, at)
     if forced_command is not None and free_command is not None and \
@@ -278,12 +263,6 @@ def decide(commands: CommandSet, forced_text: str, free_text: str, score: float,
     if forced_command is not None and \
             score >= thresholds.get(forced_command.command, agreement):
         return forced_command
-    if forced_command is not None and foreground is not None and \
-            foreground_score >= FOREGROUND_AGREEMENT:
-        heard = commands.parse(foreground, at)
-        if heard is None or heard.command != forced_command.command or \
-                heard.seat == forced_command.seat:
-            return forced_command
     # The free transcript is a command word for word: its bias toward commands won
     # against every English word, which talk does not manage. (Taking it first
     # instead loses more seats than it saves: tried on the tuning part.)
@@ -351,10 +330,6 @@ class PocketsphinxRecognizer:
             self._watch.add_jsgf_string("commands", jsgf(commands))
             self._watch.activate_search("commands")
         self._phones: dict[str, list[str]] = {}
-        self.foreground_db = FOREGROUND_DB
-        # The free decoder's words of the last audio it decoded: (audio, [(word, first
-        # frame, last frame)]), for the foreground (FOREGROUND_DB).
-        self._free_words: tuple[bytes, list[tuple[str, int, int]]] = (b"", [])
         self._words = commands.vocabulary()
         self._buffer = bytearray()
         self._time = 0.0  # seconds of audio seen (heard or skipped)
@@ -627,9 +602,6 @@ class PocketsphinxRecognizer:
             decoder.process_raw(speech, full_utt=True)
         decoder.end_utt()
         hyp = decoder.hyp()
-        if decoder is self._free and self.foreground_db is not None:
-            self._free_words = (speech, [(s.word, s.start_frame, s.end_frame)
-                                         for s in decoder.seg()])
         return hyp.hypstr if hyp is not None else ""
 
     def _finish(self) -> Command | None:
@@ -665,30 +637,8 @@ class PocketsphinxRecognizer:
         """The command an utterance is, from its two transcripts (None: none, or talk)."""
         score = similarity(self._sounds(forced_text), self._sounds(free_text))
         self.last = (forced_text, free_text, score)
-        foreground = self._foreground(free_text)
-        foreground_score = 0.0 if foreground is None else \
-            similarity(self._sounds(forced_text), self._sounds(foreground))
         return decide(self.commands, forced_text, free_text, score, self.thresholds,
-                      self.agreement, self._start, foreground, foreground_score)
-
-    def _foreground(self, free_text: str) -> str | None:
-        """The free transcript's words that are not FOREGROUND_DB under the loudest part
-        of the audio it came from (None: every word is, or no words are known)."""
-        speech, words = self._free_words
-        if self.foreground_db is None or self._ahead is None or self._ahead[0] != speech \
-                or not words:
-            return None
-        levels = _levels(speech)
-        if not len(levels):
-            return None
-        floor = levels.max() - self.foreground_db
-        spoken = [(w.split("(")[0], first, last) for w, first, last in words
-                  if not w.startswith(("<", "[", "+"))]
-        if " ".join(w for w, _, _ in spoken) != free_text:
-            return None  # not the transcript this audio gave
-        loud = [w for w, first, last in spoken
-                if first < len(levels) and levels[first : last + 1].max() >= floor]
-        return " ".join(loud) if len(loud) < len(spoken) else None
+                      self.agreement, self._start)
 
     def _sounds(self, text: str) -> list[str]:
         out: list[str] = []

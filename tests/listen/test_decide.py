@@ -32,19 +32,3 @@ def test_a_free_transcript_that_is_a_command_word_for_word_stands(english: Comma
     # The grammar heard only part of a command: the free decoder's whole one is taken.
     assert heard(english, "abandon the", "abandon game", 0.2) == ("abandon", None)
     assert heard(english, "i nominate", "talk about the game", 0.1) is None
-
-
-def test_the_foreground_of_a_free_transcript_can_vouch_for_the_grammars_command(
-        english: CommandSet) -> None:
-    # Babble words after the command pulled the whole transcript's score under the
-    # threshold; its loud words alone sound like the command.
-    free = "i nominate player one your it late going that"
-    assert heard(english, "i nominate player one", free, 0.3) is None
-    command = decide(english, "i nominate player one", free, 0.3, LOW,
-                     foreground="i nominate player one", foreground_score=1.0)
-    assert command is not None and (command.command, command.seat) == ("nominate", 1)
-    # A foreground that does not sound like it, or names another seat, does not.
-    assert decide(english, "i nominate player one", free, 0.3, LOW,
-                  foreground="i am on it", foreground_score=0.2) is None
-    assert decide(english, "i nominate player one", free, 0.3, LOW,
-                  foreground="i nominate player two", foreground_score=0.9) is None

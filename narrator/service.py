@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from types import MappingProxyType
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from narrator.clock import Clock, MonotonicClock
 from narrator.daemon import Box, supervise
@@ -49,6 +49,9 @@ from narrator.voice.speaker import Speaker
 from narrator.voice.voice_status import VoiceStatus
 from narrator.warmup import Progress
 from narrator.windows import WindowTimers
+
+if TYPE_CHECKING:
+    from narrator.voice.recognizer import Recognizer
 
 log = logging.getLogger("narrator.service")
 
@@ -103,6 +106,7 @@ class Service:
         self.on_box: list[Callable[[Box], None]] = []  # hears of each game's box (tests, demo)
         self.games = 0
         self.announce: list[Effect] = []  # said once after "ready" (the page's address)
+        self._announced = False  # a game's box (or the held game's words) has said it
         # The evening: what game is played next; start / next / abandon for every caller.
         self.evening = Evening(settings.state_dir, (setup or initial_setup(settings)).check())
         self.evening.seat_check = ports.seat_check
@@ -114,6 +118,7 @@ class Service:
         self.warmup = Progress()  # the speech rendered ahead (the page shows it)
         self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
+        self._voice_told: set[tuple[str, str]] = set()  # (why voice is off, language) said
         if ports.voice is not None and hasattr(ports.voice, "on_decision"):
             ports.voice.on_decision = self._voice_decision
         # What the cues tell the players to use: the game's set-up, else the setting, or
@@ -268,6 +273,14 @@ class Service:
         if not isinstance(decision, Ask) or self.box is None:
             return
         command = decision.command
+        if command.command == "forfeit" and not self.box.game.engine.rules.forfeit:
+            # These rules give no game away: refused at once, not asked first ("yes" would
+            # only be refused then), as the keypad's //N Enter is.
+            confirmer = getattr(self.ports.voice, "confirmer", None)
+            if confirmer is not None:
+                confirmer.cancel()
+            self._refused(Forfeit(command.seat or 0), "voice")
+            return
         if command.seat is not None:
             cue = Say(f"confirm_{command.command}", {"seat": command.seat})
         else:
@@ -275,12 +288,36 @@ class Service:
         if cue.cue in BOX_CUES:
             self.box.performer.submit([cue])
 
+    def _heard_announce(self, box: Box) -> None:
+        """Whether the ended game's box said the page's address (all of `announce`)."""
+        cues = {e.cue for e in self.announce if isinstance(e, Say)}
+        if cues <= {s.cue for s in box.performer.spoken}:
+            self._announced = True
+
+    def _voice_for(self, lang: str) -> list[Effect]:
+        """A game in `lang` begins: voice commands in its language (the recognizer the
+        config picks for it, loaded the first time). Why they are off, said once an evening
+        (once per language when no model hears it)."""
+        switch = getattr(self.ports.voice, "use_language", None)
+        if switch is not None:
+            switch(lang)
+        off = self.voice_status.off
+        if off is None:
+            return []
+        told = (off, lang if off == "voice_no_model" else "")
+        if told in self._voice_told:
+            return []
+        self._voice_told.add(told)
+        return [Say(off, {})]
+
     def _voice_changed(self, status: VoiceStatus) -> None:
         """The microphone went away mid-game: say so once, blink the status LED; the game
-        goes on (the page shows it from the same status)."""
-        log.warning("voice commands off: %s", status.off)
+        goes on (the page shows it from the same status). A language with no model is told
+        when its game begins (`_voice_for`)."""
+        log.warning("voice commands: %s", status.off or "on")
         self.status_light.set_fault("microphone", status.off == "voice_mic_lost")
-        if self.box is not None and status.off is not None:
+        if self.box is not None and status.off == "voice_mic_lost":
+            self._voice_told.add((status.off, ""))
             self.box.performer.submit([Say(status.off, {})])
 
     def _mute(self, on: bool) -> None:
@@ -327,6 +364,7 @@ class Service:
                     continue
                 outcome = await self.evening.until_end(box)
                 await box.stop()
+                self._heard_announce(box)
                 if outcome is not None:
                     self._reveal(box)
                 self.status_light.set_game(False)
@@ -372,9 +410,11 @@ class Service:
         greeting: list[Effect] = []
         if first:
             greeting.append(Say("ready", {}))
+        if not self._announced:
+            # Once an evening, but said: a game abandoned before its box got to it carries
+            # it over to the next game's opening.
             greeting.extend(self.announce)
-            if self.voice_status.off is not None:
-                greeting.append(Say(self.voice_status.off, {}))
+        greeting.extend(self._voice_for(setup.lang))
         if found is not None and (problem := self._box_check(setup)) is not None:
             self._hold(found[0], setup, problem, greeting)
             return None
@@ -431,6 +471,7 @@ class Service:
         self.evening.hold(session, setup, problem)
         self.status_light.set_fault("resume", True)
         self._say_soon([*greeting, Say("resume_refused", {})], setup.lang)
+        self._announced = True  # said between games, where nothing cuts it short
         self.notifier.ready("an unfinished game is held")
 
     def _evening_changed(self, what: str) -> None:
@@ -587,30 +628,40 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
 
 
 def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, VoiceStatus]:
-    """Voice commands from the microphone, or None when there is none to listen to or no
-    speech model for the game's language (the status says which; the game then runs on
-    the pads, the keypad and the page). Any other recognizer the config can't give is a
-    ConfigError: exit 2 at start-up."""
-    from narrator.voice.listener import VoiceListener
+    """Voice commands from the microphone, or None when there is none to listen to (the
+    status says why; the game then runs on the pads, the keypad and the page). Each game's
+    language gets the recognizer the config picks for it, made the first time a game in
+    that language begins; a language with no model has voice commands off (the status says
+    so). Any other recognizer the config can't give is a ConfigError: exit 2 at start-up."""
+    from narrator.voice.listener import Recognizers, VoiceListener
     from narrator.voice.mic import Microphone
     from narrator.voice.recognizers import has_model, make_recognizer
 
     rs = settings.recognizer
     lang = settings.game.lang
     status = VoiceStatus(None, lang)
-    model = rs.model_dir
-    if rs.engine == "vosk" and model is None:
-        model = settings.state_dir / "models" / lang
-    if not has_model(rs.engine, lang, model):
+
+    def can_hear(lang: str) -> bool:
+        chosen = rs.for_language(lang)
+        return has_model(chosen.engine, lang, chosen.model_dir)
+
+    def make(lang: str) -> Recognizer:
+        chosen = rs.for_language(lang)
+        return make_recognizer(chosen.engine, lang, chosen.model_dir, chosen.wake_word)
+
+    heard = can_hear(lang)
+    if not heard:
         log.warning("no speech model for %r: voice commands are off", lang)
         status.turn_off("voice_no_model")
-        return None, status
     if not _has_microphone(rs.device):
-        log.warning("no microphone: voice commands are off")
-        status.turn_off("voice_off")
+        if heard:
+            log.warning("no microphone: voice commands are off")
+            status.turn_off("voice_off")
         return None, status
-    recognizer = make_recognizer(rs.engine, lang, model, rs.wake_word)
-    return VoiceListener(recognizer, Microphone(rs.device), clock, status=status), status
+    recognizers = Recognizers(can_hear, make)
+    recognizer = recognizers.get(lang) if heard else None  # the box's language: at start-up
+    return VoiceListener(recognizer, Microphone(rs.device), clock, status=status,
+                         recognizers=recognizers, lang=lang), status
 
 
 def _has_microphone(device: str | int | None) -> bool:

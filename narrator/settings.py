@@ -49,6 +49,21 @@ class RecognizerSettings:
     model_dir: Path | None = None  # vosk's model folder
     wake_word: str | None = None
     device: str | int | None = None
+    # A game set up from the page may be in another language than the box's (`lang`, for
+    # which the fields above are resolved): the config's engine per language ({} when one
+    # engine serves all), and the folder whose <lang>/ holds each language's Vosk model.
+    lang: str = "en"
+    engines: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    models: Path | None = None
+
+    def for_language(self, lang: str) -> RecognizerSettings:
+        """The recognizer the config picks for a game in `lang`."""
+        if lang == self.lang:
+            return self
+        engine = (self.engines.get(lang, "vosk" if lang != "en" else "pocketsphinx")
+                  if self.engines else self.engine)
+        model = self.models / lang if engine == "vosk" and self.models is not None else None
+        return replace(self, engine=engine, model_dir=model, lang=lang)
 
 
 @dataclass(frozen=True)
@@ -352,11 +367,13 @@ class _Reader:
     def recognizer(self, data: Mapping[str, Any], lang: str, state_dir: Path) -> RecognizerSettings:
         r = self.section(data, "recognizer", ("engine", "model_dir", "wake_word", "device"))
         engine = r.get("engine", "pocketsphinx")
+        engines: dict[str, str] = {}
         if isinstance(engine, Mapping):  # per language: {en: pocketsphinx, ru: vosk}
             for key, value in engine.items():
                 if value not in RECOGNIZERS:
                     raise self.fail(f"recognizer.engine.{key}",
                                     f"expected one of {', '.join(RECOGNIZERS)}, got {value!r}")
+                engines[str(key)] = str(value)
             engine = engine.get(lang, "vosk" if lang != "en" else "pocketsphinx")
         if engine not in RECOGNIZERS:
             raise self.fail("recognizer.engine", f"expected one of {', '.join(RECOGNIZERS)}, got {engine!r}")
@@ -369,7 +386,8 @@ class _Reader:
         if isinstance(device, bool) or not isinstance(device, int | str | None):
             raise self.fail("recognizer.device", f"expected a device name or index, got {device!r}")
         wake = self.text(r.get("wake_word"), "recognizer.wake_word")
-        return RecognizerSettings(engine, model_dir, wake, device)
+        return RecognizerSettings(engine, model_dir, wake, device, lang,
+                                  MappingProxyType(engines), state_dir / "models")
 
     def web(self, data: Mapping[str, Any]) -> WebSettings:
         w = self.section(data, "web", ("listen", "pin"))

@@ -12,16 +12,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from narrator.engine.actions import Action
+from narrator.engine.cues import REASON_CUES
 from narrator.engine.effects import Effect, Eliminated, GameOver
+from narrator.engine.ruleset import RuleSet
+from narrator.engine.state import State
 from narrator.errors import ConfigError
+from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import load
-
-_HOW = {"vote": "voted out", "shot": "shot at night", "fouls": "removed after four fouls",
-        "removed": "removed", "lifted": "lifted with the other tied players"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,19 +82,23 @@ def run(args: argparse.Namespace) -> int:
                                       rules_spec=args.rules, settings=settings,
                                       foul_rate=args.foul_rate, names=names,
                                       keypad_only=args.input == "keypad"))
-    print(f"narrator demo: {rules.title}, {seats} players, seed {args.seed}"
-          f"{', virtual clock' if options.fast else ''}", flush=True)
-    result = asyncio.run(play_demo(options, on_effects=_print_progress))
+    # The terminal's lines in the game's language (the phrase book's `console:`).
+    book = PhraseBook.load(args.lang).for_rules(rules.name)
+    print(book.line("start_fast" if options.fast else "start",
+                    rules=book.rule_set_name(rules.name, rules.title), seats=seats,
+                    seed=args.seed), flush=True)
+    result = asyncio.run(play_demo(options, on_effects=partial(_print_progress, book)))
     st = result.box.game.state
-    minutes = result.box.clock.now() / 60 if options.fast else None
     if st.outcome:
-        length = f" after {minutes:.0f} minutes of play" if minutes is not None else ""
-        print(f"winner: {st.outcome.winner} ({st.outcome.reason}){length}")
+        line = _winner(book, rules, st)
+        if options.fast:
+            line = book.line("played", line=line, minutes=round(result.box.clock.now() / 60))
+        print(line)
     if result.wav is not None:
-        print(f"the game's audio: {result.wav}")
+        print(book.line("audio", path=result.wav))
     if result.files is not None:
         files = [result.files.json, result.files.html, result.files.polemica]
-        print("the protocol: " + ", ".join(str(f) for f in files if f is not None))
+        print(book.line("protocol", paths=", ".join(str(f) for f in files if f is not None)))
     if args.json:
         print(json.dumps(result.protocol(), ensure_ascii=False))
     return 0
@@ -116,10 +122,24 @@ def parse_settings(items: list[str]) -> dict[str, Any]:
     return out
 
 
-def _print_progress(clock_now: float, _action: Action | None, effects: list[Effect]) -> None:
+def _winner(book: PhraseBook, rules: RuleSet, st: State) -> str:
+    """Who won and why, in the words the box says it (a rule set's own win words say why)."""
+    assert st.outcome is not None
+    win = f"win_{st.outcome.winner or 'draw'}"
+    own = rules.cues.get(win)
+    reason = REASON_CUES.get(st.outcome.reason)
+    return book.line("winner", winner=book.render(own or win),
+                     reason=book.render(reason) if reason and own is None else "").rstrip()
+
+
+def _print_progress(book: PhraseBook, clock_now: float, _action: Action | None,
+                    effects: list[Effect]) -> None:
+    minutes = f"{clock_now / 60:5.1f}"
     for e in effects:
         if isinstance(e, Eliminated):
-            print(f"[{clock_now / 60:5.1f} min] {e.phase} {e.number}: seat {e.seat} "
-                  f"{_HOW.get(e.how, e.how)}", flush=True)
+            how = book.console.get(f"how_{e.how}", e.how)
+            moment = book.line("night" if e.phase == "night" else "day", number=e.number)
+            print(book.line("eliminated", minutes=minutes, moment=moment, seat=e.seat, how=how),
+                  flush=True)
         elif isinstance(e, GameOver):
-            print(f"[{clock_now / 60:5.1f} min] game over", flush=True)
+            print(book.line("game_over", minutes=minutes), flush=True)

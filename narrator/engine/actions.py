@@ -7,14 +7,18 @@ the tests can write and read them as text: `{"kind": "vote", "voter": 3}`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import Field, dataclass, fields
 from typing import Any, ClassVar
 
 from narrator.errors import RuleError
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
+    # A plain base, not a dataclass, and each subclass's `kind` set after its class:
+    # compiled by mypyc, a ClassVar in a dataclass's body would become a field
+    # (mypyc/mypyc#1122). See scripts/build_engine.py.
+    __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
     kind: ClassVar[str] = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -32,32 +36,40 @@ class Deal(Action):
     Without a Deal the roles are learned at night zero from the holders' taps.
     """
 
-    kind: ClassVar[str] = "deal"
     roles: tuple[str, ...]
+
+
+Deal.kind = "deal"
 
 
 @dataclass(frozen=True, slots=True)
 class Tap(Action):
     """A short press on a seat pad. Its meaning depends on the moment (meet, call-out, vote)."""
 
-    kind: ClassVar[str] = "tap"
     seat: int
+
+
+Tap.kind = "tap"
 
 
 @dataclass(frozen=True, slots=True)
 class Hold(Action):
     """A long press on a seat pad: the speaker ends their own speech."""
 
-    kind: ClassVar[str] = "hold"
     seat: int
+
+
+Hold.kind = "hold"
 
 
 @dataclass(frozen=True, slots=True)
 class Entry(Action):
     """A number typed on the private keypad and confirmed with Enter (0 means 'nobody')."""
 
-    kind: ClassVar[str] = "entry"
     number: int
+
+
+Entry.kind = "entry"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,78 +77,96 @@ class Choose(Action):
     """An explicit night choice: `actor` (a seat, or None for the role as a whole) picks
     `target` (None: no choice) in the current night step. Used by keypads and replays."""
 
-    kind: ClassVar[str] = "choose"
     actor: int | None
     target: int | None
+
+
+Choose.kind = "choose"
 
 
 @dataclass(frozen=True, slots=True)
 class WindowClosed(Action):
     """The timer of an open window ran out (sent by the daemon or a virtual clock)."""
 
-    kind: ClassVar[str] = "window_closed"
     window: int
+
+
+WindowClosed.kind = "window_closed"
 
 
 @dataclass(frozen=True, slots=True)
 class EndSpeech(Action):
     """'Thank you' / 'next speaker' / 'pass': the current speech ends now."""
 
-    kind: ClassVar[str] = "end_speech"
+
+EndSpeech.kind = "end_speech"
 
 
 @dataclass(frozen=True, slots=True)
 class Nominate(Action):
     """A nomination (or a Princeton accusation). `by` defaults to the current speaker."""
 
-    kind: ClassVar[str] = "nominate"
     target: int
     by: int | None = None
+
+
+Nominate.kind = "nominate"
 
 
 @dataclass(frozen=True, slots=True)
 class Withdraw(Action):
     """The current speaker withdraws the nomination made in this speech."""
 
-    kind: ClassVar[str] = "withdraw"
+
+Withdraw.kind = "withdraw"
 
 
 @dataclass(frozen=True, slots=True)
 class Second(Action):
     """A player seconds the pending accusation (Princeton rules)."""
 
-    kind: ClassVar[str] = "second"
     by: int
+
+
+Second.kind = "second"
 
 
 @dataclass(frozen=True, slots=True)
 class Vote(Action):
     """One vote by `voter` in the ballot that is open now."""
 
-    kind: ClassVar[str] = "vote"
     voter: int
+
+
+Vote.kind = "vote"
 
 
 @dataclass(frozen=True, slots=True)
 class Foul(Action):
-    kind: ClassVar[str] = "foul"
     seat: int
+
+
+Foul.kind = "foul"
 
 
 @dataclass(frozen=True, slots=True)
 class Unfoul(Action):
     """The host takes back a foul given by mistake (the seat's last one)."""
 
-    kind: ClassVar[str] = "unfoul"
     seat: int
+
+
+Unfoul.kind = "unfoul"
 
 
 @dataclass(frozen=True, slots=True)
 class Remove(Action):
     """The host removes (disqualifies) a player: no last word."""
 
-    kind: ClassVar[str] = "remove"
     seat: int
+
+
+Remove.kind = "remove"
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,62 +174,79 @@ class Forfeit(Action):
     """A severe breach (001: "opening eyes at the wrong time" at night) gives the game to
     the other team at once: the team of `seat` loses, where the rule set allows it."""
 
-    kind: ClassVar[str] = "forfeit"
     seat: int
+
+
+Forfeit.kind = "forfeit"
 
 
 @dataclass(frozen=True, slots=True)
 class BestMove(Action):
     """The first player killed at night names up to three seats they think are black."""
 
-    kind: ClassVar[str] = "best_move"
     seats: tuple[int, ...]
+
+
+BestMove.kind = "best_move"
 
 
 @dataclass(frozen=True, slots=True)
 class StartVoting(Action):
     """The host closes the discussion and opens the vote (or closes a Princeton day)."""
 
-    kind: ClassVar[str] = "start_voting"
+
+StartVoting.kind = "start_voting"
 
 
 @dataclass(frozen=True, slots=True)
 class Pause(Action):
-    kind: ClassVar[str] = "pause"
+    pass
+
+
+Pause.kind = "pause"
 
 
 @dataclass(frozen=True, slots=True)
 class Resume(Action):
-    kind: ClassVar[str] = "resume"
+    pass
+
+
+Resume.kind = "resume"
 
 
 @dataclass(frozen=True, slots=True)
 class Repeat(Action):
     """Say the last public cue again."""
 
-    kind: ClassVar[str] = "repeat"
+
+Repeat.kind = "repeat"
 
 
 @dataclass(frozen=True, slots=True)
 class AddTime(Action):
-    kind: ClassVar[str] = "add_time"
     seconds: int = 30
+
+
+AddTime.kind = "add_time"
 
 
 @dataclass(frozen=True, slots=True)
 class Verdict(Action):
     """The judge (boxed) replaces the day's vote: `target` goes to jail."""
 
-    kind: ClassVar[str] = "verdict"
     judge: int
     target: int
+
+
+Verdict.kind = "verdict"
 
 
 @dataclass(frozen=True, slots=True)
 class Undo(Action):
     """Host correction: back to the exact state before the last action."""
 
-    kind: ClassVar[str] = "undo"
+
+Undo.kind = "undo"
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -224,6 +271,18 @@ _FITS: dict[str, Callable[[Any], bool]] = {
 }
 
 
+# What an action's field holds, by its name ("int" unless named here). Not read from the
+# annotations: the compiled engine keeps no annotation text (a test holds this to the source).
+_TUPLE_FIELDS = {"roles": "tuple[str, ...]", "seats": "tuple[int, ...]"}
+_OPTIONAL_FIELDS = {(Choose, "actor"), (Choose, "target"), (Nominate, "by")}
+
+
+def field_type(cls: type[Action], name: str) -> str:
+    if name in _TUPLE_FIELDS:
+        return _TUPLE_FIELDS[name]
+    return "int | None" if (cls, name) in _OPTIONAL_FIELDS else "int"
+
+
 def action_from_json(data: Any) -> Action:
     """Build an action from its JSON form; a malformed one raises RuleError."""
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
@@ -235,7 +294,8 @@ def action_from_json(data: Any) -> Action:
     for f in fields(cls):
         if f.name in data:
             value = data[f.name]
-            if not _FITS[str(f.type)](value):  # a journal's `"seat": {...}` must not reach the rules
+            # A journal's `"seat": {...}` must not reach the rules.
+            if not _FITS[field_type(cls, f.name)](value):
                 raise RuleError(f"bad {data['kind']} action: {f.name} is {value!r}")
             kwargs[f.name] = tuple(value) if isinstance(value, list) else value
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from narrator.engine.actions import Action
 from narrator.engine.cues import REASON_CUES
@@ -61,10 +61,7 @@ class Ctx:
     def say_seat(self, cue: str, seat: int) -> None:
         """`say(cue, seat=seat)` with a shared value: most cues a game says name one seat
         (a call-out's numbers, the speakers, the ballots), and an effect is never changed."""
-        key = (self.rules.cues.get(cue, cue), seat)
-        said = _SEAT_SAYS.get(key)
-        if said is None:
-            said = _SEAT_SAYS[key] = Say(key[0], {"seat": seat})
+        said = _seat_say(self.rules.cues.get(cue, cue), seat)
         self.out.append(said)
         self.state.last_say = said
 
@@ -97,10 +94,7 @@ class Ctx:
                           seconds: float) -> bool:
         """`say_seat(cue, seat)` then `wait(task, purpose, seconds)` (no seat), in one
         call: what every number of a call-out does, most of a game's moments."""
-        key = (self.rules.cues.get(cue, cue), seat)
-        said = _SEAT_SAYS.get(key)
-        if said is None:
-            said = _SEAT_SAYS[key] = Say(key[0], {"seat": seat})
+        said = _seat_say(self.rules.cues.get(cue, cue), seat)
         st = self.state
         st.last_say = said
         st.current = task
@@ -208,16 +202,26 @@ class Ctx:
 
 
 # The windows' frozen descriptions, shared: a game opens a few kinds thousands of times.
-_WINDOWS: dict[tuple[str, float, int, type], Window] = {}
+_WINDOWS: Final[dict[tuple[str, float, int, type], Window]] = {}
 
 # Effects that are the same every time, shared (effects are values nobody changes): a
 # game says about 250 cues and sets the lights 150 times, and building each anew was a
 # tenth of the engine bench. Bounded: cue ids by seat numbers, lights by seat tuples.
-_PLAIN_SAYS: dict[str, Say] = {}
-_SEAT_SAYS: dict[tuple[str, int], Say] = {}
-_SOUNDS: dict[str, Sound] = {}
-_LIGHTS: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], SeatLights] = {}
-_DARK = SeatLights()
+_PLAIN_SAYS: Final[dict[str, Say]] = {}
+_SEAT_SAYS: Final[dict[str, dict[int, Say]]] = {}  # by cue, then seat (no key tuple to hash)
+_SOUNDS: Final[dict[str, Sound]] = {}
+_LIGHTS: Final[dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], SeatLights]] = {}
+_DARK: Final = SeatLights()
+
+
+def _seat_say(cue: str, seat: int) -> Say:
+    by_seat = _SEAT_SAYS.get(cue)
+    if by_seat is None:
+        by_seat = _SEAT_SAYS[cue] = {}
+    said = by_seat.get(seat)
+    if said is None:
+        said = by_seat[seat] = Say(cue, {"seat": seat})
+    return said
 
 
 # --- tasks --------------------------------------------------------------------------------
@@ -233,18 +237,29 @@ def waits_only(ctx: Ctx, task: Task) -> bool:
     raise RuleError(f"{task.name} is not an agenda task")
 
 
-@dataclass(frozen=True, slots=True)
 class TaskSpec(Generic[T]):
     """What a task does. `start` runs when the task reaches the front of the agenda; it
     returns True when it opened a window and the agenda must wait. While that window is
     open, actions aimed at the moment (taps, votes, nominations...) go to `act`; when the
-    window closes, `closed` runs (None: nothing to do then, the agenda just goes on)."""
+    window closes, `closed` runs (None: nothing to do then, the agenda just goes on).
 
+    A plain class, not a generic dataclass: mypyc cannot compile the latter."""
+
+    __slots__ = ("accepts", "act", "closed", "start")
     start: Callable[[Ctx, T], bool]
-    act: Callable[[Ctx, T, Action], None] = _no_input
-    closed: Callable[[Ctx, T], None] | None = None
+    act: Callable[[Ctx, T, Action], None]
+    closed: Callable[[Ctx, T], None] | None
     # Which action kinds `act` may accept: the legal-action query asks this before generating.
-    accepts: frozenset[str] = frozenset()
+    accepts: frozenset[str]
+
+    def __init__(self, start: Callable[[Ctx, T], bool],
+                 act: Callable[[Ctx, T, Action], None] = _no_input,
+                 closed: Callable[[Ctx, T], None] | None = None,
+                 accepts: frozenset[str] = frozenset()) -> None:
+        self.start = start
+        self.act = act
+        self.closed = closed
+        self.accepts = accepts
 
 
 @dataclass(frozen=True, slots=True)

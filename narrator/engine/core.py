@@ -8,6 +8,7 @@ until one opens a window and waits.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from narrator.engine import fouls
 from narrator.engine.actions import (
@@ -39,7 +40,7 @@ from narrator.engine.tasks import NightStart, shared
 from narrator.errors import RuleError
 
 # Host actions valid at any moment of a running game, whatever the current task.
-_ANYTIME = frozenset({"foul", "unfoul", "remove", "pause", "resume", "repeat", "add_time",
+_ANYTIME: Final = frozenset({"foul", "unfoul", "remove", "pause", "resume", "repeat", "add_time",
                       "forfeit"})
 
 

@@ -6,7 +6,7 @@ tournament "speeches" procedure lives here, the Princeton "discussion" in its ow
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from narrator.engine.actions import (
     Action,
@@ -180,7 +180,7 @@ def may_nominate_again(rules: RuleSet, st: State, by: int) -> bool:
 
 # Speech tasks by (seat, final), built once: tasks are frozen values, and every speech
 # made two of them (the speech and its last seconds).
-_SPEECHES: dict[tuple[int, bool], Speech] = {}
+_SPEECHES: Final[dict[tuple[int, bool], Speech]] = {}
 
 
 def _speech_task(seat: int, final: bool = False) -> Speech:

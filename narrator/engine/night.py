@@ -9,7 +9,7 @@ dead player's) are taken silently, exactly like taps that count.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from narrator.engine.actions import Action, Choose, Entry, Tap
 from narrator.engine.context import Ctx, Dawn, TaskSpec, waits_only
@@ -85,7 +85,7 @@ def _step(ctx: Ctx, t: NightStep) -> bool:
 # A step's call-out tasks, built once: tasks are frozen values, so every night (and every
 # game) may share them, and building ten frozen dataclasses a step was a visible share of
 # the engine bench.
-_CALLOUTS: dict[tuple[str, int, int, bool], tuple[Task, ...]] = {}
+_CALLOUTS: Final[dict[tuple[str, int, int, bool], tuple[Task, ...]]] = {}
 
 
 def _callout(step_id: str, seats: int, rounds: int, nobody: bool) -> tuple[Task, ...]:

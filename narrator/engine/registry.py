@@ -9,7 +9,7 @@ table, and a new module gets one line below. Nothing registers itself on import.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from narrator.engine import (
     abilities,
@@ -43,7 +43,7 @@ def merged(*tables: Mapping[K, V]) -> dict[K, V]:
     return out
 
 
-REGISTRY = Registry(
+REGISTRY: Final = Registry(
     tasks=merged(night.TASKS, inquiry.TASKS, days.TASKS, voting.TASKS, discussion.TASKS,
                  proposals.TASKS),
     abilities=merged(abilities.ABILITIES, protection.ABILITIES, visits.ABILITIES,

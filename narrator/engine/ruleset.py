@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from narrator.engine.settings import Limit, Setting
@@ -306,6 +305,10 @@ class RuleSet:
     # Night zero without a deal: after each meeting's window, the answer display shows the
     # count of seats heard for this long (the same at every call).
     meet_count_seconds: float = 3.0
+    # Built from the fields above (__post_init__): the night steps by id, and the team each
+    # role counts for in the win checks (asked after every elimination for every seat).
+    step_index: dict[str, Step] = field(init=False, repr=False, compare=False)
+    count_teams: dict[str, str] = field(init=False, repr=False, compare=False)
 
     @property
     def min_seats(self) -> int:
@@ -319,15 +322,12 @@ class RuleSet:
     def steps(self) -> tuple[Step, ...]:
         return self.night_zero + self.night
 
-    @cached_property
-    def step_index(self) -> dict[str, Step]:
-        return {step.id: step for step in self.steps()}
-
-    @cached_property
-    def count_teams(self) -> dict[str, str]:
-        """The team each role counts for in the win checks, by role id (asked after every
-        elimination for every living seat)."""
-        return {name: role.count_team for name, role in self.roles.items()}
+    def __post_init__(self) -> None:
+        # Built once here rather than cached properties: a compiled class
+        # (scripts/build_engine.py) has no instance dict to cache in.
+        object.__setattr__(self, "step_index", {step.id: step for step in self.steps()})
+        object.__setattr__(self, "count_teams",
+                           {name: role.count_team for name, role in self.roles.items()})
 
     def cue_ids(self) -> set[str]:
         """Every cue this rule set's own data names (the engine's are in cues.ENGINE_CUES)."""

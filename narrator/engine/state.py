@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from narrator.engine.effects import Outcome, Say
 from narrator.engine.tasks import Task, task_from_json
@@ -23,6 +23,11 @@ from narrator.errors import RuleError
 
 # The JSON form written by to_json. Version 1 (no "format" key) is read too.
 FORMAT = 2
+
+# The frozen values' constructors are written out (dataclass keeps them), setting each
+# field as the generated one does: compiled (scripts/build_engine.py), a class's own
+# __init__ is native code, the generated one is not; every vote builds a Cast and a Ballot.
+_set: Final = object.__setattr__
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +62,10 @@ class Nomination:
     by: int  # 0: the host's keypad, or an accuser not named (Princeton)
     target: int
 
+    def __init__(self, by: int, target: int) -> None:
+        _set(self, "by", by)
+        _set(self, "target", target)
+
     def to_json(self) -> list[int]:
         return [self.by, self.target]
 
@@ -67,6 +76,10 @@ class Cast:
 
     voter: int
     candidate: int
+
+    def __init__(self, voter: int, candidate: int) -> None:
+        _set(self, "voter", voter)
+        _set(self, "candidate", candidate)
 
     def to_json(self) -> list[int]:
         return [self.voter, self.candidate]
@@ -89,6 +102,14 @@ class Ballot:
     candidates: tuple[int, ...]
     prev: tuple[int, ...] = ()
     votes: tuple[Cast, ...] = ()
+
+    def __init__(self, kind: str, round: int, candidates: tuple[int, ...],
+                 prev: tuple[int, ...] = (), votes: tuple[Cast, ...] = ()) -> None:
+        _set(self, "kind", kind)
+        _set(self, "round", round)
+        _set(self, "candidates", candidates)
+        _set(self, "prev", prev)
+        _set(self, "votes", votes)
 
     def voters(self) -> list[int]:
         return [c.voter for c in self.votes]
@@ -123,6 +144,12 @@ class Elimination:
     how: str
     phase: str
     number: int
+
+    def __init__(self, seat: int, how: str, phase: str, number: int) -> None:
+        _set(self, "seat", seat)
+        _set(self, "how", how)
+        _set(self, "phase", phase)
+        _set(self, "number", number)
 
     def to_json(self) -> list[Any]:
         return [self.seat, self.how, self.phase, self.number]

@@ -7,10 +7,12 @@ maniac) neither side can win, and that team's own check decides.
 
 from __future__ import annotations
 
+from typing import Final
+
 from narrator.engine.context import Ctx, WinCheck
 from narrator.engine.effects import Outcome
 
-_SIDES = ("red", "black")
+_SIDES: Final = ("red", "black")
 
 
 def sides(ctx: Ctx) -> dict[str, int]:

@@ -108,8 +108,11 @@ class PhraseBook:
                  source: str = "", roles: RoleNames | None = None,
                  rule_set_roles: Mapping[str, RoleNames] | None = None, rules: str = "",
                  how: Mapping[str, Mapping[str, str]] | None = None,
-                 input_method: str = "pads", rule_sets: Mapping[str, str] | None = None) -> None:
+                 input_method: str = "pads", rule_sets: Mapping[str, str] | None = None,
+                 console: Mapping[str, str] | None = None) -> None:
         self.lang = lang
+        # `narrator demo`'s terminal lines (printed, never spoken): str.format templates.
+        self.console: Mapping[str, str] = MappingProxyType(dict(console or {}))
         # The bundled rule sets' names as a club says them ("Спортивная мафия").
         self.rule_sets: Mapping[str, str] = MappingProxyType(dict(rule_sets or {}))
         self.source = source or f"{lang}.yaml"
@@ -158,7 +161,16 @@ class PhraseBook:
             self._templates, self.roles, self.rule_set_roles)
         book.rules, book.how, book.input_method = self.rules, self.how, self.input_method
         book.rule_sets = self.rule_sets
+        book.console = self.console
         return book
+
+    def line(self, key: str, **params: object) -> str:
+        """A terminal line of `narrator demo` in this language (`console:`)."""
+        try:
+            return self.console[key].format(**params)
+        except KeyError as exc:
+            raise PhraseError(f"console line {key!r} in the {self.lang} phrase book "
+                              f"({self.source}): no {exc}") from None
 
     def rule_set_name(self, rules: str, fallback: str = "") -> str:
         """A rule set's name in this language; `fallback` (its file's own title) or its id
@@ -220,8 +232,13 @@ class PhraseBook:
         if not isinstance(rule_sets, dict) or not all(
                 isinstance(v, str) and v.strip() for v in rule_sets.values()):
             raise PhraseBookError(source, "rule_sets", "expected a mapping of rule set to its name")
+        console = data.get("console", {}) or {}
+        if not isinstance(console, dict) or not all(
+                isinstance(v, str) and v.strip() for v in console.values()):
+            raise PhraseBookError(source, "console", "expected a mapping of line id to its text")
         return cls(lang, {str(k): v for k, v in cues.items()}, out, source, roles, set_roles,
-                   how=how, rule_sets={str(k): v for k, v in rule_sets.items()})
+                   how=how, rule_sets={str(k): v for k, v in rule_sets.items()},
+                   console={str(k): v for k, v in console.items()})
 
     def cue_ids(self) -> frozenset[str]:
         return frozenset(self._templates)

@@ -122,8 +122,7 @@ class _Sheet:
 
     def rule_set_title(self) -> str:
         rules = str(self.game.get("rules", ""))
-        known = self.w.get("rule_sets", {})
-        return escape(str(known.get(rules) or self.game.get("title") or rules))
+        return escape(rule_set_name(self.lang, rules, str(self.game.get("title") or "")))
 
     def meta(self) -> str:
         event = self.game.get("event") or {}
@@ -307,6 +306,14 @@ def role_name(lang: str, rules: str, role: str, many: bool = False) -> str:
         return PhraseBook.load(lang if lang in LANGS else "en").role_name(role, rules, many)
     except PhraseError:
         return role.replace("_", " ")
+
+
+def rule_set_name(lang: str, rules: str, title: str = "") -> str:
+    """A rule set's name as the phrase books give it (the one source: the set-up page and
+    the archive say the same); `title` (the rule-set file's own) for one they don't know."""
+    from narrator.phrases.book import PhraseBook
+
+    return PhraseBook.load(lang if lang in LANGS else "en").rule_set_name(rules, title)
 
 
 def played(lang: str, started: str, finished: str) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 from narrator.engine.actions import Action, Undo
 from narrator.engine.effects import Effect
 from narrator.engine.game import Game
+from narrator.engine.recall import with_recall
 from narrator.errors import RuleError
 from narrator.records.disk import DirectDisk
 from narrator.records.export_polemica import ExportError, write_polemica
@@ -100,8 +101,9 @@ class GameSession:
     def resume(cls, state_dir: str | Path, wall: Callable[[], float] = time.time,
                disk: DiskFactory = DirectDisk) -> tuple[GameSession, list[Effect]] | None:
         """The unfinished game of the state folder, with the effects that bring the table
-        back to where it stood (lights, the open window in full). None if there is none;
-        a game that had ended before its files were written is completed here."""
+        back to where it stood (lights, the moment's cue again, the open window in full).
+        None if there is none; a game that had ended before its files were written is
+        completed here."""
         rebuilt: list[tuple[Action | None, list[Effect], Entry | None]] = []
         found = Journal.resume(state_dir, lambda a, e, entry: rebuilt.append((a, e, entry)), wall,
                                disk)
@@ -119,7 +121,10 @@ class GameSession:
         if game.over:
             session._finish()
             return None
-        return session, game.engine.resume(game.state)
+        # The moment's words again (a night step's wake cue, the speaker, the nominee):
+        # they were said before the power went, and the table must know whose turn it is.
+        opening = with_recall(game.engine.rules, game.state, game.engine.resume(game.state))
+        return session, opening
 
     def apply(self, action: Action, at: float) -> list[Effect]:
         """Play one action; `at` is the daemon's clock time. Raises RuleError (nothing

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Verdict, Vote
 from narrator.engine.registry import REGISTRY
@@ -36,7 +36,7 @@ from narrator.engine.tasks import (
 from narrator.engine.voting import sitting_out
 
 # Votes by seat, shared (an action is a frozen value): a game casts a few dozen.
-_vote = cache(Vote)
+_vote: Final = cache(Vote)
 
 
 class Table:
@@ -235,7 +235,7 @@ class Table:
 
 # What the players do at each kind of moment (the task's exact type); other moments
 # (a speech's last seconds aside, the night's answer windows and gaps) have no action.
-_MOMENTS: dict[type[Task], Callable[[Table, State, Any, list[Action]], None]] = {
+_MOMENTS: Final[dict[type[Task], Callable[[Table, State, Any, list[Action]], None]]] = {
     Speech: Table._speech,
     SilentTurn: Table._speech,
     Accusations: Table._accusations,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import Final
 
 from narrator.engine.actions import Action, Tap, WindowClosed
 from narrator.engine.core import Engine
@@ -24,7 +25,7 @@ MAX_ACTIONS = 50_000
 
 # Every window's running out, built once: an action is a frozen value, and a game closes
 # about 170 windows.
-_CLOSED: list[WindowClosed] = []
+_CLOSED: Final[list[WindowClosed]] = []
 
 
 def _closed(window: int) -> WindowClosed:
@@ -34,7 +35,7 @@ def _closed(window: int) -> WindowClosed:
 
 
 # Taps by seat, shared likewise (an action is a frozen value).
-_tap = cache(Tap)
+_tap: Final = cache(Tap)
 
 
 def with_random_roles(rules: RuleSet, seats: int, seed: int) -> RuleSet:

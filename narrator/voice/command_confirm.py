@@ -83,6 +83,11 @@ class Confirmer:
             out.append(Act(self._take()))
         return out
 
+    def cancel(self) -> None:
+        """Forget the pending command (the box refused it before asking)."""
+        self.pending = None
+        self.deadline = None
+
     def tick(self) -> list[Decision]:
         if self.pending is not None and self.deadline is not None \
                 and self.clock.now() >= self.deadline:

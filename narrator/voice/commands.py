@@ -17,6 +17,7 @@ from narrator.engine.actions import (
     Action,
     AddTime,
     EndSpeech,
+    Forfeit,
     Foul,
     Nominate,
     Pause,
@@ -35,13 +36,14 @@ ADD_TIME_SECONDS = 30
 
 COMMAND_IDS: tuple[str, ...] = (
     "next_speaker", "pause", "resume", "repeat", "undo", "start_voting", "yes", "no",
-    "add_time", "nominate", "foul", "remove", "next_game", "abandon",
+    "add_time", "nominate", "foul", "remove", "next_game", "abandon", "forfeit",
 )
-SEAT_COMMANDS = frozenset({"nominate", "foul", "remove"})
+SEAT_COMMANDS = frozenset({"nominate", "foul", "remove", "forfeit"})
 # These change the game in a way that is hard to take back, so they are repeated back and
-# wait for a "yes" ("abandon" ends the game: the evening's command, when it is spoken).
+# wait for a "yes" ("abandon" ends the game: the evening's command, when it is spoken;
+# "forfeit", sport's severe breach, gives the game to the other team).
 # "next_speaker" and the timer commands act at once: a wrong one costs seconds.
-DESTRUCTIVE = frozenset({"nominate", "foul", "remove", "undo", "abandon"})
+DESTRUCTIVE = frozenset({"nominate", "foul", "remove", "undo", "abandon", "forfeit"})
 # Answers to a confirmation (or to any yes/no question); they are no action of their own.
 ANSWERS = frozenset({"yes", "no"})
 
@@ -75,6 +77,8 @@ def to_action(command: Command) -> Action | None:
             raise ValueError(f"{name} needs a seat")
         if name == "nominate":
             return Nominate(target=command.seat)
+        if name == "forfeit":
+            return Forfeit(command.seat)
         return Foul(command.seat) if name == "foul" else Remove(command.seat)
     if name == "add_time":
         return AddTime(command.seconds or ADD_TIME_SECONDS)

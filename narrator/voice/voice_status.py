@@ -34,5 +34,18 @@ class VoiceStatus:
         for watcher in list(self.watchers):
             watcher(self)
 
+    def set_language(self, lang: str, heard: bool) -> None:
+        """A game in `lang` begins: voice commands are on when a model hears that language,
+        else off for want of one. A microphone missing or lost stays so."""
+        self.lang = lang
+        if self.off in ("voice_off", "voice_mic_lost"):
+            return
+        off = None if heard else "voice_no_model"
+        if off == self.off:
+            return
+        self.off = off
+        for watcher in list(self.watchers):
+            watcher(self)
+
     def to_json(self) -> dict[str, object]:
         return {"on": self.on, "off": self.off, "lang": self.lang}

@@ -132,3 +132,14 @@ def test_bad_seat_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert "sport: 7 players: at least 10 players: 000: “Ten people participate in the game”" in err
     assert err.count("\n") == 1
+
+
+def test_a_russian_demo_prints_russian_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--fast", "--seed", "3", "--lang", "ru", "--no-state"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0].startswith("narrator demo: Спортивная мафия")
+    assert "виртуальные часы" in out[0]
+    assert any(line.startswith("итог: Побеждает") for line in out), out
+    assert any(": место " in line for line in out), out
+    english = ("seat", "winner", "min]", "players", "game over", "voted out", "shot at")
+    assert not [line for line in out if any(word in line for word in english)], out

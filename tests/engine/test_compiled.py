@@ -1,0 +1,59 @@
+"""The compiled engine (scripts/build_engine.py) plays exactly as the source does.
+
+The suite runs on whatever engine is built (./scripts/setup builds the compiled one); this
+test also plays a few games of every rule set on the pure-Python source in a child process
+(NARRATOR_PURE_ENGINE) and compares the hash of every effect and end state
+(scripts/engine_fingerprint.py) with this process's.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from narrator import compiled
+
+ROOT = Path(__file__).resolve().parents[2]
+_PRINT = ("import sys; sys.path.insert(0, 'scripts'); from engine_fingerprint import fingerprint; "
+          "from narrator import compiled; print(compiled.running(), fingerprint(6))")
+
+
+def _fingerprint(pure: bool) -> tuple[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != compiled.ENV}
+    if pure:
+        env[compiled.ENV] = "1"
+    out = subprocess.run([sys.executable, "-c", _PRINT], cwd=ROOT, env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    return out[0], out[1]
+
+
+def _built() -> bool:
+    return any((ROOT / "narrator" / p).glob("*.so") for p in compiled.PACKAGES)
+
+
+def test_the_compiled_and_the_pure_engine_play_the_same_games() -> None:
+    engine, default = _fingerprint(pure=False)
+    source, pure = _fingerprint(pure=True)
+    assert source == "pure"
+    # Built and up to date, the compiled engine is the one that runs.
+    assert engine == ("compiled" if _built() and not compiled.stale() else "pure")
+    assert default == pure
+
+
+def test_a_compiled_module_older_than_its_source_is_not_used(tmp_path: Path) -> None:
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "sim").mkdir()
+    source = tmp_path / "engine" / "core.py"
+    built = tmp_path / "engine" / "core.cpython-311-x86_64-linux-gnu.so"
+    source.write_text("")
+    built.write_text("")
+    now = time.time()
+    os.utime(source, (now - 10, now - 10))
+    assert not compiled.stale(str(tmp_path))
+    os.utime(source, (now + 10, now + 10))  # edited after the build
+    assert compiled.stale(str(tmp_path))
+    source.unlink()  # a module gone from the source
+    assert compiled.stale(str(tmp_path))

@@ -33,6 +33,7 @@ from narrator.devices.keypads import Keypad
 from narrator.devices.panel import SeatPanel
 from narrator.engine.actions import Action, EndSpeech, Entry, Forfeit
 from narrator.engine.effects import Effect, Say
+from narrator.engine.requests import AbandonGame, NextGame
 from narrator.errors import DeviceError
 from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
 from narrator.evening.answers import answer_display_problem, without_display
@@ -41,7 +42,6 @@ from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.records.disk import Disk, DiskMaker, direct_disk
 from narrator.records.session import GameSession
-from narrator.requests import AbandonGame, NextGame
 from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
 from narrator.status import BOX_CUES, LedState, StatusLight, where_we_are

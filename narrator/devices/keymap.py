@@ -45,7 +45,7 @@ from narrator.engine.actions import (
     StartVoting,
     Undo,
 )
-from narrator.requests import AbandonGame
+from narrator.engine.requests import AbandonGame
 
 DIGITS = tuple("0123456789")
 KEYS = (*DIGITS, "enter", "backspace", "clear", "/", "*", "-", "+", ".")

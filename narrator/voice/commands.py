@@ -27,9 +27,9 @@ from narrator.engine.actions import (
     StartVoting,
     Undo,
 )
+from narrator.engine.requests import AbandonGame, NextGame
 from narrator.errors import ConfigError
 from narrator.phrases import numbers
-from narrator.requests import AbandonGame, NextGame
 
 MAX_SEAT = 16
 ADD_TIME_SECONDS = 30

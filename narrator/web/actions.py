@@ -22,6 +22,8 @@ from narrator.engine.actions import (
     Unfoul,
     Vote,
     WindowClosed,
+    action_from_json,
+    field_type,
 )
 from narrator.engine.state import State
 from narrator.errors import RuleError
@@ -33,10 +35,8 @@ PAGE_KINDS = ("foul", "unfoul", "remove", "pause", "resume", "add_time", "end_sp
               "verdict")  # the boxed judge's verdict: public, the judge shows the card
 AT_NIGHT = ("foul", "unfoul", "remove", "forfeit", "pause", "resume")
 
-
 class BadBody(ValueError):
     """A request body that is not an action the page may send (HTTP 400)."""
-
 
 def parse_action(data: Any) -> Action:
     """An action from a request's JSON, with every field of the right type."""
@@ -48,20 +48,20 @@ def parse_action(data: Any) -> Action:
     if kind not in PAGE_KINDS:
         raise BadBody(f"the page does not send {kind!r} actions (known: {', '.join(PAGE_KINDS)})")
     cls = ACTION_TYPES[kind]
-    known = {f.name: f for f in fields(cls)}
+    known = {f.name for f in fields(cls)}
     extra = set(data) - set(known) - {"kind"}
     if extra:
         raise BadBody(f"{kind}: unknown fields {sorted(extra)}")
-    for name, f in known.items():
-        if name in data and not _fits(data[name], str(f.type)):
-            raise BadBody(f"{kind}.{name}: expected {f.type}, got {data[name]!r}")
-    from narrator.engine.actions import action_from_json
+    for name in known:
+        # By field name, not `f.type`: the compiled engine keeps no annotation text.
+        expected = field_type(cls, name)
+        if name in data and not _fits(data[name], expected):
+            raise BadBody(f"{kind}.{name}: expected {expected}, got {data[name]!r}")
 
     try:
         return action_from_json(data)
     except RuleError as exc:
         raise BadBody(str(exc)) from None
-
 
 def _fits(value: Any, annotation: str) -> bool:
     def whole(v: Any) -> bool:
@@ -77,7 +77,6 @@ def _fits(value: Any, annotation: str) -> bool:
         return isinstance(value, list) and len(value) <= 20 and all(whole(v) for v in value)
     return False
 
-
 def refusal_at_night(state: State, action: Action) -> str | None:
     """The page's own refusal, before the engine: a fixed reason at night; an undo only of
     a day action (an undo into the night would replay its secret moments)."""
@@ -85,12 +84,10 @@ def refusal_at_night(state: State, action: Action) -> str | None:
         return "the page takes no actions at night but pause, resume, fouls, removal and forfeit"
     return None
 
-
 def undo_refusal(state: State, before: State | None) -> str | None:
     if state.phase != "day" or before is None or before.phase != "day":
         return "only a day action can be undone from the page"
     return None
-
 
 def describe(t: Text, action: Action | None, before: State | None) -> str:
     """What an undo will take back, in the page's language."""

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
+from narrator.engine.requests import AbandonGame, NextGame
 from narrator.evening import GameSetup
-from narrator.requests import AbandonGame, NextGame
 from narrator.voice.command_confirm import Act, Ask, Confirmer
 from narrator.voice.commands import CommandSet, to_action
 from tests.box.test_service import drive, make_service

@@ -18,6 +18,7 @@ import io
 import os
 import shutil
 import sys
+import sysconfig
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,6 +58,20 @@ def clean() -> None:
     shutil.rmtree(BUILD, ignore_errors=True)
 
 
+def missing() -> str | None:
+    """What the build lacks that can be told at once (so setup fails fast without them)."""
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    if not shutil.which(compiler):
+        return f"no C compiler ({compiler})"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "no Python headers (Debian: python3-dev)"
+    try:
+        import mypyc  # noqa: F401
+    except ImportError:
+        return "no mypyc (pip install mypy)"
+    return None
+
+
 def build() -> None:
     from mypyc.build import mypycify
     from setuptools import setup  # type: ignore[import-untyped, unused-ignore]
@@ -79,6 +94,10 @@ def main(argv: list[str]) -> int:
         return 0
     if "--if-needed" in argv and up_to_date():
         return 0
+    lack = missing()
+    if lack:
+        print(f"build_engine: not built ({lack}); the pure-Python engine runs", file=sys.stderr)
+        return 1
     log = io.StringIO()
     try:
         with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):

@@ -33,7 +33,7 @@ def test_legal_offers_the_verdicts_the_engine_accepts(verdict_self: bool) -> Non
     every = {Verdict(j, t) for j in range(1, 11) for t in range(1, 11)}
     for action in every:
         try:
-            game.engine.apply(game.state.clone(), action)
+            game.engine.apply(game.state.clone(), action)  # what Game.apply does, on a copy
         except RuleError:
             assert action not in offered, f"{action} offered but refused"
         else:

@@ -19,22 +19,39 @@ from types import ModuleType
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGES = ("engine", "sim")
 ENV = "NARRATOR_PURE_ENGINE"
+# Never compiled (scripts/build_engine.py): package markers (a compiled __init__ imports the
+# shared library from inside its own package, a circle), the legality checker (a subclass
+# of AssertionError, which mypyc does not compile; it runs in the property tests, not the
+# bench), and the virtual clock of replays and demos (tests wrap its methods on an
+# instance, which a compiled class does not allow).
+INTERPRETED = frozenset({"engine/__init__.py", "sim/__init__.py", "sim/legality.py",
+                         "engine/timeline.py"})
 
 
 def stale(root: str = HERE) -> bool:
-    """Is any compiled module older than its source (or its source gone)?"""
+    """Is the build out of step with the source: a compiled module older than its source,
+    its source gone, or (once anything is built) a source with no compiled module (a module
+    added since the build would run interpreted beside compiled ones, and an interpreted
+    class cannot subclass a compiled one)?"""
+    compiled: set[str] = set()
     for package in PACKAGES:
         folder = os.path.join(root, package)
         for name in os.listdir(folder):
             if not name.endswith(".so"):
                 continue
-            source = os.path.join(folder, name.split(".", 1)[0] + ".py")
+            module = name.split(".", 1)[0]
+            compiled.add(f"{package}/{module}.py")
+            source = os.path.join(folder, module + ".py")
             try:
                 if os.stat(source).st_mtime > os.stat(os.path.join(folder, name)).st_mtime:
                     return True
             except FileNotFoundError:
                 return True
-    return False
+    if not compiled:
+        return False
+    return any(f"{package}/{name}" not in compiled | INTERPRETED
+               for package in PACKAGES
+               for name in os.listdir(os.path.join(root, package)) if name.endswith(".py"))
 
 
 class _SourceFirst:

@@ -22,15 +22,13 @@ import sysconfig
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from narrator import compiled  # noqa: E402  (the project's root on the path first)
+
 BUILD = ROOT / "build" / "engine"
 PACKAGES = ("narrator/engine", "narrator/sim")
-# Not compiled: package markers (a compiled __init__ imports the shared library from inside
-# its own package, a circle), and the legality checker (a subclass of AssertionError, which
-# mypyc does not compile; it runs in the property tests, not the bench), and the virtual
-# clock of replays and demos (not played by the bench; tests wrap its methods on an instance,
-# which a compiled class does not allow).
-SKIP = {"narrator/engine/__init__.py", "narrator/sim/__init__.py", "narrator/sim/legality.py",
-        "narrator/engine/timeline.py"}
+# Not compiled: narrator.compiled.INTERPRETED says which and why.
+SKIP = {f"narrator/{name}" for name in compiled.INTERPRETED}
 GROUP = "narrator._compiled"
 
 
@@ -45,9 +43,6 @@ def built() -> list[Path]:
 
 
 def up_to_date() -> bool:
-    sys.path.insert(0, str(ROOT))
-    from narrator import compiled
-
     names = {p.name.split(".", 1)[0] for p in built()}
     return all(Path(p).stem in names for p in sources()) and not compiled.stale()
 

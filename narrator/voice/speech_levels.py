@@ -112,6 +112,12 @@ class SpeechLevels:
             return smoothed(self._energy[: self._frames])
         return np.concatenate((self._final[: self._done], self._tail))
 
+    def recent(self, frames: int) -> float:
+        """The loudest level of the last `frames` frames (as levels() has them now)."""
+        if self._frames < SMOOTHING or frames > len(self._tail):
+            return float(self.levels()[-frames:].max())
+        return float(self._tail[-frames:].max())
+
     @property
     def peak(self) -> float:
         """The loudest level (0 for no audio): what `levels(...).max()` gives."""

@@ -31,7 +31,7 @@ def _fingerprint(pure: bool) -> tuple[str, str]:
 
 
 def _built() -> bool:
-    return any((ROOT / "narrator" / p).glob("*.so") for p in compiled.PACKAGES)
+    return any(any((ROOT / "narrator" / p).glob("*.so")) for p in compiled.PACKAGES)
 
 
 def test_the_compiled_and_the_pure_engine_play_the_same_games() -> None:
@@ -57,3 +57,20 @@ def test_a_compiled_module_older_than_its_source_is_not_used(tmp_path: Path) -> 
     assert compiled.stale(str(tmp_path))
     source.unlink()  # a module gone from the source
     assert compiled.stale(str(tmp_path))
+
+
+def test_a_source_with_no_compiled_module_beside_compiled_ones_is_stale(tmp_path: Path) -> None:
+    # A module added since the build would run interpreted beside compiled ones, where an
+    # interpreted class cannot subclass a compiled one: the whole engine runs from source.
+    for package in compiled.PACKAGES:
+        (tmp_path / package).mkdir()
+    for name in ("core", "requests"):
+        (tmp_path / "engine" / f"{name}.py").write_text("")
+    (tmp_path / "engine" / "__init__.py").write_text("")  # never compiled
+    (tmp_path / "engine" / "timeline.py").write_text("")  # never compiled
+    assert not compiled.stale(str(tmp_path))  # nothing built: the source runs anyway
+    built = tmp_path / "engine" / "core.cpython-311-x86_64-linux-gnu.so"
+    built.write_text("")
+    assert compiled.stale(str(tmp_path))  # requests.py has no compiled module
+    (tmp_path / "engine" / "requests.cpython-311-x86_64-linux-gnu.so").write_text("")
+    assert not compiled.stale(str(tmp_path))

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from narrator.voice.commands import CommandSet
+from narrator.voice.commands import Command, CommandSet
+from narrator.voice.listen_clips import ClipSpec, speak_all
 from narrator.voice.phone_distance import PhoneSequences
 from narrator.voice.recognizer import chunked, read_audio, recognize
 from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer, decide, similarity
@@ -48,3 +49,34 @@ def test_skipping_the_grammar_gives_the_same_commands(clips: Path, english: Comm
         assert some.heard[i][1] == free
         with_grammar = decide(english, forced, free, score, every.thresholds)
         assert with_grammar == decide(english, "", free, 0.0, every.thresholds)
+
+
+def test_a_long_speech_is_not_decoded_ahead_again_and_again(clips: Path,
+                                                            english: CommandSet) -> None:
+    # Talk with short pauses (under the endpointer's window: one long utterance): no decode
+    # ahead of more than AHEAD_LONGEST seconds, where every pause used to decode all of it
+    # again from its start.
+    [path] = speak_all([ClipSpec(", ".join(TALK[:4]), "en-us")], clips)
+    recognizer = PocketsphinxRecognizer(english)
+    assert recognizer.ahead_longest is not None
+    lengths: list[float] = []
+    ahead = recognizer._decode_ahead
+    transcript = recognizer._transcript
+    in_ahead = [False]
+
+    def decode_ahead() -> Command | None:
+        in_ahead[0] = True
+        try:
+            return ahead()
+        finally:
+            in_ahead[0] = False
+
+    def timed(decoder: object, speech: bytes) -> str:
+        if in_ahead[0]:
+            lengths.append(len(speech) / 32000)
+        return transcript(decoder, speech)
+
+    recognizer._decode_ahead = decode_ahead  # type: ignore[method-assign]
+    recognizer._transcript = timed  # type: ignore[method-assign]
+    assert not list(recognize(recognizer, chunked(read_audio(path))))
+    assert max(lengths) <= recognizer.ahead_longest, lengths

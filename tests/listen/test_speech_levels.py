@@ -35,6 +35,7 @@ def _same_as_whole(tracked: SpeechLevels, audio: bytes, trim_db: float) -> None:
     assert np.array_equal(tracked.levels(), whole)
     if len(whole):
         assert tracked.peak == float(whole.max())
+        assert tracked.recent(3) == float(whole[-3:].max())
         assert tracked.loud(trim_db) == bounds(whole, trim_db)
 
 

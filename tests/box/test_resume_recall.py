@@ -26,10 +26,9 @@ from narrator.rules.loader import load_bundled
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
 from narrator.settings import load_settings
-from narrator.sim.driver import PadPlayers
-from narrator.sim.players import Table
 from narrator.sim.selfplay import deal
 from narrator.voice.fake import FakeSpeaker
+from tests.box.test_service import seat_players as seat_pads
 from tests.records.helpers import drive
 
 
@@ -102,17 +101,8 @@ def make_service(tmp_path: Path, clock: FakeClock, lang: str, openings: list[lis
     service = Service(settings, Ports(speaker, panel, [keypad]), clock, Notifier(""))
 
     def seat_players(box: Box) -> None:
-        rules = box.game.engine.rules
-        table = Table(rules, 7, foul_rate=0.0, cards=deal(rules, 10, 7))
-
-        def press(seat: int, down: bool) -> None:
-            if down:
-                panel.press(seat)
-            else:
-                panel.release(seat)
-
         if players:
-            PadPlayers(box, table, press, keypad, clock, 7)
+            seat_pads(box, panel, keypad, clock)
         box.listeners.append(lambda action, effects: openings.append(effects)
                              if action is None else None)
 

@@ -36,22 +36,22 @@ def make_service(tmp_path: Path, clock: FakeClock, keypad: FakeKeypad,
     speaker = FakeSpeaker(clock)
     panel = FakeSeatPanel(10, clock)
     service = Service(settings, Ports(speaker, panel, [keypad]), clock, Notifier(notify))
-
-    def seat_players(box: Box) -> None:
-        # The players' cards: any deal will do, the box learns it from their taps.
-        rules = box.game.engine.rules
-        table = Table(rules, 7, foul_rate=0.0, cards=deal(rules, 10, 7))
-
-        def press(seat: int, down: bool) -> None:
-            if down:
-                panel.press(seat)
-            else:
-                panel.release(seat)
-
-        PadPlayers(box, table, press, keypad, clock, 7)
-
-    service.on_box.append(seat_players)
+    service.on_box.append(lambda box: seat_players(box, panel, keypad, clock))
     return service, panel, speaker
+
+
+def seat_players(box: Box, panel: FakeSeatPanel, keypad: FakeKeypad, clock: FakeClock) -> None:
+    # The players' cards: any deal will do, the box learns it from their taps.
+    rules = box.game.engine.rules
+    table = Table(rules, 7, foul_rate=0.0, cards=deal(rules, 10, 7))
+
+    def press(seat: int, down: bool) -> None:
+        if down:
+            panel.press(seat)
+        else:
+            panel.release(seat)
+
+    PadPlayers(box, table, press, keypad, clock, 7)
 
 
 async def start(service: Service, games: int = 1) -> asyncio.Task[None]:

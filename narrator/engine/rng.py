@@ -3,7 +3,12 @@ so a game's randomness (coin tosses, simulated players) round-trips through JSON
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    # Native 64-bit integers when compiled (mypyc); plain ints at run time, where
+    # annotations are not evaluated, so mypy_extensions is needed only to build.
+    from mypy_extensions import i64
 
 MASK: Final = (1 << 64) - 1
 _MASK: Final = MASK
@@ -30,26 +35,66 @@ class Rng:
     """The same generator as an object, for code outside the state (simulated players).
 
     `below` repeats splitmix64 inline: simulated players call it on every decision and
-    the engine bench counts their time too.
+    the engine bench counts their time too. Compiled, the state is kept as two 32-bit
+    halves (`_hi`, `_lo`) and mixed as such (see below); interpreted, as one integer
+    (`_state`). `state` gives the one integer either way.
     """
 
     def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK
+        self._state = 0
+        self._hi: i64 = 0
+        self._lo: i64 = 0
+        self.reseed(seed)
+
+    @property
+    def state(self) -> int:
+        if COMPILED:
+            return (int(self._hi) << 32) | int(self._lo)
+        return self._state
+
+    def reseed(self, seed: int) -> None:
+        """The same as a new Rng(seed), without building one."""
+        state = seed & _MASK
+        if COMPILED:
+            hi: int = state >> 32  # as integer objects: a 64-bit value is no i64
+            lo: int = state & 0xFFFFFFFF
+            self._hi = hi
+            self._lo = lo
+        else:
+            self._state = state
+
+    def reseed_at(self, seed: int, *keys: int) -> None:
+        """Seed for one moment of a game (the game's seed, then the moment's numbers)."""
+        value = seed
+        for key in keys:
+            value = (value * 1_000_003 + key) & 0xFFFF_FFFF_FFFF_FFFF
+        if COMPILED:
+            self.reseed(value)
+        else:
+            self._state = value  # inline: the players seed at every moment that draws
 
     def below(self, n: int) -> int:
-        if COMPILED and n < _HALVES_UP_TO:
-            state, value = below_in_halves(self.state, n)
-            self.state = state
+        if COMPILED:
+            if n < _HALVES_UP_TO:
+                return self._below_in_halves(n)
+            state, value = randbelow(self.state, n)
+            self.reseed(state)
             return value
-        state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        self.state = state
+        state = (self._state + 0x9E3779B97F4A7C15) & _MASK
+        self._state = state
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return (z ^ (z >> 31)) % n
 
-    def skip(self) -> None:
-        """A draw whose value is not needed: the state moves on as `below` moves it."""
-        self.state = (self.state + GOLDEN) & _MASK
+    def skip(self, draws: int = 1) -> None:
+        """Draws whose values are not needed: the state moves on as `below` moves it."""
+        if COMPILED:
+            k: i64 = draws
+            lo: i64 = self._lo + k * 0x7F4A7C15
+            self._hi = (self._hi + k * 0x9E3779B9 + (lo >> 32)) & _M32
+            self._lo = lo & _M32
+        else:
+            self._state = (self._state + draws * GOLDEN) & _MASK
 
     def choice(self, items: list[int]) -> int:
         return items[self.below(len(items))]
@@ -57,20 +102,40 @@ class Rng:
     def chance(self, p: float) -> bool:
         return self.below(1_000_000) < p * 1_000_000
 
+    def _below_in_halves(self, n: int) -> int:
+        """`below` (n < 2**30) on the state's 32-bit halves, all in native 64-bit integers
+        when compiled (every intermediate below 2**50): no integer object is made."""
+        lo: i64 = self._lo + 0x7F4A7C15
+        h: i64 = (self._hi + 0x9E3779B9 + (lo >> 32)) & _M32
+        lo &= _M32
+        self._hi = h
+        self._lo = lo
+        lo ^= ((lo >> 30) | (h << 2)) & _M32
+        h ^= h >> 30
+        h, lo = _times(h, lo, 0xBF58476D, 0x1CE4E5B9)
+        lo ^= ((lo >> 27) | (h << 5)) & _M32
+        h ^= h >> 27
+        h, lo = _times(h, lo, 0x94D049BB, 0x133111EB)
+        lo ^= ((lo >> 31) | (h << 1)) & _M32
+        h ^= h >> 31
+        m: i64 = n
+        return int(((h % m) * ((1 << 32) % m) + lo) % m)
+
 
 # The compiled engine (scripts/build_engine.py) keeps integers below 2**62 unboxed; a 64-bit
-# product is a heap object there and `below` cost thousands of instructions. There the
-# mixing runs on 32-bit halves, every intermediate below 2**50 (about 4x faster compiled,
-# 3.6x slower interpreted: so only compiled). Same values (tests/engine/test_compiled.py).
+# value or product is a heap object there and `below` cost thousands of instructions. There
+# the state is kept and mixed as 32-bit halves in native 64-bit integers (`i64`), every
+# intermediate below 2**50 (slower interpreted: so only compiled). Same values
+# (tests/engine/test_rng.py).
 COMPILED: Final = not __file__.endswith(".py")
 _HALVES_UP_TO: Final = 1 << 30  # (h % n) * (2**32 % n) stays below 2**62
-_M32: Final = 0xFFFFFFFF
+_M32: Final[i64] = 0xFFFFFFFF
 
 
-def _times(h: int, lo: int, ch: int, cl: int) -> tuple[int, int]:
+def _times(h: i64, lo: i64, ch: i64, cl: i64) -> tuple[i64, i64]:
     """(h * 2**32 + lo) * (ch * 2**32 + cl) mod 2**64, as (high, low) 32-bit halves. Every
-    product is of two 16-bit pieces: compiled, a product is unboxed only below 2**30 each."""
-    l0 = lo & 0xFFFF
+    product is of two 16-bit pieces, so nothing reaches 2**63."""
+    l0: i64 = lo & 0xFFFF
     l1 = lo >> 16
     c0 = cl & 0xFFFF
     c1 = cl >> 16
@@ -82,19 +147,3 @@ def _times(h: int, lo: int, ch: int, cl: int) -> tuple[int, int]:
             + h0 * c0 + ((h0 * c1 + (h >> 16) * c0) << 16)
             + l0 * d0 + ((l0 * (ch >> 16) + l1 * d0) << 16)) & _M32
     return high, low & _M32
-
-
-def below_in_halves(state: int, n: int) -> tuple[int, int]:
-    """`randbelow` (n < 2**30) on 32-bit halves: the new state and the value."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
-    h = state >> 32
-    lo = state & _M32
-    lo ^= ((lo >> 30) | (h << 2)) & _M32
-    h ^= h >> 30
-    h, lo = _times(h, lo, 0xBF58476D, 0x1CE4E5B9)
-    lo ^= ((lo >> 27) | (h << 5)) & _M32
-    h ^= h >> 27
-    h, lo = _times(h, lo, 0x94D049BB, 0x133111EB)
-    lo ^= ((lo >> 31) | (h << 1)) & _M32
-    h ^= h >> 31
-    return state, ((h % n) * ((1 << 32) % n) + lo) % n

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Verdict, Vote
 from narrator.engine.registry import REGISTRY
-from narrator.engine.rng import GOLDEN, MASK, Rng
+from narrator.engine.rng import Rng
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.tasks import (
@@ -58,13 +58,6 @@ class Table:
     def _chance(self, p: float) -> bool:
         return self.rng.below(1_000_000) < p * 1_000_000
 
-    def _moment(self, *keys: int) -> None:
-        """Seed the generator for this moment of the game."""
-        value = self.seed
-        for key in keys:
-            value = (value * 1_000_003 + key) & 0xFFFF_FFFF_FFFF_FFFF
-        self.rng.state = value  # the same as a new Rng(value), without building one
-
     def team(self, st: State, seat: int) -> str:
         # Players go by the cards they were dealt (a turncoat's team mates still know).
         if self._seat_teams:
@@ -86,18 +79,22 @@ class Table:
             return []
         if isinstance(task, CallOut):
             return self.night_call(st, task.step, task.seat)
-        self._moment(st.windows)
         if isinstance(task, NightInput) and st.number == 0:
             step = self.rules.step_index[task.step]
             if not REGISTRY.abilities[step.ability].chooses:
                 return [Tap(s) for s in self.holders(st, step.roles)]
             return []
-        out: list[Action] = []
-        if st.phase == "day" and self.rules.fouls.enabled and self._chance(self.foul_rate):
-            out.append(Foul(self.rng.choice(st.living())))
         # By the task's exact type (no task type subclasses another one here): a moment
-        # nobody acts at (a speech's last seconds, an answer window) costs one lookup.
+        # nobody acts at (a speech's last seconds, an answer window) costs one lookup,
+        # and no seeding: nothing is drawn, and every moment that draws seeds first.
         moment = _MOMENTS.get(type(task))
+        fouls = st.phase == "day" and self.rules.fouls.enabled
+        if moment is None and not fouls:
+            return []
+        self.rng.reseed_at(self.seed, st.windows)
+        out: list[Action] = []
+        if fouls and self._chance(self.foul_rate):
+            out.append(Foul(self.rng.choice(st.living())))
         if moment is not None:
             moment(self, st, task, out)
         return out
@@ -152,16 +149,23 @@ class Table:
         rng = self.rng
         below = rng.below
         voted.update(st.muted)
+        skipped = 0
         for voter in st.living():
             # Every seat draws, voted or not, so the same moment gives the same votes
             # however many were already cast before a restart. A draw nobody reads only
-            # moves the generator on (`Rng.skip`, inline: one addition, not the mixing).
+            # moves the generator on (`Rng.skip`: one addition, not the mixing), done
+            # for all of them at once before the next draw that is read.
             if voter in voted:
-                rng.state = (rng.state + GOLDEN) & MASK
+                skipped += 1
                 continue
+            if skipped:
+                rng.skip(skipped)
+                skipped = 0
             p = sure if teams[voter] != teams[candidate] else unsure
             if below(1_000_000) < p * 1_000_000:
                 out.append(_vote(voter))
+        if skipped:
+            rng.skip(skipped)
 
     def _lift(self, st: State, task: LiftVote, out: list[Action]) -> None:
         out.extend(Vote(v) for v in st.living() if self._chance(0.5))
@@ -223,7 +227,7 @@ class Table:
 
     def _plan(self, st: State, step_id: str, actors: list[int]) -> int:
         step = self.rules.step_index[step_id]
-        self._moment(st.number, list(self.rules.step_index).index(step_id))
+        self.rng.reseed_at(self.seed, st.number, list(self.rules.step_index).index(step_id))
         uncounted = step.args.get("uncounted", ())
         own = {self.team(st, a) for a in actors if (st.roles[a] or "") not in uncounted}
         if step.ability == "check" or step.ability == "kill":

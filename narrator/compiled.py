@@ -28,6 +28,13 @@ INTERPRETED = frozenset({"engine/__init__.py", "sim/__init__.py", "sim/legality.
                          "engine/timeline.py"})
 
 
+def compilable(root: str = HERE) -> list[str]:
+    """The sources the build compiles, as "package/module.py" under `root`."""
+    return sorted(f"{package}/{name}" for package in PACKAGES
+                  for name in os.listdir(os.path.join(root, package))
+                  if name.endswith(".py") and f"{package}/{name}" not in INTERPRETED)
+
+
 def stale(root: str = HERE) -> bool:
     """Is the build out of step with the source: a compiled module older than its source,
     its source gone, or (once anything is built) a source with no compiled module (a module
@@ -47,11 +54,7 @@ def stale(root: str = HERE) -> bool:
                     return True
             except FileNotFoundError:
                 return True
-    if not compiled:
-        return False
-    return any(f"{package}/{name}" not in compiled | INTERPRETED
-               for package in PACKAGES
-               for name in os.listdir(os.path.join(root, package)) if name.endswith(".py"))
+    return bool(compiled) and not compiled.issuperset(compilable(root))
 
 
 class _SourceFirst:

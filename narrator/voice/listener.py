@@ -30,12 +30,7 @@ log = logging.getLogger("narrator.voice")
 def listen(recognizer: Recognizer, chunks: Iterable[bytes],
            gate: MuteGate | None = None) -> Iterator[Command]:
     """Commands from a live stream; chunks that arrive while the gate is closed go by unheard."""
-    for chunk in chunks:
-        if gate is None or gate.is_open():
-            yield from recognizer.accept(chunk)
-        else:
-            recognizer.skip(chunk)
-    yield from recognizer.flush()
+    yield from listen_switching(lambda: recognizer, chunks, gate)
 
 
 def listen_switching(current: Callable[[], Recognizer | None], chunks: Iterable[bytes],

@@ -199,18 +199,13 @@ def free_language_model(commands: CommandSet, size: int = VOCABULARY) -> str:
     return "\n".join(lines)
 
 
-def _levels(speech: bytes | bytearray) -> np.ndarray:
-    """Loudness (dB) of each 10 ms frame, smoothed over 100 ms."""
-    return levels(speech)
-
-
 def peak_level(speech: bytes | bytearray, tracked: SpeechLevels | None = None) -> float:
     """The loudest level of `speech`; `tracked`: the levels kept for this utterance as it
     grew (the same figure, without going over the utterance again)."""
     if tracked is not None:
         tracked.update(speech)
         return tracked.peak
-    level = _levels(speech)
+    level = levels(speech)
     return float(level.max()) if len(level) else 0.0
 
 
@@ -241,7 +236,7 @@ def loud_bounds(speech: bytes, trim_db: float | None, pad: float = TRIM_PAD,
         tracked.update(speech)
         loud_first, loud_last = tracked.loud(trim_db)
     else:
-        loud_first, loud_last = bounds(_levels(speech), trim_db)
+        loud_first, loud_last = bounds(levels(speech), trim_db)
     first = max(0, loud_first * step - int(pad * SAMPLE_RATE))
     after = pad if end_pad is None else end_pad
     # Not cut at the speech's end: a last sample past it says the pad is not all there

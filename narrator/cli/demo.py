@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.engine.actions import Action
-from narrator.engine.cues import REASON_CUES
+from narrator.engine.cues import outcome_cues
 from narrator.engine.effects import Effect, Eliminated, GameOver
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
@@ -125,11 +125,9 @@ def parse_settings(items: list[str]) -> dict[str, Any]:
 def _winner(book: PhraseBook, rules: RuleSet, st: State) -> str:
     """Who won and why, in the words the box says it (a rule set's own win words say why)."""
     assert st.outcome is not None
-    win = f"win_{st.outcome.winner or 'draw'}"
-    own = rules.cues.get(win)
-    reason = REASON_CUES.get(st.outcome.reason)
-    return book.line("winner", winner=book.render(own or win),
-                     reason=book.render(reason) if reason and own is None else "").rstrip()
+    win, *why = outcome_cues(st.outcome.winner, st.outcome.reason, rules.cues)
+    return book.line("winner", winner=book.render(rules.cues.get(win, win)),
+                     reason=book.render(why[0]) if why else "").rstrip()
 
 
 def _print_progress(book: PhraseBook, clock_now: float, _action: Action | None,

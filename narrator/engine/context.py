@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeVar
 
 from narrator.engine.actions import Action
-from narrator.engine.cues import REASON_CUES
+from narrator.engine.cues import outcome_cues
 from narrator.engine.effects import (
     Effect,
     Eliminated,
@@ -191,11 +191,8 @@ class Ctx:
         self.day_lights(blink=tuple(s for s in range(1, st.seats + 1)
                                     if st.roles[s] in roles and roles[st.roles[s]].team != "red"))
         self.sound("chime")
-        win = f"win_{outcome.winner or 'draw'}"
-        self.say(win)
-        reason = REASON_CUES.get(outcome.reason)
-        if reason and win not in self.rules.cues:  # a rule set's own win words say why
-            self.say(reason)
+        for cue in outcome_cues(outcome.winner, outcome.reason, self.rules.cues):
+            self.say(cue)
         self.record("game_over", reason=outcome.reason, winner=outcome.winner)
         self.record("roles", secret=True, roles=st.roles[1:])
         self.out.append(GameOver(outcome))

@@ -11,6 +11,8 @@ its own words (`cues:` in its YAML, e.g. boxed's «Город засыпает»
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 ENGINE_CUES: dict[str, tuple[str, ...]] = {
     # before the first night (boxed): the roles in play, in the rule set's order
     "deck_intro": (),  # "Roles in this game:"
@@ -121,3 +123,11 @@ REASON_CUES: dict[str, str] = {
     "the maniac is left alone with one black player": "reason_maniac_one_black",
     "the maniac is the last player left": "reason_maniac_last",
 }
+
+
+def outcome_cues(winner: str | None, reason: str, own: Mapping[str, str]) -> tuple[str, ...]:
+    """What the box says at the end: who won, then why, unless the rule set has its own
+    words for that win (`own`: its cues), which say why themselves."""
+    win = f"win_{winner or 'draw'}"
+    why = REASON_CUES.get(reason)
+    return (win, why) if why and win not in own else (win,)

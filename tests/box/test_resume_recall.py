@@ -16,11 +16,11 @@ from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.actions import Action
-from narrator.engine.effects import Effect, OpenWindow, Say
+from narrator.engine.effects import Effect, OpenWindow, Record, Say, ShowAnswer
 from narrator.engine.game import Game
 from narrator.engine.recall import recall
 from narrator.engine.state import State
-from narrator.engine.tasks import CallOut, Speech, VoteOn
+from narrator.engine.tasks import AnswerWindow, AskAnswer, CallOut, Speech, VoteOn
 from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import load_bundled
 from narrator.sdnotify import Notifier
@@ -78,6 +78,53 @@ def test_a_night_step_is_called_again_the_same_whoever_holds_the_role() -> None:
     # Another deal at the same moment of the night: the same words again.
     other = game_at("sport", 11, lambda s: in_step("sheriff_check")(s) and s.current == st.current)
     assert recall(rules, other.state) == said
+
+
+def in_answer(step: str, checker_alive: bool = True) -> Callable[[State], bool]:
+    role = step.removesuffix("_check")
+
+    def where(st: State) -> bool:
+        t = st.current
+        alive = any(st.alive[s] for s in range(1, st.seats + 1) if st.roles[s] == role)
+        return (st.phase == "night" and isinstance(t, (AskAnswer, AnswerWindow))
+                and t.step == step and alive == checker_alive)
+    return where
+
+
+@pytest.mark.parametrize(("seed", "alive"), [(seed, True) for seed in range(1, 5)]
+                         + [(seed, False) for seed in range(1, 9)])
+def test_a_cut_in_the_answer_window_shows_that_answer_again(seed: int, alive: bool) -> None:
+    """Sheriff's and don's checks: the window reopened after a restart shows what it
+    showed before the cut: the answer, the same decoy for a dead checker, nothing for a
+    window held dark; after the wake cue, before the window opens."""
+    for step in ("don_check", "sheriff_check"):
+        shown: list[Effect] = []
+        rule_set = load_bundled("sport")
+        game = Game(rule_set, roles=deal(rule_set, rule_set.min_seats, seed))
+
+        def apply(action: Action, game: Game = game, shown: list[Effect] = shown,
+                  step: str = step) -> None:
+            effects = game.apply(action)
+            if in_answer(step, alive)(game.state):
+                shown[:] = effects
+                raise _Reached
+
+        with contextlib.suppress(_Reached):
+            drive("sport", seed, apply, lambda game=game: game.state)
+        st = game.state
+        if not alive and not in_answer(step, alive)(st):
+            continue  # the checker lived through this game
+        assert in_answer(step, alive)(st), "the game never got to the answer"
+        first = [e for e in shown if isinstance(e, ShowAnswer)]
+        again = recall(game.engine.rules, st)
+        wake = rule_set.step_index[step].cue("wake", st.deck, st.number)
+        assert again[0] == Say(wake, {})
+        assert [e for e in again if isinstance(e, ShowAnswer)] == first
+        checks = [e for e in shown if isinstance(e, Record) and e.event == "check"]
+        if checks:  # a living checker chose: the real answer, shown again
+            assert [(e.answer, e.decoy) for e in again if isinstance(e, ShowAnswer)] == [
+                (checks[0].data["answer"], False)]
+        assert recall(game.engine.rules, st) == again  # the state was not touched
 
 
 def test_the_day_says_the_speaker_or_the_nominee_again() -> None:

@@ -39,6 +39,15 @@ class Undos:
         del self.stack[:-500]
 
 
+def step_of(box: Box) -> int:
+    """A number that changes with every action the game takes (its journal's lines): the
+    undo's confirm step names what goes at this step, and is refused at another."""
+    session = box.session
+    if isinstance(session, GameSession):
+        return session.journal.lines
+    return len(box.game.history)
+
+
 def state_before(box: Box) -> State | None:
     history = box.game.history
     return history[-1] if history else None

@@ -36,7 +36,15 @@ from narrator.web import pages
 from narrator.web.auth import COOKIE, PinGate
 from narrator.web.live import Hub
 from narrator.web.phone_deal import PhoneDeal
-from narrator.web.reading import Undos, journal_actions, phone_deal, state_before, step_of, view_of
+from narrator.web.reading import (
+    Undos,
+    abandoned_view,
+    journal_actions,
+    phone_deal,
+    state_before,
+    step_of,
+    view_of,
+)
 from narrator.web.text import Text, text
 
 if TYPE_CHECKING:
@@ -132,6 +140,10 @@ class WebServer:
         if box is None:
             return None
         view = view_of(box)
+        evening = self.evening
+        if evening is not None and evening.box is box and not evening.in_play \
+                and not box.game.over:
+            view = abandoned_view(view, evening.abandoned)
         warmup = getattr(self.host, "warmup", None)
         if warmup is not None and warmup.started and not warmup.ready:
             view["voice_cache"] = warmup.to_json()

@@ -63,11 +63,13 @@ class Rng:
         else:
             self._state = state
 
-    def reseed_at(self, seed: int, *keys: int) -> None:
-        """Seed for one moment of a game (the game's seed, then the moment's numbers)."""
-        value = seed
-        for key in keys:
-            value = (value * 1_000_003 + key) & 0xFFFF_FFFF_FFFF_FFFF
+    def reseed_at(self, seed: int, key: int, then: int | None = None) -> None:
+        """Seed for one moment of a game: the game's seed, then the moment's number (and
+        `then`, a second one: a night's step). Two arguments, not a tuple of keys: the
+        players seed at every moment that draws."""
+        value = (seed * 1_000_003 + key) & 0xFFFF_FFFF_FFFF_FFFF
+        if then is not None:
+            value = (value * 1_000_003 + then) & 0xFFFF_FFFF_FFFF_FFFF
         if COMPILED:
             self.reseed(value)
         else:

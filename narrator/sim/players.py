@@ -60,6 +60,8 @@ class Table:
         self.plans: dict[str, tuple[tuple[int, str], int, list[int]]] = {}
         self._teams = {name: role.team for name, role in rules.roles.items()}
         self._seat_teams = [self._teams[r] if r else "red" for r in self.cards] if self.cards else []
+        # Each night step's place in the rule set's order, which seeds its plan.
+        self._step_place = {step: i for i, step in enumerate(rules.step_index)}
 
     def _chance(self, p: float) -> bool:
         return self.rng.below(1_000_000) < p * 1_000_000
@@ -236,7 +238,7 @@ class Table:
 
     def _plan(self, st: State, step_id: str, actors: list[int]) -> int:
         step = self.rules.step_index[step_id]
-        self.rng.reseed_at(self.seed, st.number, list(self.rules.step_index).index(step_id))
+        self.rng.reseed_at(self.seed, st.number, self._step_place[step_id])
         uncounted = step.args.get("uncounted", ())
         own = {self.team(st, a) for a in actors if (st.roles[a] or "") not in uncounted}
         if step.ability == "check" or step.ability == "kill":

@@ -296,6 +296,11 @@ _TUPLE_FIELDS = {"roles": "tuple[str, ...]", "seats": "tuple[int, ...]"}
 _OPTIONAL_FIELDS = {(Choose, "actor"), (Choose, "target"), (Nominate, "by")}
 
 
+def fits(annotation: str, value: Any) -> bool:
+    """Whether a JSON value can fill a field of this type (from `field_type`)."""
+    return _FITS[annotation](value)
+
+
 def field_type(cls: type[Action], name: str) -> str:
     if name in _TUPLE_FIELDS:
         return _TUPLE_FIELDS[name]
@@ -314,7 +319,7 @@ def action_from_json(data: Any) -> Action:
         if f.name in data:
             value = data[f.name]
             # A journal's `"seat": {...}` must not reach the rules.
-            if not _FITS[field_type(cls, f.name)](value):
+            if not fits(field_type(cls, f.name), value):
                 raise RuleError(f"bad {data['kind']} action: {f.name} is {value!r}")
             kwargs[f.name] = tuple(value) if isinstance(value, list) else value
     try:

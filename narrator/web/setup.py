@@ -176,6 +176,8 @@ def _say(t: Text, problem: Problem, form: SetupForm) -> str:
                 return t("setup_table_ends", high=rules.max_seats)
         elif form.seats not in rules.deck:
             return t("setup_bad_seats", low=rules.min_seats, high=rules.max_seats)
+    if code == "pin_map" and problem.limit:
+        return t("setup_pin_map", wired=problem.limit)
     if code == "name_duplicate":
         seat = int(problem.field.rpartition(".")[2])
         mine = form.names[seat - 1].casefold()

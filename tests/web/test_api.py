@@ -83,7 +83,7 @@ def test_posts_need_the_pin_and_bad_bodies_get_400(tmp_path: Path) -> None:
         r = await client.post("/api/action", data=big, headers={"Content-Type": "application/json"})
         assert r.status == 413
         assert table.state.to_json() == before  # nothing happened to the game
-        assert table.window_running()
+        await table.until(table.window_running)  # the speech goes on once it is said
 
     run(tmp_path, body)
 
@@ -224,3 +224,30 @@ def test_no_forfeit_where_the_rules_have_none(tmp_path: Path) -> None:
             await table.box.stop()
 
     asyncio.run(main())
+
+
+def test_an_undo_in_the_day_is_said_and_the_moment_with_it(tmp_path: Path) -> None:
+    # Found at a club evening: the table heard "first foul" for seat 4, the organiser took
+    # it back from the page, and the box said nothing: seat 4 still thought it had a foul,
+    # and nobody was told whose speech it was again.
+    async def body(table: Table, client: Client) -> None:
+        await to_first_speech(table)
+        await sign_in(client)
+        speaker = table.state.current.seat  # type: ignore[union-attr]
+        r = await client.post("/api/action", json={"kind": "foul", "seat": 4})
+        assert r.status == 200
+        await table.until(lambda: table.speaker.said[-1][1] == "Player number four, first foul.")
+        heard = len(table.speaker.said)
+        r = await client.post("/api/action", json={"kind": "undo"})
+        assert r.status == 200 and table.state.fouls[4] == 0
+        await table.until(lambda: len(table.speaker.said) >= heard + 2)
+        said = [text for _at, text in table.speaker.said[heard:]]
+        assert said[0] == "Taken back."
+        assert said[1].startswith(f"Player number {NUMBER_WORDS[speaker]}, ")  # whose speech
+        await table.until(table.window_running)  # the speech goes on once it is said
+
+    run(tmp_path, body)
+
+
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+                8: "eight", 9: "nine", 10: "ten"}

@@ -48,6 +48,9 @@ class Ctx:
     _dim_len: int = 0
     _dim: tuple[int, ...] = ()
     _one_lit: dict[int, SeatLights] = field(default_factory=dict)  # for `_dim`, by seat
+    # While `check_win` runs: the sides' count, shared by the win checks (wins.sides).
+    checking_win: bool = False
+    counted: dict[str, int] | None = None
 
     # The constructors of this module's values are written out (dataclass keeps them):
     # compiled (scripts/build_engine.py), a class's own __init__ is native code, the
@@ -62,6 +65,8 @@ class Ctx:
         self._dim_len = 0
         self._dim = ()
         self._one_lit = {}
+        self.checking_win = False
+        self.counted = None
 
     # speech and sound
     def say(self, cue: str, **params: Param) -> None:
@@ -96,12 +101,7 @@ class Ctx:
         st.current = task
         st.windows += 1
         st.window = st.windows
-        # The key has the type of `seconds`: 30 and 30.0 are one key but not one JSON.
-        key = (purpose, seconds, seat or 0, type(seconds))
-        opened = _WINDOWS.get(key)
-        if opened is None:
-            opened = _WINDOWS[key] = Window(purpose, seconds, seat or 0)
-        st.open = opened
+        st.open = _window(purpose, seconds, seat or 0)
         self.out.append(OpenWindow(st.window, purpose, seconds, seat))
         return True
 
@@ -119,10 +119,7 @@ class Ctx:
         opened = st.open
         if (opened is None or opened.purpose != purpose or opened.seconds != seconds
                 or opened.seat != 0 or type(opened.seconds) is not type(seconds)):
-            opened = _WINDOWS.get((purpose, seconds, 0, type(seconds)))
-            if opened is None:
-                opened = _WINDOWS[(purpose, seconds, 0, type(seconds))] = Window(purpose, seconds, 0)
-            st.open = opened
+            st.open = _window(purpose, seconds, 0)
         out = self.out
         out.append(said)
         out.append(OpenWindow(window, purpose, seconds, None))
@@ -202,12 +199,20 @@ class Ctx:
 
     def check_win(self) -> bool:
         """Run the rule set's win checks; end the game if one of them holds."""
-        for name in self.rules.win:
-            outcome = self.hooks.wins[name](self)
-            if outcome is not None:
-                self.game_over(outcome)
-                return True
-        return False
+        outcome: Outcome | None = None
+        self.checking_win = True
+        try:
+            for name in self.rules.win:
+                outcome = self.hooks.wins[name](self)
+                if outcome is not None:
+                    break
+        finally:
+            self.checking_win = False
+            self.counted = None
+        if outcome is None:
+            return False
+        self.game_over(outcome)
+        return True
 
     def game_over(self, outcome: Outcome) -> None:
         st = self.state
@@ -229,7 +234,20 @@ class Ctx:
 
 
 # The windows' frozen descriptions, shared: a game opens a few kinds thousands of times.
-_WINDOWS: Final[dict[tuple[str, float, int, type], Window]] = {}
+# The last one of each purpose, by seat: found without building and hashing a key tuple.
+_WINDOWS: Final[dict[str, dict[int, Window]]] = {}
+
+
+def _window(purpose: str, seconds: float, seat: int) -> Window:
+    by_seat = _WINDOWS.get(purpose)
+    if by_seat is None:
+        by_seat = _WINDOWS[purpose] = {}
+    opened = by_seat.get(seat)
+    # One purpose and seat may have windows of two lengths (a speech and its last
+    # seconds), and 30 and 30.0 are equal but not one JSON: both are compared.
+    if opened is None or opened.seconds != seconds or type(opened.seconds) is not type(seconds):
+        opened = by_seat[seat] = Window(purpose, seconds, seat)
+    return opened
 
 # Effects that are the same every time, shared (effects are values nobody changes): a
 # game says about 250 cues and sets the lights 150 times, and building each anew was a

@@ -239,7 +239,7 @@ class State:
             rules=rules, seats=seats, roles=[""] * (seats + 1), deck=deck,
             alive=[False] + [True] * seats, gone=[""] * (seats + 1), fouls=[0] * (seats + 1),
             silenced=[False] * (seats + 1),
-            possible=[()] + [tuple(sorted(deck)) for _ in range(seats)],
+            possible=[(), *[tuple(sorted(deck))] * seats],
             rng=seed & ((1 << 64) - 1),
         )
 

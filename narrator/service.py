@@ -157,6 +157,12 @@ class Service:
         panel = self.ports.panel
         return self.displays if panel is None or getattr(panel, "mock", False) else []
 
+    @property
+    def answer_place(self) -> str:
+        """Where a check's answer shows on this box (phrases.book.ANSWER_PLACES), which the
+        checkers' cues name: the hardware decides, the same for every game and every role."""
+        return "screen" if self.screens else "light"
+
     def _reveal(self, box: Box) -> None:
         """A finished game on a box whose answers go to a screen: the cards not of the town
         (what a panel's seat LEDs blink) stay up until the next game begins."""
@@ -343,7 +349,8 @@ class Service:
 
         rules = load(setup.rules)
         self.book = PhraseBook.load(setup.lang)
-        book = self.book.for_rules(rules.name).for_input(self.input_method)
+        book = self.book.for_rules(rules.name).for_input(self.input_method).for_answers(
+            self.answer_place)
         speaker = self._speaker(setup.lang)
 
         async def warm() -> None:
@@ -442,7 +449,7 @@ class Service:
             greeting.append(Say("new_game", {}))
         # The game's rule set names the cards the box may say (a jailed player's card).
         performer.book = self.book.for_rules(session.game.engine.rules.name).for_input(
-            self.input_method)
+            self.input_method).for_answers(self.answer_place)
         box = Box(session, performer, self.clock)
         boxes.append(box)
         # Nothing of the last game's keys carries over: half-typed digits, its pause, an

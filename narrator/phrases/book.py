@@ -26,7 +26,10 @@ table (INPUT_METHODS: `pads`, `keypad` for a table without pads, `both`), and a 
 `{how:entry}` where its instruction goes. A book bound to a method (`for_input`) speaks
 that method's words, so the wake words are written once and a keypad-only table never
 hears of pads. The method is the table's, fixed for the whole game: a cue's words never
-depend on who is alive or acts.
+depend on who is alive or acts. An entry that says where a check's answer shows has one
+text per answer place instead (ANSWER_PLACES: `light`, the seat panel's answer LEDs;
+`screen`, the keypad's screen on a box without a panel): a book bound to a place
+(`for_answers`) says the box's own, as its hardware decides.
 
 Role names: `roles:` gives each role id its name ("singular / plural", or one name for
 both); `rule_set_roles:` gives a rule set's own names where its cards differ (the boxed
@@ -61,6 +64,8 @@ _NOUN_FORMS = {"en": 2, "ru": 3}
 # How the players at a table give their inputs: seat pads, the private keypad alone (a
 # table without pads), or either.
 INPUT_METHODS = ("pads", "keypad", "both")
+# Where a check's answer shows: the seat panel's answer light, or the keypad's screen.
+ANSWER_PLACES = ("light", "screen")
 HOW = "how"  # the placeholder name of an input instruction: {how:entry}
 
 
@@ -138,6 +143,8 @@ class PhraseBook:
             {k: MappingProxyType(dict(v)) for k, v in (rule_set_roles or {}).items()})
         # The rule set whose card names `{role}` speaks ("" : the common names).
         self.rules = rules
+        # Where the box shows a check's answer, which the answer places' entries speak.
+        self.answers = "light"
 
     def for_rules(self, rules: str) -> PhraseBook:
         """The same book speaking `{role}` with this rule set's card names."""
@@ -154,6 +161,15 @@ class PhraseBook:
         book.input_method = method
         return book
 
+    def for_answers(self, place: str) -> PhraseBook:
+        """The same book telling checkers to look for answers at `place` (ANSWER_PLACES)."""
+        if place not in ANSWER_PLACES:
+            raise PhraseError(f"unknown answer place {place!r} "
+                              f"(known: {', '.join(ANSWER_PLACES)})")
+        book = self._copy()
+        book.answers = place
+        return book
+
     def _copy(self) -> PhraseBook:
         book = PhraseBook.__new__(PhraseBook)
         book.lang, book.source, book.commands = self.lang, self.source, self.commands
@@ -162,6 +178,7 @@ class PhraseBook:
         book.rules, book.how, book.input_method = self.rules, self.how, self.input_method
         book.rule_sets = self.rule_sets
         book.console = self.console
+        book.answers = self.answers
         return book
 
     def line(self, key: str, **params: object) -> str:
@@ -270,7 +287,9 @@ class PhraseBook:
             if f is None:
                 continue
             if f.name == HOW:
-                out.append(self.how[f.spec][self.input_method])
+                words = self.how[f.spec]
+                out.append(words[self.answers] if self.answers in words
+                           else words[self.input_method])
             else:
                 out.append(self._say(cue, f, given[f.name]))
         return "".join(out)
@@ -362,14 +381,18 @@ def _how(data: Any, source: str) -> dict[str, dict[str, str]]:
         where = f"{HOW}.{entry}"
         if not isinstance(texts, dict):
             raise PhraseBookError(source, where, "expected the words for each input method "
-                                  f"({', '.join(INPUT_METHODS)})")
-        for method in INPUT_METHODS:
+                                  f"({', '.join(INPUT_METHODS)}) or answer place "
+                                  f"({', '.join(ANSWER_PLACES)})")
+        # Keyed by input method, or (where an answer shows) by answer place: never mixed.
+        keys = ANSWER_PLACES if set(texts) & set(ANSWER_PLACES) else INPUT_METHODS
+        kind = "answer place" if keys is ANSWER_PLACES else "input method"
+        for method in keys:
             if method not in texts:
                 raise PhraseBookError(source, f"{where}.{method}", "missing")
         for method, text in texts.items():
-            if method not in INPUT_METHODS:
-                raise PhraseBookError(source, f"{where}.{method}", "unknown input method "
-                                      f"(known: {', '.join(INPUT_METHODS)})")
+            if method not in keys:
+                raise PhraseBookError(source, f"{where}.{method}", f"unknown {kind} "
+                                      f"(known: {', '.join(keys)})")
             if not isinstance(text, str) or not text.strip() or "{" in text or "}" in text:
                 raise PhraseBookError(source, f"{where}.{method}",
                                       f"expected plain words, got {text!r}")

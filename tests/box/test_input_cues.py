@@ -6,6 +6,7 @@ its pads."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from functools import cache
 from pathlib import Path
@@ -164,3 +165,46 @@ def test_say_speaks_a_cue_for_a_keypad_table() -> None:
     args.input = "pads"
     assert text_of(args) == ("Дон просыпается и ищет шерифа. Коснитесь своей кнопки, когда "
                              "прозвучит нужный номер.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_check_is_told_to_look_where_this_box_shows_its_answers(tmp_path: Path,
+                                                                   lang: str) -> None:
+    """The words say where the answer shows on this box's hardware: the answer light on a
+    box with a seat panel, the keypad's screen on a box without one (the organiser's evening
+    trial heard "the light" on a keypad-only box). The hardware alone decides, never a role."""
+    light = {"en": re.compile(r"\blight\b"), "ru": re.compile(r"индикатор")}
+    screen = {"en": re.compile(r"keypad's screen"), "ru": re.compile(r"экран клавиатуры")}
+
+    async def said_by(panel: FakeSeatPanel | None) -> tuple[list[str], list[str]]:
+        clock = FakeClock()
+        settings = load_settings(None, {"state_dir": str(tmp_path / f"state-{panel is None}"),
+                                        "cache_dir": str(tmp_path / "cache"), "keypad": "none",
+                                        "game": {"rules": "classic", "lang": lang}})
+        speaker = FakeSpeaker(clock)
+        service = Service(settings, Ports(speaker, panel, [FakeKeypad(clock=clock)]), clock,
+                          Notifier(""))
+        boxes: list[Box] = []
+        service.on_box.append(boxes.append)
+        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        while not boxes:
+            await asyncio.sleep(0)
+        book = boxes[0].performer.book
+        cues = [book.render(c) for c in ("angel_wake", "boxed_commissar_wake")]
+        assert service._warming is not None
+        await service._warming  # the speech rendered ahead: what the night will say
+        ahead = [t for t in speaker.prepared if "angel" in t.lower() or "ангел" in t.lower()]
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return cues, ahead
+
+    cues, ahead = asyncio.run(said_by(None))  # a keypad-only box: the keypad's screen
+    checks = [t for t in ahead if screen[lang].search(t) or light[lang].search(t)]
+    assert checks and all(not light[lang].search(t) for t in cues + checks)
+    assert all(screen[lang].search(t) for t in cues)
+    panel = FakeSeatPanel(10, FakeClock())  # a seat panel's answer light, nothing else
+    cues, ahead = asyncio.run(said_by(panel))
+    checks = [t for t in ahead if screen[lang].search(t) or light[lang].search(t)]
+    assert checks and all(not screen[lang].search(t) for t in cues + checks)
+    assert all(light[lang].search(t) for t in cues)

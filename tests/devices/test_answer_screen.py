@@ -51,7 +51,7 @@ def night_one(remove: int, check: int | None, lang: str = "en") -> tuple[list[Sh
         timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
         speaker = FakeSpeaker(clock)
         screen = FakeDisplay(clock)
-        book = PhraseBook.load(lang).for_rules("sport").for_input("keypad")
+        book = PhraseBook.load(lang).for_rules("sport").for_input("keypad").for_answers("screen")
         box = Box(Unrecorded(game), Performer(speaker, book, timers, displays=[screen]), clock)
         boxes.append(box)
         box.start(list(game.opening))
@@ -191,11 +191,15 @@ def test_a_terminal_keypad_on_a_pipe_has_no_screen() -> None:
 
 
 def test_the_checkers_are_told_where_the_answer_shows() -> None:
-    for lang, screen in (("en", "the keypad's screen"), ("ru", "экран клавиатуры")):
+    for lang, screen in (("en", "keypad's screen"), ("ru", "экран клавиатуры")):
         book = PhraseBook.load(lang)
         for cue in ("angel_wake", "boxed_commissar_wake"):
-            assert screen in book.for_input("keypad").render(cue)
-            assert screen not in book.render(cue)  # a pad table: the answer light alone
+            # Where the box shows answers decides the words, whatever the players type on.
+            for method in ("pads", "keypad", "both"):
+                on_screen = book.for_input(method).for_answers("screen").render(cue)
+                assert screen in on_screen and "light" not in on_screen
+                assert "индикатор" not in on_screen
+                assert screen not in book.for_input(method).render(cue)  # the answer light
 
 
 def test_every_answer_takes_the_same_width_on_the_terminal() -> None:

@@ -23,7 +23,7 @@ from typing import Protocol
 
 from narrator.clock import Clock
 from narrator.engine.actions import Action, Undo, Unfoul, WindowClosed
-from narrator.engine.effects import Effect, OpenWindow, Outcome, Say
+from narrator.engine.effects import Effect, OpenWindow, Outcome, Phase, Say
 from narrator.engine.game import Game
 from narrator.engine.recall import recall
 from narrator.errors import DeviceError, RuleError
@@ -141,6 +141,9 @@ class Box:
         self.night_inputs: dict[str, int] = dict.fromkeys(SOURCES, 0)
         # Hears an input a device gave that the engine refused, with its source.
         self.on_refused: Callable[[Action, str], None] | None = None
+        # Words held for the day (the page's address after a resume at night): said once,
+        # after the next day's first cue, when the table has its eyes open.
+        self.for_the_day: list[Effect] = []
 
     def submit(self, action: Action, source: str = "") -> None:
         """Hand an action to the referee (call on the loop's thread); `source` names the
@@ -201,9 +204,23 @@ class Box:
     def _act(self, action: Action, effects: list[Effect]) -> None:
         if isinstance(action, Undo):
             self.performer.reset()
+        if self.for_the_day:
+            effects = self._with_day_words(effects)
         self.performer.submit(effects)
         for listener in self.listeners:
             listener(action, effects)
+
+    def _with_day_words(self, effects: list[Effect]) -> list[Effect]:
+        """`effects` with the words held for the day after the day's first cue (its
+        morning), when they begin a day; else unchanged."""
+        begins = next((i for i, e in enumerate(effects)
+                       if isinstance(e, Phase) and e.phase == "day"), None)
+        if begins is None:
+            return effects
+        at = next((i + 1 for i, e in enumerate(effects) if i > begins and isinstance(e, Say)),
+                  begins + 1)
+        words, self.for_the_day = self.for_the_day, []
+        return [*effects[:at], *words, *effects[at:]]
 
     async def _release(self) -> None:
         """Carry out effects once their actions are on disk, in the actions' order."""

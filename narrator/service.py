@@ -426,10 +426,16 @@ class Service:
         greeting: list[Effect] = []
         if first:
             greeting.append(Say("ready", {}))
-        if not self._announced:
-            # Once an evening, but said: a game abandoned before its box got to it carries
-            # it over to the next game's opening.
-            greeting.extend(self.announce)
+        # Once an evening, but said: a game abandoned before its box got to it carries it
+        # over to the next game's opening.
+        page = [] if self._announced else list(self.announce)
+        for_the_day: list[Effect] = []
+        if found is not None and found[0].game.state.phase == "night" and not found[0].game.over:
+            # A resume at night: nothing but the night script (eyes are closed). The page
+            # forgot its sessions with the power, so the organiser needs them again soon:
+            # at the morning, or the next game's opening if the night ends the game.
+            page, for_the_day = [], page
+        greeting.extend(page)
         greeting.extend(self._voice_for(setup.lang))
         if found is not None and (problem := self._box_check(setup)) is not None:
             self._hold(found[0], setup, problem, greeting)
@@ -451,6 +457,7 @@ class Service:
         performer.book = self.book.for_rules(session.game.engine.rules.name).for_input(
             self.input_method).for_answers(self.answer_place)
         box = Box(session, performer, self.clock)
+        box.for_the_day = for_the_day
         boxes.append(box)
         # Nothing of the last game's keys carries over: half-typed digits, its pause, an
         # abandon waiting for its confirmation, its cards on a screen.

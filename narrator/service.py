@@ -273,12 +273,13 @@ class Service:
         return False
 
     def _refused(self, action: Action, source: str) -> None:
-        """A key or voice command the box refuses gets a short neutral answer in the day;
+        """A key or voice command the box refuses gets a short neutral answer in the day
+        (paused too: the game is halted, and the host must hear why the key did nothing);
         at night nothing at all (even a refusal could tell who acts)."""
         box = self.box
         if box is None or source not in ("keypad", "voice"):
             return
-        if box.game.state.phase == "day" and not box.game.state.paused:
+        if box.game.state.phase == "day":
             box.performer.submit([Say("not_now", {})])
 
     def _voice_decision(self, decision: object) -> None:

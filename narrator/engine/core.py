@@ -33,6 +33,7 @@ from narrator.engine.effects import (
     ResumeTimers,
     Say,
 )
+from narrator.engine.pausing import halted
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
@@ -104,6 +105,8 @@ class Engine:
                     raise RuleError("the roles are already known")
                 self._deal(ctx, action.roles)
             else:
+                if halted(state):
+                    raise RuleError(f"{kind}: the game is paused")
                 if state.current is None:
                     raise RuleError(f"{kind} is not expected now")
                 task = state.current

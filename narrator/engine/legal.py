@@ -29,6 +29,7 @@ from narrator.engine.actions import (
 )
 from narrator.engine.context import Registry
 from narrator.engine.days import may_nominate_again
+from narrator.engine.pausing import halted
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
@@ -43,6 +44,11 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
     out: list[Action] = [WindowClosed(st.window)]
     task = st.current
     accepts = hooks.tasks[type(task)].accepts
+    if halted(st):  # paused in the day: only the host's corrections (engine.pausing)
+        if "end_speech" in accepts and host:
+            out.append(AddTime(30))
+        out.extend(_corrections(rules, st, host))
+        return out
     living = st.living()
     if isinstance(task, CallOut | NightInput):
         step = rules.step_index[task.step]
@@ -87,11 +93,18 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
     for kind, intervention in hooks.interventions.items():
         if kind not in accepts:
             out.extend(intervention.legal(rules, st))
-    if host and rules.fouls.enabled:
-        out.extend(Foul(s) for s in living)
-    if host:
-        out.extend(Remove(s) for s in living)
-        if rules.forfeit and all(st.roles[1:]):
-            out.extend(Forfeit(s) for s in living)
-        out.append(Resume() if st.paused else Pause())
+    out.extend(_corrections(rules, st, host))
+    return out
+
+
+def _corrections(rules: RuleSet, st: State, host: bool) -> list[Action]:
+    """The host's corrections, possible at any moment (a pause too)."""
+    if not host:
+        return []
+    living = st.living()
+    out: list[Action] = [Foul(s) for s in living] if rules.fouls.enabled else []
+    out.extend(Remove(s) for s in living)
+    if rules.forfeit and all(st.roles[1:]):
+        out.extend(Forfeit(s) for s in living)
+    out.append(Resume() if st.paused else Pause())
     return out

@@ -83,6 +83,17 @@ class Evening:
         """A start or next was asked and the game has not begun yet."""
         return self._wanted.is_set()
 
+    def wires(self, seats: int) -> bool:
+        """Whether this box's pin map has a pad and an LED for each of `seats` (the set-up
+        page offers only those tables)."""
+        if self.seat_check is None:
+            return True
+        try:
+            self.seat_check(seats)
+        except InputFileError:
+            return False
+        return True
+
     # the three operations
     def check(self, setup: GameSetup) -> GameSetup:
         """`setup` as checked (names trimmed) by its own rules and this box's (the seats

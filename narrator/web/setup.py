@@ -10,7 +10,7 @@ Starting, the next game and abandoning go through the evening (`service.evening`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -192,8 +192,10 @@ def _say(t: Text, problem: Problem, form: SetupForm) -> str:
 
 
 def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: bool,
-               running: str) -> str:
-    """`running`: "running" (a game in play), "held" (an unfinished game waits) or ""."""
+               running: str, wires: Callable[[int], bool] = lambda _seats: True) -> str:
+    """`running`: "running" (a game in play), "held" (an unfinished game waits) or "".
+    `wires`: whether the box's pin map wires a table of that many seats (only those are
+    offered)."""
     from narrator.rules.loader import load_bundled
     from narrator.rules.settings import describe
 
@@ -204,9 +206,10 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
 
     options = "".join(f'<option value="{esc(n)}"{" selected" if n == form.rules else ""}>'
                       f'{esc(t.rule_set(n, load_bundled(n).title))}</option>' for n in bundled())
+    tables = [n for n in sorted(rules.deck) if wires(n)]
     seat_options = "".join(f'<option{" selected" if n == form.seats else ""}>{n}</option>'
-                           for n in sorted(rules.deck))
-    if form.seats not in rules.deck:
+                           for n in tables)
+    if form.seats not in tables:  # shown as it is, its error beside it
         seat_options += f'<option selected>{form.seats}</option>'
     langs = "".join(f'<option value="{lang}"{" selected" if lang == form.lang else ""}>'
                     f'{esc(t("lang_" + lang))}</option>' for lang in LANGUAGES)
@@ -304,7 +307,8 @@ def routes(server: WebServer, app: web.Application) -> None:
         held = server.evening is not None and server.evening.held is not None
         running = server.host.box is not None and not server.host.box.game.over
         body = setup_page(t, form, errors, server.signed_in(request),
-                          "held" if held else "running" if running else "")
+                          "held" if held else "running" if running else "",
+                          server.evening.wires if server.evening is not None else lambda _n: True)
         return server.html(t("nav_setup"), body, "setup", request, status=status, t=t)
 
     async def get_setup(request: web.Request) -> web.StreamResponse:

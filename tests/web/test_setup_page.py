@@ -238,3 +238,27 @@ def test_after_a_finished_game_the_form_offers_the_next_game_number(tmp_path: Pa
         assert 'name="game" value="6"' in page
 
     run(tmp_path, body)
+
+
+def test_the_seat_list_offers_only_the_tables_the_pin_map_wires(tmp_path: Path) -> None:
+    # The evening trial: the form offered 11-20 seats on a 10-seat map and refused them only
+    # on submit. A smaller table than the map's still plays (spare pads stay dark).
+    import re
+
+    from narrator.devices.pinmap import load_pin_map
+
+    def offered(page: str) -> list[int]:
+        select = page[page.index('name="seats"'):]
+        select = select[:select.index("</select>")]
+        return [int(n) for n in re.findall(r"<option[^>]*>(\d+)</option>", select)]
+
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        club = sorted(load_bundled("club").deck)
+        assert max(club) > 10  # the rule set alone would offer more than the map wires
+        page = await (await client.get("/setup?rules=club&seats=10&lang=en")).text()
+        assert offered(page) == club  # no pin map (a laptop's mock pins): all the rule set's
+        evening.seat_check = load_pin_map("pins-10").check_seats
+        page = await (await client.get("/setup?rules=club&seats=10&lang=en")).text()
+        assert offered(page) == [n for n in club if n <= 10]
+
+    run(tmp_path, body)

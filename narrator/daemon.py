@@ -23,8 +23,9 @@ from typing import Protocol
 
 from narrator.clock import Clock
 from narrator.engine.actions import Action, Undo, Unfoul, WindowClosed
-from narrator.engine.effects import Effect, Outcome, Say
+from narrator.engine.effects import Effect, OpenWindow, Outcome, Say
 from narrator.engine.game import Game
+from narrator.engine.recall import recall
 from narrator.errors import DeviceError, RuleError
 from narrator.performer import Performer
 from narrator.records.disk import done_future
@@ -76,6 +77,16 @@ def refuse_correction_at_night(game: Game, action: Action) -> None:
     before = game.history[-1] if game.history else None
     if game.state.phase == "night" or (before is not None and before.phase == "night"):
         raise RuleError("no corrections at night")
+
+
+def undone(game: Game, reopening: list[Effect]) -> list[Effect]:
+    """An undo (in the day only: refused at night) said to the table, then the moment it
+    went back to, as after a power cut ("Player number 7, you have 48 seconds"): what was
+    announced and is now taken back (a foul, a nomination, the next speaker) is heard
+    taken back, not silently gone."""
+    said: list[Effect] = [Say("undone", {}), *recall(game.engine.rules, game.state)]
+    at = next((i for i, e in enumerate(reopening) if isinstance(e, OpenWindow)), len(reopening))
+    return [*reopening[:at], *said, *reopening[at:]]
 
 
 class Session(Protocol):
@@ -175,6 +186,8 @@ class Box:
                 self.night_inputs[source] += 1
         if self.game.over and getattr(self.session, "files", None) is not None:
             effects = [*effects, Say("protocol_saved", {})]  # written before it is said
+        if isinstance(action, Undo):
+            effects = undone(self.game, effects)
         if not effects and not isinstance(action, Undo):
             return effects  # nothing to act on: its line rides on the next fsync
         synced = self.session.durable()

@@ -52,6 +52,14 @@ class PinMapError(InputFileError):
     """A wrong pin map."""
 
 
+class SeatsNotWired(PinMapError):
+    """A table larger than the pin map wires; `wired`: the seats it has."""
+
+    def __init__(self, path: str, key: str, message: str, wired: int) -> None:
+        super().__init__(path, key, message)
+        self.wired = wired
+
+
 class RecordError(InputFileError):
     """An unreadable or malformed game record or journal."""
 

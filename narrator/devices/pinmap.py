@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.devices.keymap import HOST_BUTTON_KEYS, MATRIX_KEYS
-from narrator.errors import PinMapError
+from narrator.errors import PinMapError, SeatsNotWired
 from narrator.yamlfile import parse_yaml, read_text
 
 FIRST_GPIO, LAST_GPIO = 2, 27
@@ -105,8 +105,9 @@ class PinMap:
     def check_seats(self, n: int) -> None:
         """Raise PinMapError unless this map has a pad and an LED for each of n seats."""
         if n > self.seats:
-            raise PinMapError(self.path, "seats",
-                              f"the map {self.name} wires {self.seats} seats; this game needs {n}")
+            raise SeatsNotWired(self.path, "seats",
+                                f"the map {self.name} wires {self.seats} seats; this game needs {n}",
+                                self.seats)
 
 
 def _whose(entry: str) -> str:

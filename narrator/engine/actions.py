@@ -16,7 +16,10 @@ from narrator.errors import RuleError
 class Action:
     # A plain base, not a dataclass, and each subclass's `kind` set after its class:
     # compiled by mypyc, a ClassVar in a dataclass's body would become a field
-    # (mypyc/mypyc#1122). See scripts/build_engine.py.
+    # (mypyc/mypyc#1122). See scripts/build_engine.py. The actions a game makes most have
+    # their constructor written out (dataclass keeps it): compiled, a class's own __init__
+    # is native code and the generated one is not, and `object.__setattr__(self, ...)`
+    # spelled out is a plain store (narrator/engine/state.py).
     __slots__ = ()
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
     kind: ClassVar[str] = ""
@@ -47,6 +50,9 @@ class Tap(Action):
     """A short press on a seat pad. Its meaning depends on the moment (meet, call-out, vote)."""
 
     seat: int
+
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", seat)
 
 
 Tap.kind = "tap"
@@ -90,6 +96,9 @@ class WindowClosed(Action):
 
     window: int
 
+    def __init__(self, window: int) -> None:
+        object.__setattr__(self, "window", window)
+
 
 WindowClosed.kind = "window_closed"
 
@@ -108,6 +117,10 @@ class Nominate(Action):
 
     target: int
     by: int | None = None
+
+    def __init__(self, target: int, by: int | None = None) -> None:
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "by", by)
 
 
 Nominate.kind = "nominate"
@@ -137,6 +150,9 @@ class Vote(Action):
 
     voter: int
 
+    def __init__(self, voter: int) -> None:
+        object.__setattr__(self, "voter", voter)
+
 
 Vote.kind = "vote"
 
@@ -144,6 +160,9 @@ Vote.kind = "vote"
 @dataclass(frozen=True, slots=True)
 class Foul(Action):
     seat: int
+
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", seat)
 
 
 Foul.kind = "foul"
@@ -277,6 +296,11 @@ _TUPLE_FIELDS = {"roles": "tuple[str, ...]", "seats": "tuple[int, ...]"}
 _OPTIONAL_FIELDS = {(Choose, "actor"), (Choose, "target"), (Nominate, "by")}
 
 
+def fits(annotation: str, value: Any) -> bool:
+    """Whether a JSON value can fill a field of this type (from `field_type`)."""
+    return _FITS[annotation](value)
+
+
 def field_type(cls: type[Action], name: str) -> str:
     if name in _TUPLE_FIELDS:
         return _TUPLE_FIELDS[name]
@@ -295,7 +319,7 @@ def action_from_json(data: Any) -> Action:
         if f.name in data:
             value = data[f.name]
             # A journal's `"seat": {...}` must not reach the rules.
-            if not _FITS[field_type(cls, f.name)](value):
+            if not fits(field_type(cls, f.name), value):
                 raise RuleError(f"bad {data['kind']} action: {f.name} is {value!r}")
             kwargs[f.name] = tuple(value) if isinstance(value, list) else value
     try:

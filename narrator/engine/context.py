@@ -47,11 +47,31 @@ class Ctx:
     _dim_of: list[Elimination] | None = None
     _dim_len: int = 0
     _dim: tuple[int, ...] = ()
+    _one_lit: dict[int, SeatLights] = field(default_factory=dict)  # for `_dim`, by seat
+    # While `check_win` runs: the sides' count, shared by the win checks (wins.sides).
+    checking_win: bool = False
+    counted: dict[str, int] | None = None
+
+    # The constructors of this module's values are written out (dataclass keeps them):
+    # compiled (scripts/build_engine.py), a class's own __init__ is native code, the
+    # generated one is not (about 4,000 instructions a value).
+    def __init__(self, rules: RuleSet, state: State, hooks: Registry,
+                 out: list[Effect] | None = None) -> None:
+        self.rules = rules
+        self.state = state
+        self.hooks = hooks
+        self.out = [] if out is None else out
+        self._dim_of = None
+        self._dim_len = 0
+        self._dim = ()
+        self._one_lit = {}
+        self.checking_win = False
+        self.counted = None
 
     # speech and sound
     def say(self, cue: str, **params: Param) -> None:
         # A rule set may say an engine cue in its own words (classic's first night).
-        cue = self.rules.cues.get(cue, cue)
+        cue = self.rules.cue_words.get(cue, cue)
         said = Say(cue, params) if params else _PLAIN_SAYS.get(cue)
         if said is None:
             said = _PLAIN_SAYS[cue] = Say(cue, {})
@@ -61,7 +81,7 @@ class Ctx:
     def say_seat(self, cue: str, seat: int) -> None:
         """`say(cue, seat=seat)` with a shared value: most cues a game says name one seat
         (a call-out's numbers, the speakers, the ballots), and an effect is never changed."""
-        said = _seat_say(self.rules.cues.get(cue, cue), seat)
+        said = _seat_say(self.rules.cue_words.get(cue, cue), seat)
         self.out.append(said)
         self.state.last_say = said
 
@@ -81,12 +101,7 @@ class Ctx:
         st.current = task
         st.windows += 1
         st.window = st.windows
-        # The key has the type of `seconds`: 30 and 30.0 are one key but not one JSON.
-        key = (purpose, seconds, seat or 0, type(seconds))
-        opened = _WINDOWS.get(key)
-        if opened is None:
-            opened = _WINDOWS[key] = Window(purpose, seconds, seat or 0)
-        st.open = opened
+        st.open = _window(purpose, seconds, seat or 0)
         self.out.append(OpenWindow(st.window, purpose, seconds, seat))
         return True
 
@@ -94,15 +109,17 @@ class Ctx:
                           seconds: float) -> bool:
         """`say_seat(cue, seat)` then `wait(task, purpose, seconds)` (no seat), in one
         call: what every number of a call-out does, most of a game's moments."""
-        said = _seat_say(self.rules.cues.get(cue, cue), seat)
+        said = _seat_say(self.rules.cue_words.get(cue, cue), seat)
         st = self.state
         st.last_say = said
         st.current = task
         window = st.window = st.windows = st.windows + 1
-        opened = _WINDOWS.get((purpose, seconds, 0, type(seconds)))
-        if opened is None:
-            opened = _WINDOWS[(purpose, seconds, 0, type(seconds))] = Window(purpose, seconds, 0)
-        st.open = opened
+        # The beat before was most likely the same window (the call-out's last number):
+        # compared field by field, cheaper than hashing the table's key.
+        opened = st.open
+        if (opened is None or opened.purpose != purpose or opened.seconds != seconds
+                or opened.seat != 0 or type(opened.seconds) is not type(seconds)):
+            st.open = _window(purpose, seconds, 0)
         out = self.out
         out.append(said)
         out.append(OpenWindow(window, purpose, seconds, None))
@@ -116,14 +133,24 @@ class Ctx:
     def day_lights(self, on: tuple[int, ...] = (), blink: tuple[int, ...] = ()) -> None:
         # The dimmed seats are the eliminated ones (only `eliminate` takes a seat out).
         gone = self.state.eliminations
-        if not gone:
-            dim: tuple[int, ...] = ()
-        elif gone is self._dim_of and len(gone) == self._dim_len:
-            dim = self._dim
-        else:
+        if gone is not self._dim_of or len(gone) != self._dim_len:
             dim = self._dim = tuple(sorted([e.seat for e in gone]))
             self._dim_of = gone
             self._dim_len = len(gone)
+            if len(_ONE_LIT) >= 4096:
+                _ONE_LIT.clear()
+            self._one_lit = _ONE_LIT.setdefault(dim, {})
+        dim = self._dim
+        if len(on) + len(blink) <= 1:
+            # Most lights a game sets: no seat lit, or one speaker's seat lit or blinking.
+            # Found by that one seat (negative: blinking) among these dimmed seats, with no
+            # key tuple to build and hash.
+            seat = on[0] if on else (-blink[0] if blink else 0)
+            lights = self._one_lit.get(seat)
+            if lights is None:
+                lights = self._one_lit[seat] = SeatLights(on, blink, dim)
+            self.out.append(lights)
+            return
         key = (on, blink, dim)
         lights = _LIGHTS.get(key)
         if lights is None:
@@ -172,12 +199,20 @@ class Ctx:
 
     def check_win(self) -> bool:
         """Run the rule set's win checks; end the game if one of them holds."""
-        for name in self.rules.win:
-            outcome = self.hooks.wins[name](self)
-            if outcome is not None:
-                self.game_over(outcome)
-                return True
-        return False
+        outcome: Outcome | None = None
+        self.checking_win = True
+        try:
+            for name in self.rules.win:
+                outcome = self.hooks.wins[name](self)
+                if outcome is not None:
+                    break
+        finally:
+            self.checking_win = False
+            self.counted = None
+        if outcome is None:
+            return False
+        self.game_over(outcome)
+        return True
 
     def game_over(self, outcome: Outcome) -> None:
         st = self.state
@@ -199,7 +234,20 @@ class Ctx:
 
 
 # The windows' frozen descriptions, shared: a game opens a few kinds thousands of times.
-_WINDOWS: Final[dict[tuple[str, float, int, type], Window]] = {}
+# The last one of each purpose, by seat: found without building and hashing a key tuple.
+_WINDOWS: Final[dict[str, dict[int, Window]]] = {}
+
+
+def _window(purpose: str, seconds: float, seat: int) -> Window:
+    by_seat = _WINDOWS.get(purpose)
+    if by_seat is None:
+        by_seat = _WINDOWS[purpose] = {}
+    opened = by_seat.get(seat)
+    # One purpose and seat may have windows of two lengths (a speech and its last
+    # seconds), and 30 and 30.0 are equal but not one JSON: both are compared.
+    if opened is None or opened.seconds != seconds or type(opened.seconds) is not type(seconds):
+        opened = by_seat[seat] = Window(purpose, seconds, seat)
+    return opened
 
 # Effects that are the same every time, shared (effects are values nobody changes): a
 # game says about 250 cues and sets the lights 150 times, and building each anew was a
@@ -208,6 +256,7 @@ _PLAIN_SAYS: Final[dict[str, Say]] = {}
 _SEAT_SAYS: Final[dict[str, dict[int, Say]]] = {}  # by cue, then seat (no key tuple to hash)
 _SOUNDS: Final[dict[str, Sound]] = {}
 _LIGHTS: Final[dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], SeatLights]] = {}
+_ONE_LIT: Final[dict[tuple[int, ...], dict[int, SeatLights]]] = {}  # by dimmed seats, then seat
 _DARK: Final = SeatLights()
 
 
@@ -281,6 +330,11 @@ class Attack:
     news: str = ""
     order: int = 0
 
+    def __init__(self, how: str, news: str = "", order: int = 0) -> None:
+        object.__setattr__(self, "how", how)
+        object.__setattr__(self, "news", news)
+        object.__setattr__(self, "order", order)
+
 
 @dataclass(frozen=True, slots=True)
 class News:
@@ -291,6 +345,12 @@ class News:
     cue: str
     seat: int
     always: bool = False
+
+    def __init__(self, order: int, cue: str, seat: int, always: bool = False) -> None:
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "cue", cue)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "always", always)
 
 
 @dataclass(slots=True)
@@ -309,6 +369,18 @@ class Dawn:
     save_news: dict[int, News] = field(default_factory=dict)  # said if the save worked
     stopped: set[int] = field(default_factory=set)  # seats whose attackers a guard stopped
     news: list[News] = field(default_factory=list)
+
+    def __init__(self) -> None:
+        self.kills = {}
+        self.killed_by = {}
+        self.kill_called = False
+        self.saved = set()
+        self.morning = []
+        self.attacks = {}
+        self.saves = {}
+        self.save_news = {}
+        self.stopped = set()
+        self.news = []
 
     def attack(self, seat: int, how: str, news: str = "", order: int = 0) -> None:
         self.kills.setdefault(seat, how)

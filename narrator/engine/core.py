@@ -8,7 +8,7 @@ until one opens a window and waits.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from narrator.engine import fouls
 from narrator.engine.actions import (
@@ -24,7 +24,7 @@ from narrator.engine.actions import (
     Unfoul,
     WindowClosed,
 )
-from narrator.engine.context import Ctx, Registry
+from narrator.engine.context import Ctx, Registry, TaskSpec
 from narrator.engine.effects import (
     Effect,
     ExtendWindow,
@@ -36,7 +36,7 @@ from narrator.engine.effects import (
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
-from narrator.engine.tasks import NightStart, shared
+from narrator.engine.tasks import NightStart, Task, shared
 from narrator.errors import RuleError
 
 # Host actions valid at any moment of a running game, whatever the current task.
@@ -48,7 +48,9 @@ class Engine:
     def __init__(self, rules: RuleSet, hooks: Registry = REGISTRY) -> None:
         self.rules = rules
         self.hooks = hooks
-        self._tasks = hooks.tasks
+        # A dict, not the registry's Mapping: compiled, a dict's item is read directly, and
+        # every action of a game reads one.
+        self._tasks: dict[type[Task], TaskSpec[Any]] = dict(hooks.tasks)
         self._ctx: Ctx | None = None
 
     def new_game(self, seats: int | None = None, seed: int = 0,
@@ -138,7 +140,7 @@ class Engine:
     # internals
     def _run(self, ctx: Ctx) -> None:
         st = ctx.state
-        tasks = self.hooks.tasks
+        tasks = self._tasks
         while st.current is None and st.agenda and st.phase != "over":
             task = st.agenda.pop(0)
             tasks[type(task)].start(ctx, task)

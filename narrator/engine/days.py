@@ -178,15 +178,16 @@ def may_nominate_again(rules: RuleSet, st: State, by: int) -> bool:
     return most > 1 and sum(1 for n in st.nominations if n.by == by) < most
 
 
-# Speech tasks by (seat, final), built once: tasks are frozen values, and every speech
-# made two of them (the speech and its last seconds).
-_SPEECHES: Final[dict[tuple[int, bool], Speech]] = {}
+# Speech tasks by seat (negative: the last seconds), built once: tasks are frozen values,
+# and every speech made two of them (the speech and its last seconds).
+_SPEECHES: Final[dict[int, Speech]] = {}
 
 
 def _speech_task(seat: int, final: bool = False) -> Speech:
-    task = _SPEECHES.get((seat, final))
+    key = -seat if final else seat
+    task = _SPEECHES.get(key)
     if task is None:
-        task = _SPEECHES[(seat, final)] = Speech(seat, final)
+        task = _SPEECHES[key] = Speech(seat, final)
     return task
 
 

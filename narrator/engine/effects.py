@@ -2,7 +2,9 @@
 
 Effects are values: nobody changes one after the engine made it. They are plain slotted
 dataclasses rather than frozen ones because a game makes hundreds of them and frozen
-dataclasses cost three times as much to build (the engine bench counts that).
+dataclasses cost three times as much to build (the engine bench counts that). The ones a
+game makes most have their constructor written out (dataclass keeps it): compiled
+(scripts/build_engine.py), a class's own __init__ is native code, the generated one is not.
 
 The contract with whoever executes a list of effects:
 - `Say` and `Sound` are played one after another, each to its end;
@@ -51,6 +53,10 @@ class Outcome:
     reason: str
     winner: str | None
 
+    def __init__(self, reason: str, winner: str | None) -> None:
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "winner", winner)
+
     def to_json(self) -> dict[str, Any]:
         return {"reason": self.reason, "winner": self.winner}
 
@@ -61,6 +67,10 @@ class Phase(Effect):
 
     phase: str
     number: int
+
+    def __init__(self, phase: str, number: int) -> None:
+        self.phase = phase
+        self.number = number
 
     @property
     def label(self) -> str:
@@ -92,6 +102,9 @@ class Sound(Effect):
     """Play one of the short cue sounds in sounds/ (gong, chime, tick, beat)."""
 
     name: str
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
 
 Sound.kind = "sound"
@@ -125,6 +138,9 @@ class CloseWindow(Effect):
     """Cancel the timer of a day window that ended early (the speaker said 'thank you')."""
 
     window: int
+
+    def __init__(self, window: int) -> None:
+        self.window = window
 
 
 CloseWindow.kind = "close_window"
@@ -190,6 +206,12 @@ class ShowAnswer(Effect):
     # device: the performer shows a decoy exactly like an answer.
     decoy: bool = False
 
+    def __init__(self, answer: str, seconds: float, code: int = 0, decoy: bool = False) -> None:
+        self.answer = answer
+        self.seconds = seconds
+        self.code = code
+        self.decoy = decoy
+
 
 ShowAnswer.kind = "show_answer"
 
@@ -203,6 +225,12 @@ class Eliminated(Effect):
     how: str
     phase: str
     number: int
+
+    def __init__(self, seat: int, how: str, phase: str, number: int) -> None:
+        self.seat = seat
+        self.how = how
+        self.phase = phase
+        self.number = number
 
 
 Eliminated.kind = "eliminated"
@@ -229,6 +257,9 @@ Record.kind = "record"
 @dataclass(slots=True)
 class GameOver(Effect):
     outcome: Outcome
+
+    def __init__(self, outcome: Outcome) -> None:
+        self.outcome = outcome
 
 
 GameOver.kind = "game_over"

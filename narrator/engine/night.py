@@ -236,7 +236,7 @@ def _meeting_end(ctx: Ctx, step: Step) -> bool:
     tapped = sorted(st.tapped)
     st.tapped = []
     if all(st.roles[1:]) and not st.learned:
-        ctx.push(Sleep(step.id))  # dealt: nothing to learn
+        ctx.push(shared(Sleep, step.id))  # dealt: nothing to learn
         return False
     expected = sum(st.deck.get(r, 0) for r in step.roles)
     fits = len(tapped) == expected and all(

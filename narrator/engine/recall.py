@@ -8,8 +8,10 @@ called), in the day the speaker's announcement or the nominee being voted on.
 
 Secrecy: at night only the step and the call-out number decide the words, never who holds
 the role or whether they live; a step is called every night in the same window whoever is
-alive, so its wake cue again reveals nothing the first one didn't. A check's answer is not
-shown again (the answer window reopens empty, as it may be for anyone).
+alive, so its wake cue again reveals nothing the first one didn't. A cut in a check's answer
+window shows what that window showed before it, by the same rule: the answer, the same
+decoy (drawn from the same seed: nothing at night moves it), or nothing for a window held
+dark; a public answer is said again.
 """
 
 from __future__ import annotations
@@ -17,19 +19,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from narrator.engine.effects import Effect, OpenWindow, PauseTimers, Say
+from narrator.engine.context import Ctx
+from narrator.engine.effects import Effect, OpenWindow, PauseTimers, Say, ShowAnswer
+from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.tasks import (
     Accusations,
     AccuserSpeech,
     AllOrNone,
+    AnswerWindow,
+    AskAnswer,
     AwaitSecond,
     CallOut,
     Comments,
     Discussion,
     LastWord,
     LiftVote,
+    MeetCount,
     NightZeroHeld,
     Proposals,
     SilentTurn,
@@ -81,7 +88,7 @@ _DAY: dict[type[Task], Callable[[RuleSet, State, Any], list[Say]]] = {
 }
 
 
-def recall(rules: RuleSet, state: State) -> list[Say]:
+def recall(rules: RuleSet, state: State) -> list[Effect]:
     """The cues that open the current window again (none when nothing waits)."""
     task = state.current
     if task is None or state.open is None or state.phase == "over":
@@ -89,23 +96,42 @@ def recall(rules: RuleSet, state: State) -> list[Say]:
     if state.phase == "night":
         return _night(rules, state, task)
     day = _DAY.get(type(task))
-    return day(rules, state, task) if day is not None else []
+    return [*day(rules, state, task)] if day is not None else []
 
 
-def _night(rules: RuleSet, state: State, task: Task) -> list[Say]:
+def _night(rules: RuleSet, state: State, task: Task) -> list[Effect]:
     if isinstance(task, NightZeroHeld):
         return [_say(rules, "night_zero_redo")]
     step_id = getattr(task, "step", None)
     step = rules.step_index.get(step_id) if isinstance(step_id, str) else None
     if step is None:
         return []  # between steps (a gap): the next step's cue comes when it starts
-    out: list[Say] = []
+    out: list[Effect] = []
     wake = step.cue("wake", state.deck, state.number)
     if wake:
         out.append(_say(rules, wake))
     if isinstance(task, CallOut):
         out.append(_say(rules, "callout", seat=task.seat) if task.seat else _say(rules, "nobody"))
+    if isinstance(task, _SHOWN_AGAIN):
+        out += _shown(rules, state, task)
     return out
+
+
+# Windows that show something on the answer display (or say a public answer) as they open.
+_SHOWN_AGAIN = (AnswerWindow, AskAnswer, MeetCount)
+
+
+def _shown(rules: RuleSet, state: State, task: Task) -> list[Effect]:
+    """What the window showed when it opened, decided again by the one rule that decided
+    it the first time, run on a copy: the task's own start, or for a step's answer window
+    (sport's checks) its ability's end of step with the night's recorded choices."""
+    ctx = Ctx(rules, state.clone(), REGISTRY)
+    if isinstance(task, AnswerWindow):
+        step = ctx.step(task.step)
+        ctx.ability(step).at_step_end(ctx, step, state.night.get(step.id, ()))
+    else:
+        REGISTRY.tasks[type(task)].start(ctx, task)
+    return [e for e in ctx.out if isinstance(e, (ShowAnswer, Say))]
 
 
 def with_recall(rules: RuleSet, state: State, opening: list[Effect]) -> list[Effect]:

@@ -63,15 +63,24 @@ class Rng:
         else:
             self._state = state
 
-    def reseed_at(self, seed: int, *keys: int) -> None:
-        """Seed for one moment of a game (the game's seed, then the moment's numbers)."""
-        value = seed
-        for key in keys:
-            value = (value * 1_000_003 + key) & 0xFFFF_FFFF_FFFF_FFFF
+    def reseed_at(self, seed: int, key: int, then: int | None = None) -> None:
+        """Seed for one moment of a game: the game's seed, then the moment's number (and
+        `then`, a second one: a night's step). Two arguments, not a tuple of keys: the
+        players seed at every moment that draws."""
         if COMPILED:
-            self.reseed(value)
-        else:
-            self._state = value  # inline: the players seed at every moment that draws
+            # On 32-bit halves, as `below`: the 64-bit products were integer objects.
+            # Modulo 2**64 throughout, so the same state as the line below.
+            hi, lo = _halves(seed)
+            hi, lo = _times_add(hi, lo, key)
+            if then is not None:
+                hi, lo = _times_add(hi, lo, then)
+            self._hi = hi
+            self._lo = lo
+            return
+        value = (seed * 1_000_003 + key) & 0xFFFF_FFFF_FFFF_FFFF
+        if then is not None:
+            value = (value * 1_000_003 + then) & 0xFFFF_FFFF_FFFF_FFFF
+        self._state = value  # inline: the players seed at every moment that draws
 
     def below(self, n: int) -> int:
         if COMPILED:
@@ -130,6 +139,23 @@ class Rng:
 COMPILED: Final = not __file__.endswith(".py")
 _HALVES_UP_TO: Final = 1 << 30  # (h % n) * (2**32 % n) stays below 2**62
 _M32: Final[i64] = 0xFFFFFFFF
+
+
+def _halves(value: int) -> tuple[i64, i64]:
+    """`value` mod 2**64 as (high, low) 32-bit halves."""
+    if 0 <= value <= 0xFFFFFFFF:
+        return 0, value  # a seed or a moment's number, nearly always: no 64-bit object
+    value &= _MASK
+    return value >> 32, value & 0xFFFFFFFF
+
+
+def _times_add(h: i64, lo: i64, key: int) -> tuple[i64, i64]:
+    """((h * 2**32 + lo) * 1_000_003 + key) mod 2**64 as (high, low) 32-bit halves: every
+    intermediate below 2**54."""
+    kh, kl = _halves(key)
+    low: i64 = lo * 1_000_003 + kl
+    high: i64 = (h * 1_000_003 + kh + (low >> 32)) & _M32
+    return high, low & _M32
 
 
 def _times(h: i64, lo: i64, ch: i64, cl: i64) -> tuple[i64, i64]:

@@ -305,10 +305,13 @@ class RuleSet:
     # Night zero without a deal: after each meeting's window, the answer display shows the
     # count of seats heard for this long (the same at every call).
     meet_count_seconds: float = 3.0
-    # Built from the fields above (__post_init__): the night steps by id, and the team each
-    # role counts for in the win checks (asked after every elimination for every seat).
+    # Built from the fields above (__post_init__): the night steps by id, the team each
+    # role counts for in the win checks (asked after every elimination for every seat),
+    # and `cues` as a dict (compiled, a dict's get is direct; a Mapping's is a method call,
+    # and every cue said asks).
     step_index: dict[str, Step] = field(init=False, repr=False, compare=False)
     count_teams: dict[str, str] = field(init=False, repr=False, compare=False)
+    cue_words: dict[str, str] = field(init=False, repr=False, compare=False)
 
     @property
     def min_seats(self) -> int:
@@ -328,6 +331,7 @@ class RuleSet:
         object.__setattr__(self, "step_index", {step.id: step for step in self.steps()})
         object.__setattr__(self, "count_teams",
                            {name: role.count_team for name, role in self.roles.items()})
+        object.__setattr__(self, "cue_words", dict(self.cues))
 
     def cue_ids(self) -> set[str]:
         """Every cue this rule set's own data names (the engine's are in cues.ENGINE_CUES)."""
@@ -354,7 +358,7 @@ class RuleSet:
 
     def cue(self, cue: str) -> str:
         """The words this rule set uses for an engine cue."""
-        return self.cues.get(cue, cue)
+        return self.cue_words.get(cue, cue)
 
     def plays(self, seats: int) -> bool:
         try:

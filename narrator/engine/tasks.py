@@ -15,6 +15,7 @@ module that runs it, listed in that module's `TASKS`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import Field, dataclass, fields
 from typing import Any, ClassVar, Final, TypeVar
 
@@ -402,16 +403,20 @@ T = TypeVar("T", bound=Task)
 # Tasks are frozen values, so equal ones may be one object: a game puts a few hundred
 # on its agenda, all of a few dozen kinds (a step's sleep, a seat's ballot), and
 # building a frozen dataclass costs three times a plain one. Bounded by the rule set's
-# steps and the seats.
-_SHARED: Final[dict[tuple[Any, ...], Task]] = {}
+# steps and the seats. By type, then by the one field (None: a task without fields): no
+# key tuple to build and hash on every call.
+_SHARED: Final[dict[type[Task], dict[Any, Task]]] = {}
 
 
-def shared(cls: type[T], *args: Any) -> T:
-    """`cls(*args)`, the same object every time."""
-    key = (cls, *args)
-    task = _SHARED.get(key)
+def shared(cls: type[T], arg: Any = None) -> T:
+    """`cls(arg)` (`cls()` when `arg` is None), the same object every time."""
+    by_arg = _SHARED.get(cls)
+    if by_arg is None:
+        by_arg = _SHARED[cls] = {}
+    task = by_arg.get(arg)
     if task is None:
-        task = _SHARED[key] = cls(*args)
+        make: Callable[..., Task] = cls
+        task = by_arg[arg] = make() if arg is None else make(arg)
     return task  # type: ignore[return-value]
 
 

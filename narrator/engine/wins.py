@@ -16,7 +16,12 @@ _SIDES: Final = ("red", "black")
 
 
 def sides(ctx: Ctx) -> dict[str, int]:
-    """Living players by the team they count for (a seat not known yet counts red)."""
+    """Living players by the team they count for (a seat not known yet counts red). Not
+    to be changed: while the win checks run, all of them get the same count (they only
+    read the state, and each rule set has two or more)."""
+    counted = ctx.counted
+    if counted is not None:
+        return counted
     st = ctx.state
     teams = ctx.rules.count_teams
     alive = st.alive
@@ -27,6 +32,8 @@ def sides(ctx: Ctx) -> dict[str, int]:
             role = roles[seat]
             team = teams[role] if role else "red"
             count[team] = count.get(team, 0) + 1
+    if ctx.checking_win:
+        ctx.counted = count
     return count
 
 

@@ -92,7 +92,8 @@ class Evening:
             try:
                 self.seat_check(checked.seats)
             except InputFileError as exc:
-                raise SetupError("set-up", [Problem("seats", "pin_map", str(exc))]) from None
+                raise SetupError("set-up", [Problem("seats", "pin_map", str(exc),
+                                                    getattr(exc, "wired", 0))]) from None
         if self.box_check is not None and (problem := self.box_check(checked)):
             raise SetupError("set-up", [problem])
         return checked

@@ -43,6 +43,8 @@ class Problem:
     field: str
     code: str
     reason: str
+    # The number a page's words need beside the code (the seats a pin map wires).
+    limit: int = 0
 
     def to_json(self) -> dict[str, str]:
         return {"field": self.field, "code": self.code, "reason": self.reason}

@@ -11,7 +11,6 @@ restarted from its journal) choose the same, so a resumed game ends as it would 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any, Final
 
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Verdict, Vote
@@ -35,8 +34,15 @@ from narrator.engine.tasks import (
 )
 from narrator.engine.voting import sitting_out
 
-# Votes by seat, shared (an action is a frozen value): a game casts a few dozen.
-_vote: Final = cache(Vote)
+# Votes by seat, shared (an action is a frozen value): a game casts a few dozen. A list
+# by seat: cheaper to read than a functools.cache.
+_VOTES: Final[list[Vote]] = []
+
+
+def _vote(seat: int) -> Vote:
+    while len(_VOTES) <= seat:
+        _VOTES.append(Vote(len(_VOTES)))
+    return _VOTES[seat]
 
 
 class Table:
@@ -54,6 +60,8 @@ class Table:
         self.plans: dict[str, tuple[tuple[int, str], int, list[int]]] = {}
         self._teams = {name: role.team for name, role in rules.roles.items()}
         self._seat_teams = [self._teams[r] if r else "red" for r in self.cards] if self.cards else []
+        # Each night step's place in the rule set's order, which seeds its plan.
+        self._step_place = {step: i for i, step in enumerate(rules.step_index)}
 
     def _chance(self, p: float) -> bool:
         return self.rng.below(1_000_000) < p * 1_000_000
@@ -139,16 +147,19 @@ class Table:
 
     def _ballot(self, st: State, task: VoteOn, out: list[Action]) -> None:
         candidate = task.seat
-        voted = set(st.ballot.voters()) if st.ballot else set()
+        # Lists, not sets: a dozen seats at most, and building sets costs more than
+        # looking through them.
+        voted = st.ballot.voters() if st.ballot else []
         if st.ballot:
-            voted.update(sitting_out(self.rules, st.ballot))  # tied: no vote in a re-vote
+            voted += sitting_out(self.rules, st.ballot)  # tied: no vote in a re-vote
         # A ballot on a single accused (Princeton rules) is a yes/no: more hands go up.
         single = st.ballot is not None and len(st.ballot.candidates) == 1
         sure, unsure = (0.8, 0.3) if single else (0.55, 0.15)
         teams = self._seat_teams or [self.team(st, s) for s in range(st.seats + 1)]
+        # `rng.below` each time, not a local bound method: compiled, that is a direct call,
+        # a bound method a call through the interpreter.
         rng = self.rng
-        below = rng.below
-        voted.update(st.muted)
+        voted += st.muted
         skipped = 0
         for voter in st.living():
             # Every seat draws, voted or not, so the same moment gives the same votes
@@ -162,7 +173,7 @@ class Table:
                 rng.skip(skipped)
                 skipped = 0
             p = sure if teams[voter] != teams[candidate] else unsure
-            if below(1_000_000) < p * 1_000_000:
+            if rng.below(1_000_000) < p * 1_000_000:
                 out.append(_vote(voter))
         if skipped:
             rng.skip(skipped)
@@ -227,7 +238,7 @@ class Table:
 
     def _plan(self, st: State, step_id: str, actors: list[int]) -> int:
         step = self.rules.step_index[step_id]
-        self.rng.reseed_at(self.seed, st.number, list(self.rules.step_index).index(step_id))
+        self.rng.reseed_at(self.seed, st.number, self._step_place[step_id])
         uncounted = step.args.get("uncounted", ())
         own = {self.team(st, a) for a in actors if (st.roles[a] or "") not in uncounted}
         if step.ability == "check" or step.ability == "kill":

@@ -7,7 +7,6 @@ are attached. Windows always run out after the players have acted.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Final
 
 from narrator.engine.actions import Action, Tap, WindowClosed
@@ -35,7 +34,13 @@ def _closed(window: int) -> WindowClosed:
 
 
 # Taps by seat, shared likewise (an action is a frozen value).
-_tap: Final = cache(Tap)
+_TAPS: Final[list[Tap]] = []
+
+
+def _tap(seat: int) -> Tap:
+    while len(_TAPS) <= seat:
+        _TAPS.append(Tap(len(_TAPS)))
+    return _TAPS[seat]
 
 
 def with_random_roles(rules: RuleSet, seats: int, seed: int) -> RuleSet:
@@ -78,8 +83,8 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
     if on_effects:
         on_effects(st, effects)
     table = Table(rules, seed, cards=cards)
-    apply = engine.apply
-    call_plan = table.call_plan
+    # `engine.apply` at each call, not a local bound method: compiled, that is a direct
+    # call; a bound method is a call through the interpreter, a few hundred times a game.
     closes = _CLOSED
     quiet = close is None and record is None and on_effects is None  # the bench's games
 
@@ -89,7 +94,7 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
             closing = closes[window]  # the common case, without a call
         else:
             closing = close(st) if close else _closed(window)
-        effects = apply(st, closing)
+        effects = engine.apply(st, closing)
         if record is not None:
             record.append(closing)
         if on_effects:
@@ -104,12 +109,12 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
             # the players' plan for the step names the one number they tap at, and the
             # beats before it run out here one after another.
             step = task.step
-            target, actors = call_plan(st, step)
+            target, actors = table.call_plan(st, step)
             seat = task.seat
             while seat != target:
                 window = st.window
                 if quiet and window < len(closes):
-                    apply(st, closes[window])  # run_out without its call: most beats
+                    engine.apply(st, closes[window])  # run_out without its call: most beats
                 else:
                     run_out(window)
                 task = st.current
@@ -124,7 +129,7 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
         window = st.window
         for action in actions:
             try:
-                effects = apply(st, action)
+                effects = engine.apply(st, action)
             except RuleError:
                 continue  # a simulated player's mistake is refused and changes nothing
             if record is not None:

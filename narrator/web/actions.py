@@ -24,6 +24,7 @@ from narrator.engine.actions import (
     WindowClosed,
     action_from_json,
     field_type,
+    fits,
 )
 from narrator.engine.state import State
 from narrator.errors import RuleError
@@ -64,18 +65,14 @@ def parse_action(data: Any) -> Action:
         raise BadBody(str(exc)) from None
 
 def _fits(value: Any, annotation: str) -> bool:
-    def whole(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool) and -1_000_000 < v < 1_000_000
+    """The engine's field check, and bounds a page has no reason to exceed (a request
+    body is not trusted as a journal line is)."""
+    def bounded(v: Any) -> bool:
+        return not isinstance(v, int) or -1_000_000 < v < 1_000_000
 
-    if annotation == "int":
-        return whole(value)
-    if annotation == "int | None":
-        return value is None or whole(value)
-    if annotation == "bool":
-        return isinstance(value, bool)
-    if annotation == "tuple[int, ...]":
-        return isinstance(value, list) and len(value) <= 20 and all(whole(v) for v in value)
-    return False
+    if isinstance(value, list):
+        return len(value) <= 20 and all(bounded(v) for v in value) and fits(annotation, value)
+    return bounded(value) and fits(annotation, value)
 
 def refusal_at_night(state: State, action: Action) -> str | None:
     """The page's own refusal, before the engine: a fixed reason at night; an undo only of

@@ -176,6 +176,8 @@ def _say(t: Text, problem: Problem, form: SetupForm) -> str:
                 return t("setup_table_ends", high=rules.max_seats)
         elif form.seats not in rules.deck:
             return t("setup_bad_seats", low=rules.min_seats, high=rules.max_seats)
+    if code == "pin_map" and problem.limit:
+        return t("setup_pin_map", wired=problem.limit)
     if code == "name_duplicate":
         seat = int(problem.field.rpartition(".")[2])
         mine = form.names[seat - 1].casefold()
@@ -288,7 +290,10 @@ def _setting(spec: Mapping[str, Any], chosen: Mapping[str, Any], err: Any) -> st
 def initial_form(evening: Evening | None, rules: str, lang: str, seats: int) -> SetupForm:
     """The set-up of the game in play or the next one (its names remembered on the box)."""
     if evening is not None:
-        return SetupForm.of(evening.setup)
+        # After a game with a result the next one is offered, its game number one up (as
+        # "Next game" does); after an abandon the same game is played again.
+        finished = evening.finished and not evening.in_play
+        return SetupForm.of(evening.setup.following() if finished else evening.setup)
     return SetupForm(rules=rules, seats=seats, lang=lang, names=[""] * seats)
 
 

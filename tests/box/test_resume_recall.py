@@ -16,11 +16,11 @@ from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.actions import Action
-from narrator.engine.effects import Effect, OpenWindow, Say
+from narrator.engine.effects import Effect, OpenWindow, Record, Say, ShowAnswer
 from narrator.engine.game import Game
 from narrator.engine.recall import recall
 from narrator.engine.state import State
-from narrator.engine.tasks import CallOut, Speech, VoteOn
+from narrator.engine.tasks import AnswerWindow, AskAnswer, CallOut, Speech, VoteOn
 from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import load_bundled
 from narrator.sdnotify import Notifier
@@ -80,10 +80,72 @@ def test_a_night_step_is_called_again_the_same_whoever_holds_the_role() -> None:
     assert recall(rules, other.state) == said
 
 
+def in_answer(step: str, roles: tuple[str, ...], alive: bool) -> Callable[[State], bool]:
+    """In `step`'s answer window, with a holder of `roles` living (or none)."""
+    def where(st: State) -> bool:
+        t = st.current
+        living = any(st.alive[s] and st.roles[s] in roles for s in range(1, st.seats + 1))
+        return (st.phase == "night" and isinstance(t, (AskAnswer, AnswerWindow))
+                and t.step == step and living == alive)
+    return where
+
+
+def answers(effects: list[Effect]) -> list[Effect]:
+    return [e for e in effects if isinstance(e, ShowAnswer)
+            or (isinstance(e, Say) and e.cue.startswith("answer_public"))]
+
+
+CHECKS = [("sport", "don_check"), ("sport", "sheriff_check"), ("club", "sheriff_check"),
+          ("classic", "angel_ask"), ("boxed", "commissar_check")]
+
+
+@pytest.mark.parametrize(("rules", "step"), CHECKS)
+@pytest.mark.parametrize("alive", [True, False])
+def test_a_cut_in_the_answer_window_shows_that_answer_again(rules: str, step: str,
+                                                            alive: bool) -> None:
+    """The window reopened after a restart shows what it showed before the cut: the
+    answer (said again where answers are public), the same decoy for a dead checker,
+    nothing for a window held dark; after the wake cue, before the window opens."""
+    rule_set = load_bundled(rules)
+    where = in_answer(step, rule_set.step_index[step].roles, alive)
+    reached = 0
+    for seed in range(1, 13 if not alive else 4):
+        shown: list[Effect] = []
+        game = Game(rule_set, roles=deal(rule_set, rule_set.min_seats, seed))
+
+        def apply(action: Action, game: Game = game, shown: list[Effect] = shown) -> None:
+            effects = game.apply(action)
+            if where(game.state):
+                shown[:] = effects
+                raise _Reached
+
+        def state(game: Game = game) -> State:
+            return game.state
+
+        with contextlib.suppress(_Reached):
+            drive(rules, seed, apply, state)
+        st = game.state
+        if not where(st):
+            continue  # the checker lived through this game (or never did)
+        reached += 1
+        again = recall(game.engine.rules, st)
+        wake = rule_set.step_index[step].cue("wake", st.deck, st.number)
+        assert again[0] == Say(wake, {})
+        assert answers(again) == answers(shown)
+        checks = [e for e in shown if isinstance(e, Record) and e.event == "check"]
+        shows = [e for e in again if isinstance(e, ShowAnswer)]
+        if checks and shows:  # a living checker chose: the real answer, shown again
+            assert [(e.answer, e.decoy) for e in shows] == [(checks[0].data["answer"], False)]
+        if not alive and not rule_set.answers_public:
+            assert shows and all(e.decoy for e in shows)  # a dead checker's decoy
+        assert recall(game.engine.rules, st) == again  # the state was not touched
+    assert reached >= 1
+
+
 def test_the_day_says_the_speaker_or_the_nominee_again() -> None:
     game = game_at("sport", 5, lambda st: isinstance(st.current, Speech) and st.number == 1)
     seat = game.state.current.seat  # type: ignore[union-attr]
-    cue = recall(game.engine.rules, game.state)
+    cue = [e for e in recall(game.engine.rules, game.state) if isinstance(e, Say)]
     assert [c.cue for c in cue] in (["speaker"], ["speaker_short"])
     assert cue[0].params["seat"] == seat
     game = game_at("sport", 5, lambda st: isinstance(st.current, VoteOn))

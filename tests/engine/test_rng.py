@@ -35,3 +35,16 @@ def test_skip_and_reseed_move_the_state_as_a_draw_and_a_new_generator() -> None:
         rng.reseed(seed * 3 + 1)
         fresh = Rng(seed * 3 + 1)
         assert [rng.below(97) for _ in range(20)] == [fresh.below(97) for _ in range(20)]
+
+
+def test_reseed_at_a_moment_is_the_seed_mixed_with_its_numbers() -> None:
+    # Compiled, reseed_at mixes on 32-bit halves: the same state as the formula.
+    rng = Rng(0)
+    for seed in [*SEEDS, -1, -(2**70)]:
+        for key in (0, 1, 177, 2**31 - 1, 2**32 + 9, 2**64 - 1, 2**66 + 3, -5):
+            for then in (None, 0, 4, 2**33 + 1, -2):
+                value = (seed * 1_000_003 + key) & MASK
+                if then is not None:
+                    value = (value * 1_000_003 + then) & MASK
+                rng.reseed_at(seed, key, then)
+                assert rng.state == value, (seed, key, then)

@@ -37,3 +37,30 @@ def test_every_bundled_role_has_a_name_in_both() -> None:
         for role in load_bundled(name).roles:
             for lang in ("en", "ru"):
                 assert role in text(lang).table["roles"], (lang, name, role)
+
+
+def _keys(table: dict[Any, Any]) -> list[Any]:
+    return [k for key, value in table.items()
+            for k in ([key, *_keys(value)] if isinstance(value, dict) else [key])]
+
+
+def test_every_key_is_a_word_not_a_yaml_boolean() -> None:
+    # YAML 1.1 reads a bare `yes:` (or no, on, off) as True: the page then showed its
+    # confirm button as "yes" in both languages, the key it could not find.
+    for lang in ("en", "ru"):
+        assert all(isinstance(k, str) for k in _keys(text(lang).table)), lang
+    assert (text("en")("yes"), text("ru")("yes")) == ("Yes", "Да")
+
+
+def test_every_word_the_pages_ask_for_exists() -> None:
+    import re
+    from pathlib import Path
+
+    import narrator.web
+
+    folder = Path(narrator.web.__file__).parent
+    asked = {key for path in folder.glob("*.py")
+             for key in re.findall(r'\bt\("([a-z_0-9]+)"[,)]', path.read_text(encoding="utf-8"))}
+    assert asked
+    for lang in ("en", "ru"):
+        assert not [k for k in asked if not isinstance(text(lang).table.get(k), str)], lang

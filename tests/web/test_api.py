@@ -274,3 +274,30 @@ def test_an_undo_confirmed_after_the_game_moved_on_is_refused(tmp_path: Path) ->
         assert r.status == 400
 
     run(tmp_path, body)
+
+
+def test_the_page_ends_a_discussion_as_the_keypad_s_slash_enter_does(tmp_path: Path) -> None:
+    # Found at a club evening: classic's ten-minute discussion (and boxed's five) could be
+    # ended only with "/ Enter" on the keypad or the voice; the organiser's phone had no
+    # button for it ("Next speaker" is refused there).
+    from narrator.engine.tasks import Accusations, Discussion
+
+    async def main() -> None:
+        table = Table(tmp_path, rules="classic", seats=8, roles=deal(load_bundled("classic"), 8, 3),
+                      seed=3)
+        client: Client = TestClient(TestServer(table.server.app))
+        await client.start_server()
+        try:
+            await table.until(lambda: isinstance(table.state.current, Discussion)
+                              and table.window_running())
+            await sign_in(client)
+            page = await (await client.get("/game")).text()
+            assert 'data-kind="start_voting"' in page and "To the vote" in page
+            r = await client.post("/api/action", json={"kind": "start_voting"})
+            assert r.status == 200
+            assert isinstance(table.state.current, Accusations)
+        finally:
+            await client.close()
+            await table.box.stop()
+
+    asyncio.run(main())

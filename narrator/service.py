@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Protocol
 from narrator.clock import Clock, MonotonicClock
 from narrator.daemon import Box, supervise
 from narrator.devices.display import AnswerDisplay, reveal_text
+from narrator.devices.keymap import DIGITS
 from narrator.devices.keypads import Keypad
 from narrator.devices.panel import SeatPanel
-from narrator.engine.actions import Action, EndSpeech, Entry, Forfeit
+from narrator.engine.actions import Action, Forfeit
 from narrator.engine.effects import Effect, Say
 from narrator.engine.requests import AbandonGame, NextGame
 from narrator.errors import DeviceError
@@ -115,6 +116,7 @@ class Service:
         self._saying: asyncio.Task[None] | None = None  # words said between games
         # The keypad's first abandon or forfeit, waiting for its confirmation: (what, when).
         self._asked: tuple[str, float] | None = None
+        self._typing = False  # keypad keys typed since the last Enter (see _key)
         self.warmup = Progress()  # the speech rendered ahead (the page shows it)
         self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
@@ -205,14 +207,21 @@ class Service:
                 self._forfeit(box, action)
             else:
                 box.submit(action, source)
-        elif isinstance(action, Entry | EndSpeech | NextGame) and not self.evening.starting:
+        elif isinstance(action, NextGame) and not self.evening.starting:
+            # Only the host's own ask ("next game"; the keypad's start key below): a late
+            # entry, "next speaker" or a pad's long press as a game ends is not one.
             with contextlib.suppress(EveningError, SetupError):  # held, or unplayable here
-                self.evening.next()  # the host asks for the next game
+                self.evening.next()
 
     def _key(self, key: str) -> None:
-        """Every keypad key: a bare Enter (the keypad's start key) between games starts the
-        next one; it makes no action of its own."""
-        if key == "enter" and not self.evening.in_play and not self.evening.starting:
+        """Every keypad key: a bare Enter (the keypad's start key: nothing typed before it)
+        between games starts the next one; it makes no action of its own."""
+        bare = not self._typing
+        if key in ("enter", "clear"):
+            self._typing = False
+        elif key in DIGITS or key == "/":
+            self._typing = True  # an entry or a host's move being typed: its Enter is its own
+        if key == "enter" and bare and not self.evening.in_play and not self.evening.starting:
             with contextlib.suppress(EveningError, SetupError):  # held, or unplayable here
                 self.evening.next()
 

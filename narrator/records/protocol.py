@@ -65,9 +65,12 @@ class ProtocolBuilder:
         if self._history:
             self.d = self._history.pop()
 
-    def abandon(self) -> None:
-        """The game was abandoned: the protocol is kept as it stands, marked so."""
+    def abandon(self, wall: float | None = None) -> None:
+        """The game was abandoned (at `wall`, seconds since 1970): the protocol is kept as
+        it stands, marked so, with the time it ended."""
         self.d["abandoned"] = True
+        if wall is not None:
+            self.d["game"]["finished"] = _local(wall)
 
     # feeding
     def feed(self, effects: Iterable[Effect], wall: float | None = None) -> None:

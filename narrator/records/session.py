@@ -157,7 +157,7 @@ class GameSession:
 
     def abandon(self) -> ProtocolFiles:
         """End an unfinished game ("new game"): its protocol is written as it stands."""
-        self.protocol.abandon()
+        self.protocol.abandon(self._wall())
         return self._finish()
 
     def _finish(self) -> ProtocolFiles:

@@ -283,7 +283,9 @@ def controls(t: Text, view: dict[str, Any]) -> str:
             *([b("forfeit", "forfeit", ' data-seat-needed data-confirm="confirm_forfeit"')]
               if view["game"].get("forfeit") else []), "</div>",
             '<div class="row">', b("end_speech", "next_speaker"), b("add_time", "add_30"),
-            b("pause", "pause"), b("resume", "resume"), "</div>",
+            # The keypad's "/ Enter": ends a discussion (classic, boxed), starts the vote.
+            b("start_voting", "start_voting"), "</div>",
+            '<div class="row">', b("pause", "pause"), b("resume", "resume"), "</div>",
             '<div class="row">', b("undo", "undo", " data-undo"),
             b("abandon", "abandon", ' data-evening="abandon" data-confirm="confirm_abandon"'),
             "</div>",

@@ -14,7 +14,7 @@ from typing import Any
 from narrator.daemon import Box
 from narrator.engine.actions import Action, Undo
 from narrator.engine.state import State
-from narrator.records.session import GameSession
+from narrator.records.session import GameSession, ProtocolFiles
 from narrator.web.phone_deal import PhoneDeal
 from narrator.web.text import text
 from narrator.web.view import GameInfo, Timer, public_state, role_pattern
@@ -37,6 +37,15 @@ class Undos:
         else:
             self.stack.append(action)
         del self.stack[:-500]
+
+
+def step_of(box: Box) -> int:
+    """A number that changes with every action the game takes (its journal's lines): the
+    undo's confirm step names what goes at this step, and is refused at another."""
+    session = box.session
+    if isinstance(session, GameSession):
+        return session.journal.lines
+    return len(box.game.history)
 
 
 def state_before(box: Box) -> State | None:
@@ -86,6 +95,17 @@ def view_of(box: Box) -> dict[str, Any]:
     out = public_state(info_of(box), st, timer, box.performer.last_said, formats)
     out["fault"] = box.disk_fault  # a technical pause: the journal cannot be written
     return out
+
+
+def abandoned_view(view: dict[str, Any], files: ProtocolFiles | None) -> dict[str, Any]:
+    """The view of a game the organiser abandoned: over, with no winner and no role shown
+    (an abandon reveals nothing), its protocol linked; no moment, timer or pause."""
+    game = {**view["game"], "over": True, "winner": None, "abandoned": True, "paused": False,
+            "redo_night_zero": False}
+    if files is not None:
+        game["protocols"] = [fmt for fmt, path in (("html", files.html), ("json", files.json),
+                                                   ("polemica", files.polemica)) if path is not None]
+    return {**view, "game": game, "speaker": 0, "timer_left": None, "timer_running": False}
 
 
 def phone_deal(box: Box) -> PhoneDeal | None:

@@ -36,7 +36,15 @@ from narrator.web import pages
 from narrator.web.auth import COOKIE, PinGate
 from narrator.web.live import Hub
 from narrator.web.phone_deal import PhoneDeal
-from narrator.web.reading import Undos, journal_actions, phone_deal, state_before, view_of
+from narrator.web.reading import (
+    Undos,
+    abandoned_view,
+    journal_actions,
+    phone_deal,
+    state_before,
+    step_of,
+    view_of,
+)
 from narrator.web.text import Text, text
 
 if TYPE_CHECKING:
@@ -132,6 +140,10 @@ class WebServer:
         if box is None:
             return None
         view = view_of(box)
+        evening = self.evening
+        if evening is not None and evening.box is box and not evening.in_play \
+                and not box.game.over:
+            view = abandoned_view(view, evening.abandoned)
         warmup = getattr(self.host, "warmup", None)
         if warmup is not None and warmup.started and not warmup.ready:
             view["voice_cache"] = warmup.to_json()
@@ -295,6 +307,11 @@ class WebServer:
             data = await request.json()
         except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deeply
             return _error(400, "the body is not JSON")
+        # An undo confirmed on the page names the step it was asked at (GET /api/undo):
+        # the game goes on while the organiser reads the question.
+        step = data.pop("step", None) if isinstance(data, dict) and data.get("kind") == "undo" else None
+        if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
+            return _error(400, "step: expected a whole number")
         try:
             action = page_actions.parse_action(data)
         except page_actions.BadBody as exc:
@@ -302,6 +319,8 @@ class WebServer:
         box = self.host.box
         if box is None or box.game.over:
             return _error(409, "no game is running")
+        if step is not None and step != step_of(box):
+            return _error(409, self.text()("undo_moved_on"))
         return self.apply(box, action)
 
     def apply(self, box: Box, action: Action) -> web.Response:
@@ -339,7 +358,8 @@ class WebServer:
         if refusal is not None:
             return _error(409, t("undo_not_now"))
         last = self.undos.stack[-1] if self.undos.stack else None
-        return web.json_response({"undo": page_actions.describe(t, last, before)}, headers=_NO_STORE)
+        return web.json_response({"undo": page_actions.describe(t, last, before),
+                                  "step": step_of(box)}, headers=_NO_STORE)
 
     async def api_events(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(headers={

@@ -290,7 +290,10 @@ def _setting(spec: Mapping[str, Any], chosen: Mapping[str, Any], err: Any) -> st
 def initial_form(evening: Evening | None, rules: str, lang: str, seats: int) -> SetupForm:
     """The set-up of the game in play or the next one (its names remembered on the box)."""
     if evening is not None:
-        return SetupForm.of(evening.setup)
+        # After a game with a result the next one is offered, its game number one up (as
+        # "Next game" does); after an abandon the same game is played again.
+        finished = evening.finished and not evening.in_play
+        return SetupForm.of(evening.setup.following() if finished else evening.setup)
     return SetupForm(rules=rules, seats=seats, lang=lang, names=[""] * seats)
 
 

@@ -18,7 +18,6 @@ from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
-from narrator.engine.actions import Entry, Foul
 from narrator.engine.tasks import Speech
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
@@ -93,7 +92,7 @@ def test_start_up_says_ready_tells_systemd_and_plays_two_games(tmp_path: Path) -
         async def next_game() -> None:
             while service.games < 1:
                 await clock.sleep(5)
-            keypad.press("0", "enter")
+            keypad.press("enter")  # the start key: nothing typed
 
         asyncio.get_running_loop().create_task(next_game())
         await drive(clock, task)
@@ -180,10 +179,15 @@ def test_a_failing_device_is_restarted_and_the_game_goes_on(tmp_path: Path) -> N
 
 def test_between_games_enter_asks_for_the_next_and_other_keys_do_not(tmp_path: Path) -> None:
     clock = FakeClock()
-    service, _panel, _speaker = make_service(tmp_path, clock, FakeKeypad())
-    service.submit(Foul(3))
+    keypad = FakeKeypad()
+    service, _panel, _speaker = make_service(tmp_path, clock, keypad)
+    keypad.attach(service.submit)
+    keypad.on_key = service._key  # as the running service wires it
+    keypad.press("/", "3", "enter")
+    keypad.press("0", "enter")  # an entry ("nobody"), not the start key
+    keypad.press(".")
     assert not service.evening.starting
-    service.submit(Entry(0))
+    keypad.press("enter")
     assert service.evening.starting
 
 

@@ -126,3 +126,37 @@ def test_an_abandoned_game_is_said_so_in_its_own_language(tmp_path: Path) -> Non
     asyncio.run(main())
     texts = [text for _at, text in speaker.said]
     assert "Игра прервана." in texts and "The game is abandoned." not in texts
+
+
+def test_a_late_entry_after_the_end_does_not_start_the_next_game(tmp_path: Path) -> None:
+    # Found at a club evening: the host's last vote typed as the game ended ("6 Enter")
+    # started the next game at once; so would a stray "next speaker" key or a pad's long
+    # press. Only the start key (a bare Enter), "next game" or the page start it.
+    from narrator.engine.actions import EndSpeech
+
+    clock = FakeClock()
+    keypad = FakeKeypad()
+    service, _panel, speaker = make_service(tmp_path, clock, keypad)
+    service.evening.setup = GameSetup(names=TEN)
+    stray_started: list[bool] = []
+
+    async def main() -> None:
+        task = asyncio.get_running_loop().create_task(service.run(games=2))
+
+        async def host() -> None:
+            while service.games < 1:
+                await clock.sleep(1)
+            keypad.press("6", "enter")  # a late entry
+            keypad.press(".")  # "next speaker"
+            service.submit(EndSpeech(), "pads")  # a long press on a pad
+            await clock.sleep(120)
+            stray_started.append(service.evening.starting or service.evening.in_play)
+            keypad.press("enter")  # the start key
+
+        asyncio.get_running_loop().create_task(host())
+        await drive(clock, task)
+        await task
+
+    asyncio.run(main())
+    assert stray_started == [False]
+    assert [t for _at, t in speaker.said].count("A new game begins.") == 2

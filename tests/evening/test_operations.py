@@ -12,7 +12,6 @@ import pytest
 
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
-from narrator.engine.actions import Entry
 from narrator.evening import EveningError, Event, GameSetup, SetupError
 from narrator.evening.memory import remember
 from narrator.service import initial_setup
@@ -59,7 +58,7 @@ def test_abandon_then_next_game_with_the_same_names(tmp_path: Path) -> None:
             evening.start(GameSetup(names=TEN[:9]))
         assert not evening.starting
         # ...and the keypad's Enter starts the next game with the same names.
-        service.submit(Entry(0))
+        service.ports.keypads[0].press("enter")
         assert evening.starting
 
         async def after_the_second() -> None:

@@ -202,3 +202,16 @@ def test_a_single_nominee_is_said_to_leave_once(lang: str, leaves: str) -> None:
     first = book.render("single_nominee_leaves", {"seat": 6})
     then = book.render("eliminated", {"seat": 6})
     assert leaves not in first and leaves in then
+
+
+def test_a_resumed_day_is_named_as_the_morning_names_it() -> None:
+    # Heard at a club evening after a power cut: "Продолжаем игру: день номер один", where
+    # the morning had said "День первый".
+    from narrator.phrases.book import PhraseBook
+
+    ru = PhraseBook.load("ru")
+    assert ru.render("status_day", {"day": 1}) == "Продолжаем игру: день первый."
+    assert ru.render("status_speaker", {"day": 2, "seat": 3}) == \
+        "Продолжаем игру: день второй, говорит игрок номер три."
+    assert ru.render("status_voting", {"day": 3}) == "Продолжаем игру: день третий, голосование."
+    assert ru.render("morning", {"day": 1}) == "Доброе утро. День первый."

@@ -258,5 +258,8 @@ def test_an_abandoned_game_writes_its_protocol_as_it_stands(tmp_path: Path) -> N
     data = json.loads(files.json.read_text())
     assert not data["over"] and data["winner"] is None
     assert data["stands"]["phase"] in ("night", "day")
+    # When it was abandoned: a rating organiser dates the table's games by it (found at a
+    # club evening: an abandoned game's protocol had no end time).
+    assert data["abandoned"] and data["game"]["finished"] >= data["game"]["started"] != ""
     assert files.polemica is not None and not read_record(files.polemica).finished
     assert GameSession.resume(tmp_path) is None  # the next start is a new game

@@ -251,3 +251,53 @@ def test_an_undo_in_the_day_is_said_and_the_moment_with_it(tmp_path: Path) -> No
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
                 8: "eight", 9: "nine", 10: "ten"}
+
+
+def test_an_undo_confirmed_after_the_game_moved_on_is_refused(tmp_path: Path) -> None:
+    # Found at a club evening: the organiser asked to undo "the foul to seat 5", read the
+    # question while the votes went on, said yes, and a vote was taken back instead.
+    async def body(table: Table, client: Client) -> None:
+        await to_first_speech(table)
+        await sign_in(client)
+        assert (await client.post("/api/action", json={"kind": "foul", "seat": 4})).status == 200
+        asked = await (await client.get("/api/undo")).json()
+        assert asked["undo"] == "the foul to seat 4"
+        assert (await client.post("/api/action", json={"kind": "foul", "seat": 5})).status == 200
+        r = await client.post("/api/action", json={"kind": "undo", "step": asked["step"]})
+        assert r.status == 409 and "moved on" in (await r.json())["error"]
+        assert (table.state.fouls[4], table.state.fouls[5]) == (1, 1)  # nothing undone
+        asked = await (await client.get("/api/undo")).json()
+        assert asked["undo"] == "the foul to seat 5"
+        r = await client.post("/api/action", json={"kind": "undo", "step": asked["step"]})
+        assert r.status == 200 and (table.state.fouls[4], table.state.fouls[5]) == (1, 0)
+        r = await client.post("/api/action", json={"kind": "undo", "step": "soon"})
+        assert r.status == 400
+
+    run(tmp_path, body)
+
+
+def test_the_page_ends_a_discussion_as_the_keypad_s_slash_enter_does(tmp_path: Path) -> None:
+    # Found at a club evening: classic's ten-minute discussion (and boxed's five) could be
+    # ended only with "/ Enter" on the keypad or the voice; the organiser's phone had no
+    # button for it ("Next speaker" is refused there).
+    from narrator.engine.tasks import Accusations, Discussion
+
+    async def main() -> None:
+        table = Table(tmp_path, rules="classic", seats=8, roles=deal(load_bundled("classic"), 8, 3),
+                      seed=3)
+        client: Client = TestClient(TestServer(table.server.app))
+        await client.start_server()
+        try:
+            await table.until(lambda: isinstance(table.state.current, Discussion)
+                              and table.window_running())
+            await sign_in(client)
+            page = await (await client.get("/game")).text()
+            assert 'data-kind="start_voting"' in page and "To the vote" in page
+            r = await client.post("/api/action", json={"kind": "start_voting"})
+            assert r.status == 200
+            assert isinstance(table.state.current, Accusations)
+        finally:
+            await client.close()
+            await table.box.stop()
+
+    asyncio.run(main())

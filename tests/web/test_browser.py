@@ -97,6 +97,13 @@ def fill_setup(driver: WebDriver, deal: str = "cards") -> None:
     Select(driver.find_element(By.NAME, "deal")).select_by_value(deal)
 
 
+def in_view(driver: WebDriver, selector: str) -> bool:
+    """The element is wholly inside the window (a phone's screen)."""
+    return bool(driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;", selector))
+
+
 def header_names(evening: EveningBox) -> tuple[str, ...]:
     box = evening.box
     if box is None or not isinstance(box.session, GameSession):
@@ -150,6 +157,11 @@ def test_an_evening_set_up_played_and_corrected_from_the_page(evening: EveningBo
         driver.find_element(By.CSS_SELECTOR, "#controls button[data-undo]").click()
         question = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#confirm .question").text)
         assert question == "Undo the foul to seat 3?"
+        # On a phone the question shows where the finger is, not below the screen's edge
+        # (found at a club evening: the confirm box opened off-screen, nothing seemed to
+        # happen), and its button says "Yes" (it said "yes": a YAML boolean key).
+        wait_for(driver, lambda d: in_view(d, "#confirm"))
+        assert driver.find_element(By.CSS_SELECTOR, "#confirm .yes").text == "Yes"
         shoot(driver, tmp_path, "5-undo-confirm")
         driver.find_element(By.CSS_SELECTOR, "#confirm .yes").click()
         wait_for(driver, lambda d: seat_fouls(d, 3) == "Fouls: 0")
@@ -158,6 +170,7 @@ def test_an_evening_set_up_played_and_corrected_from_the_page(evening: EveningBo
         # A refused correction says why and changes nothing.
         driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="resume"]').click()
         wait_for(driver, lambda d: "Refused: not paused" in d.find_element(By.ID, "result").text)
+        wait_for(driver, lambda d: in_view(d, "#result"))
 
         # The nights and days that follow: nothing about roles, whatever happens.
         evening.until(lambda: box.game.state.phase == "night" and box.game.state.number == 1)

@@ -90,11 +90,14 @@
   function say(text, ok) {
     result.textContent = text;
     result.className = "result " + (ok ? "ok" : "refused");
+    result.scrollIntoView({block: "nearest"});
   }
   function ask(question) {
     return new Promise(function (resolve) {
       confirmBox.querySelector(".question").textContent = question;
       confirmBox.hidden = false;
+      // On a phone the box may open below the screen's edge: bring it to the finger.
+      confirmBox.scrollIntoView({block: "nearest"});
       confirmBox.querySelector(".yes").onclick = function () { confirmBox.hidden = true; resolve(true); };
       confirmBox.querySelector(".no").onclick = function () { confirmBox.hidden = true; resolve(false); };
     });
@@ -134,7 +137,7 @@
       const data = await response.json();
       if (!response.ok) { say(words.refused + " " + data.error, false); return; }
       if (!(await ask(words.confirm_undo.replace("{what}", data.undo)))) return;
-      await send("/api/action", {kind: "undo"});
+      await send("/api/action", {kind: "undo", step: data.step});
       return;
     }
     if (button.dataset.evening) {

@@ -23,9 +23,9 @@ from typing import Protocol
 
 from narrator.clock import Clock
 from narrator.engine.actions import Action, Undo, Unfoul, WindowClosed
-from narrator.engine.effects import Effect, OpenWindow, Outcome, Phase, Say
+from narrator.engine.effects import Effect, Outcome, Phase, Say
 from narrator.engine.game import Game
-from narrator.engine.recall import recall
+from narrator.engine.recall import before_window, recall
 from narrator.errors import DeviceError, RuleError
 from narrator.performer import Performer
 from narrator.records.disk import done_future
@@ -84,9 +84,7 @@ def undone(game: Game, reopening: list[Effect]) -> list[Effect]:
     went back to, as after a power cut ("Player number 7, you have 48 seconds"): what was
     announced and is now taken back (a foul, a nomination, the next speaker) is heard
     taken back, not silently gone."""
-    said: list[Effect] = [Say("undone", {}), *recall(game.engine.rules, game.state)]
-    at = next((i for i, e in enumerate(reopening) if isinstance(e, OpenWindow)), len(reopening))
-    return [*reopening[:at], *said, *reopening[at:]]
+    return before_window(reopening, [Say("undone", {}), *recall(game.engine.rules, game.state)])
 
 
 class Session(Protocol):

@@ -5,7 +5,8 @@
   process, so one core).
 - engine_only_games_per_s: the same games' actions replayed through the engine alone,
   to tell the engine's share from the simulated players'.
-- engine: which engine was measured, "compiled" (scripts/build_engine.py) or "pure".
+- engine: which engine was measured, "compiled" (scripts/build_engine.py) or "pure"
+  (with `engine_build: stale...` when a build is there but older than its source).
   When it is the compiled one, the pure engine's figures follow in a child process
   (`pure_engine_games_per_s`, `pure_engine_only_games_per_s`), for the ratio.
 """
@@ -46,6 +47,10 @@ def run(quick: bool) -> dict[str, float | int | str]:
         "engine_games": games, "engine_only_games_per_s": round(len(recorded) / engine_only, 1)}
     if figures["engine"] == "compiled":
         figures.update(_pure(quick))
+    elif not os.environ.get(compiled.ENV) and compiled.stale():
+        # A merge or edit since the build: the pure engine ran, and a figure read as the
+        # compiled one's would be off by ~x3.
+        figures["engine_build"] = "stale: measured pure; ./scripts/setup rebuilds it"
     return figures
 
 

@@ -141,14 +141,18 @@ class Ctx:
                 _ONE_LIT.clear()
             self._one_lit = _ONE_LIT.setdefault(dim, {})
         dim = self._dim
-        if len(on) + len(blink) <= 1:
-            # Most lights a game sets: no seat lit, or one speaker's seat lit or blinking.
-            # Found by that one seat (negative: blinking) among these dimmed seats, with no
-            # key tuple to build and hash.
-            seat = on[0] if on else (-blink[0] if blink else 0)
-            lights = self._one_lit.get(seat)
+        # Most lights a game sets: no seat lit, or one speaker's seat lit or blinking.
+        # Found by that one seat (negative: blinking) among these dimmed seats, with no
+        # key tuple to build and hash.
+        one: int | None = None
+        if not blink:
+            one = 0 if not on else (on[0] if len(on) == 1 else None)
+        elif not on and len(blink) == 1:
+            one = -blink[0]
+        if one is not None:
+            lights = self._one_lit.get(one)
             if lights is None:
-                lights = self._one_lit[seat] = SeatLights(on, blink, dim)
+                lights = self._one_lit[one] = SeatLights(on, blink, dim)
             self.out.append(lights)
             return
         key = (on, blink, dim)
@@ -234,19 +238,26 @@ class Ctx:
 
 
 # The windows' frozen descriptions, shared: a game opens a few kinds thousands of times.
-# The last one of each purpose, by seat: found without building and hashing a key tuple.
-_WINDOWS: Final[dict[str, dict[int, Window]]] = {}
+# By purpose, then seat, then the few lengths each has (a speech and its last seconds):
+# found without building and hashing a key tuple.
+_WINDOWS: Final[dict[str, dict[int, list[Window]]]] = {}
 
 
 def _window(purpose: str, seconds: float, seat: int) -> Window:
     by_seat = _WINDOWS.get(purpose)
     if by_seat is None:
         by_seat = _WINDOWS[purpose] = {}
-    opened = by_seat.get(seat)
-    # One purpose and seat may have windows of two lengths (a speech and its last
-    # seconds), and 30 and 30.0 are equal but not one JSON: both are compared.
-    if opened is None or opened.seconds != seconds or type(opened.seconds) is not type(seconds):
-        opened = by_seat[seat] = Window(purpose, seconds, seat)
+    known = by_seat.get(seat)
+    if known is None:
+        known = by_seat[seat] = []
+    for opened in known:
+        # 30 and 30.0 are equal but not one JSON: the type is compared too.
+        if opened.seconds == seconds and type(opened.seconds) is type(seconds):
+            return opened
+    if len(known) >= 8:  # a rule set has a few lengths; bounded all the same
+        known.clear()
+    opened = Window(purpose, seconds, seat)
+    known.append(opened)
     return opened
 
 # Effects that are the same every time, shared (effects are values nobody changes): a

@@ -142,6 +142,11 @@ def with_recall(rules: RuleSet, state: State, opening: list[Effect]) -> list[Eff
     said: list[Effect] = [*recall(rules, state)]
     if state.paused and state.phase != "over":
         said.append(PauseTimers())
+    return before_window(opening, said)
+
+
+def before_window(opening: list[Effect], said: list[Effect]) -> list[Effect]:
+    """`said` put just before the window in `opening` opens (at the end if none does)."""
     if not said:
         return opening
     at = next((i for i, e in enumerate(opening) if isinstance(e, OpenWindow)), len(opening))

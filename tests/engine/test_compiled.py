@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from narrator import compiled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,3 +76,16 @@ def test_a_source_with_no_compiled_module_beside_compiled_ones_is_stale(tmp_path
     assert compiled.stale(str(tmp_path))  # requests.py has no compiled module
     (tmp_path / "engine" / "requests.cpython-311-x86_64-linux-gnu.so").write_text("")
     assert not compiled.stale(str(tmp_path))
+
+
+def test_the_engine_bench_says_when_a_stale_build_made_it_measure_pure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from narrator.bench import engine as bench
+
+    monkeypatch.delenv(compiled.ENV, raising=False)
+    monkeypatch.setattr(compiled, "running", lambda: "pure")
+    monkeypatch.setattr(compiled, "stale", lambda root=compiled.HERE: True)
+    figures = bench.run(quick=True)
+    assert figures["engine"] == "pure" and str(figures["engine_build"]).startswith("stale")
+    monkeypatch.setattr(compiled, "stale", lambda root=compiled.HERE: False)
+    assert "engine_build" not in bench.run(quick=True)  # nothing built (no compiler): no word

@@ -154,18 +154,14 @@ class PhraseBook:
 
     def for_input(self, method: str) -> PhraseBook:
         """The same book telling players to give their inputs by `method` (INPUT_METHODS)."""
-        if method not in INPUT_METHODS:
-            raise PhraseError(f"unknown input method {method!r} "
-                              f"(known: {', '.join(INPUT_METHODS)})")
+        _known(method, INPUT_METHODS, "input method")
         book = self._copy()
         book.input_method = method
         return book
 
     def for_answers(self, place: str) -> PhraseBook:
         """The same book telling checkers to look for answers at `place` (ANSWER_PLACES)."""
-        if place not in ANSWER_PLACES:
-            raise PhraseError(f"unknown answer place {place!r} "
-                              f"(known: {', '.join(ANSWER_PLACES)})")
+        _known(place, ANSWER_PLACES, "answer place")
         book = self._copy()
         book.answers = place
         return book
@@ -430,3 +426,8 @@ def _field(name: str, spec: str, lang: str, source: str, where: str) -> _Field:
         raise PhraseBookError(source, where, f"{{{name}:{spec}}}: expected {want} {what} "
                               "separated by /")
     return _Field(name, spec, forms, gender)
+
+
+def _known(value: str, known: tuple[str, ...], what: str) -> None:
+    if value not in known:
+        raise PhraseError(f"unknown {what} {value!r} (known: {', '.join(known)})")

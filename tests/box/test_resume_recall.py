@@ -29,27 +29,7 @@ from narrator.settings import load_settings
 from narrator.sim.selfplay import deal
 from narrator.voice.fake import FakeSpeaker
 from tests.box.test_service import seat_players as seat_pads
-from tests.records.helpers import drive
-
-
-class _Reached(Exception):
-    pass
-
-
-def game_at(rules: str, seed: int, where: Callable[[State], bool]) -> Game:
-    """A game played by the simulated table until `where(state)` holds."""
-    rule_set = load_bundled(rules)
-    game = Game(rule_set, roles=deal(rule_set, rule_set.min_seats, seed))
-
-    def apply(action: Action) -> None:
-        game.apply(action)
-        if where(game.state):
-            raise _Reached
-
-    with contextlib.suppress(_Reached):
-        drive(rules, seed, apply, lambda: game.state)
-    assert where(game.state), "the game never got there"
-    return game
+from tests.records.helpers import Reached, drive, game_at
 
 
 def in_step(step: str, night: int = 1) -> Callable[[State], bool]:
@@ -117,12 +97,12 @@ def test_a_cut_in_the_answer_window_shows_that_answer_again(rules: str, step: st
             effects = game.apply(action)
             if where(game.state):
                 shown[:] = effects
-                raise _Reached
+                raise Reached
 
         def state(game: Game = game) -> State:
             return game.state
 
-        with contextlib.suppress(_Reached):
+        with contextlib.suppress(Reached):
             drive(rules, seed, apply, state)
         st = game.state
         if not where(st):

@@ -9,13 +9,9 @@ lose a shot or a check its player believes given, and nothing at night may tell 
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable
-
 import pytest
 
 from narrator.engine.actions import (
-    Action,
     AddTime,
     EndSpeech,
     Foul,
@@ -33,28 +29,7 @@ from narrator.engine.legal import legal_actions
 from narrator.engine.state import State
 from narrator.engine.tasks import CallOut, Speech, VoteOn
 from narrator.errors import RuleError
-from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal
-from tests.records.helpers import drive
-
-
-class _Reached(Exception):
-    pass
-
-
-def game_at(rules: str, seed: int, where: Callable[[State], bool]) -> Game:
-    rule_set = load_bundled(rules)
-    game = Game(rule_set, roles=deal(rule_set, rule_set.min_seats, seed))
-
-    def apply(action: Action) -> None:
-        game.apply(action)
-        if where(game.state):
-            raise _Reached
-
-    with contextlib.suppress(_Reached):
-        drive(rules, seed, apply, lambda: game.state)
-    assert where(game.state), "the game never got there"
-    return game
+from tests.records.helpers import game_at
 
 
 def speaking(st: State) -> bool:

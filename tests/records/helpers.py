@@ -3,11 +3,13 @@ protocol tests. Nothing waits: `at` counts actions and the wall clock is a count
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from pathlib import Path
 
 from narrator.engine.actions import Action, Undo, WindowClosed
+from narrator.engine.game import Game
 from narrator.engine.state import State
 from narrator.errors import RuleError
 from narrator.records.journal import GameHeader
@@ -67,3 +69,23 @@ def drive(rules: str, seed: int, apply: Callable[[Action], object], state_of: Ca
                 if isinstance(action, WindowClosed):
                     break  # the window is open again; the players may act anew
     raise AssertionError(f"seed {seed}: no end in {limit} rounds")
+
+
+class Reached(Exception):
+    """Raised by a driven game's apply to stop the simulated table where a test wants it."""
+
+
+def game_at(rules: str, seed: int, where: Callable[[State], bool]) -> Game:
+    """A game played by the simulated table until `where(state)` holds."""
+    rule_set = load_bundled(rules)
+    game = Game(rule_set, roles=deal(rule_set, rule_set.min_seats, seed))
+
+    def apply(action: Action) -> None:
+        game.apply(action)
+        if where(game.state):
+            raise Reached
+
+    with contextlib.suppress(Reached):
+        drive(rules, seed, apply, lambda: game.state)
+    assert where(game.state), "the game never got there"
+    return game

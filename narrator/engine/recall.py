@@ -49,7 +49,7 @@ from narrator.engine.tasks import (
 
 def _say(rules: RuleSet, cue: str, **params: Any) -> Say:
     # A rule set may say an engine cue in its own words, as `Ctx.say` does.
-    return Say(rules.cues.get(cue, cue), params)
+    return Say(rules.cue(cue), params)
 
 
 def _speech(rules: RuleSet, st: State, t: Speech) -> list[Say]:

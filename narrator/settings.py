@@ -43,6 +43,12 @@ class GameSettings:
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
 
+def engine_for(engines: Mapping[str, Any], lang: str) -> Any:
+    """The recognizer a per-language `recognizer.engine` gives `lang`: a language it does
+    not name gets pocketsphinx for English (its wheel ships the model), else Vosk."""
+    return engines.get(lang, "vosk" if lang != "en" else "pocketsphinx")
+
+
 @dataclass(frozen=True)
 class RecognizerSettings:
     engine: str = "pocketsphinx"
@@ -60,8 +66,7 @@ class RecognizerSettings:
         """The recognizer the config picks for a game in `lang`."""
         if lang == self.lang:
             return self
-        engine = (self.engines.get(lang, "vosk" if lang != "en" else "pocketsphinx")
-                  if self.engines else self.engine)
+        engine = engine_for(self.engines, lang) if self.engines else self.engine
         model = self.models / lang if engine == "vosk" and self.models is not None else None
         return replace(self, engine=engine, model_dir=model, lang=lang)
 
@@ -374,7 +379,7 @@ class _Reader:
                     raise self.fail(f"recognizer.engine.{key}",
                                     f"expected one of {', '.join(RECOGNIZERS)}, got {value!r}")
                 engines[str(key)] = str(value)
-            engine = engine.get(lang, "vosk" if lang != "en" else "pocketsphinx")
+            engine = engine_for(engine, lang)
         if engine not in RECOGNIZERS:
             raise self.fail("recognizer.engine", f"expected one of {', '.join(RECOGNIZERS)}, got {engine!r}")
         model_dir = self.folder(r.get("model_dir"), "recognizer.model_dir")

@@ -35,7 +35,12 @@ log = logging.getLogger(__name__)
 
 
 class EveningError(NarratorError, RuntimeError):
-    """An evening operation that can't be done now (a game in play, no game to abandon)."""
+    """An evening operation that can't be done now (a game in play, no game to abandon);
+    `code` names it for the page's words (narrator/web/words: `refusals.<code>`)."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -113,10 +118,10 @@ class Evening:
         """Play the next game with `setup`; returns it as checked (names trimmed)."""
         checked = self.check(setup)
         if self.in_play:
-            raise EveningError("a game is in play: abandon it first")
+            raise EveningError("a game is in play: abandon it first", "game_in_play")
         if self.held is not None:
             raise EveningError(f"the unfinished game {self.held.game_id} can't go on on this "
-                               f"box ({self.held.problem.reason}): abandon it first")
+                               f"box ({self.held.problem.reason}): abandon it first", "game_held")
         self.setup = checked
         self._wanted.set()
         self._tell("start")
@@ -138,7 +143,7 @@ class Evening:
             return self.abandoned
         box = self.box
         if box is None or not self.in_play:
-            raise EveningError("no game is in play")
+            raise EveningError("no game is in play", "no_game_in_play")
         session = box.session
         files = session.abandon() if isinstance(session, GameSession) else None
         self.abandoned = files

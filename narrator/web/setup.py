@@ -10,6 +10,7 @@ Starting, the next game and abandoning go through the evening (`service.evening`
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,8 +22,11 @@ from narrator.evening import Evening, GameSetup, Problem
 from narrator.evening.setup import INPUTS, SetupError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.web.pages import esc
+from narrator.web.refusals import answer, words
 from narrator.web.server import WebServer
 from narrator.web.text import Text, text
+
+log = logging.getLogger("narrator.web")
 
 MAX_NAME = 40
 DEALS = ("cards", "phone")
@@ -350,15 +354,18 @@ def routes(server: WebServer, app: web.Application) -> None:
                 errors.setdefault(_field(problem.field), _say(t, problem, form))
             return render(request, form, errors, status=400)
         except NarratorError as exc:
-            return render(request, form, {"start": str(exc)}, status=409)
+            log.info("the set-up page's start is refused: %s", exc)
+            return render(request, form, {"start": words(t, getattr(exc, "code", "other"))},
+                          status=409)
         raise web.HTTPSeeOther("/deal" if form.deal == "phone" else "/game")
 
     async def evening_action(request: web.Request) -> web.StreamResponse:
+        t = server.text()
         if not server.signed_in(request):
-            return web.json_response({"error": "enter the PIN first"}, status=401)
+            return answer(401, t, "sign_in_first", "enter the PIN first")
         evening = server.evening
         if evening is None:
-            return web.json_response({"error": server.text()("setup_unavailable")}, status=503)
+            return web.json_response({"error": t("setup_unavailable")}, status=503)
         what = request.match_info["what"]
         try:
             if what == "next-game":
@@ -368,7 +375,7 @@ def routes(server: WebServer, app: web.Application) -> None:
             else:
                 evening.abandon()
         except NarratorError as exc:
-            return web.json_response({"error": str(exc)}, status=409)
+            return answer(409, t, getattr(exc, "code", "other"), str(exc))
         return web.json_response({"ok": True})
 
     app.router.add_get("/setup", get_setup)

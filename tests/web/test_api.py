@@ -104,14 +104,14 @@ def test_a_foul_from_the_page_is_an_engine_action_and_the_answer_is_the_new_stat
         assert (await r.json())["undo"] == "the foul to seat 4"
         r = await client.post("/api/action", json={"kind": "foul", "seat": 4})
         r = await client.post("/api/action", json={"kind": "unfoul", "seat": 5})
-        assert r.status == 409 and (await r.json())["error"] == "seat 5 has no foul to take back"
+        assert r.status == 409 and (await r.json())["detail"] == "seat 5 has no foul to take back"
         r = await client.post("/api/action", json={"kind": "unfoul", "seat": 4})
         assert r.status == 200 and (await r.json())["seats"][3]["fouls"] == 1
         assert table.state.fouls[4] == 1
         r = await client.post("/api/action", json={"kind": "pause"})
         assert r.status == 200 and (await r.json())["game"]["paused"] is True
         r = await client.post("/api/action", json={"kind": "pause"})
-        assert r.status == 409 and (await r.json())["error"] == "already paused"
+        assert r.status == 409 and (await r.json())["error"] == "The game is already paused."
 
     run(tmp_path, body)
 
@@ -124,7 +124,7 @@ def test_at_night_the_page_takes_only_pause_resume_foul_and_removal(tmp_path: Pa
         for action in ({"kind": "end_speech"}, {"kind": "undo"}, {"kind": "add_time", "seconds": 30}):
             r = await client.post("/api/action", json=action)
             assert r.status == 409
-            assert (await r.json())["error"].startswith("the page takes no actions at night")
+            assert (await r.json())["detail"].startswith("the page takes no actions at night")
         r = await client.post("/api/action", json={"kind": "pause"})
         assert r.status == 200
 

@@ -376,7 +376,7 @@ class Service:
             while games is None or self.games < games:
                 box = self._new_box(first)
                 first = False
-                if box is None:  # the unfinished game is held: nothing to play until asked
+                if box is None:  # a game held, or between games: nothing until asked
                     await self.evening.wanted()
                     continue
                 outcome = await self.evening.until_end(box)
@@ -417,6 +417,8 @@ class Service:
             return self.journal_disk(fd, failed, recovered)
 
         found = GameSession.resume(self.settings.state_dir, wall=self.wall, disk=disk) if first else None
+        # Restarted after a game's end (or an abandon): wait to be asked, as after the end.
+        waiting = first and found is None and self.evening.between_games()
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         self.book = PhraseBook.load(setup.lang)
         self.input_method = self._method(setup)
@@ -438,6 +440,9 @@ class Service:
             page, for_the_day = [], page
         greeting.extend(page)
         greeting.extend(self._voice_for(setup.lang))
+        if waiting:
+            self._between_games(greeting, setup)
+            return None
         if found is not None and (problem := self._box_check(setup)) is not None:
             self._hold(found[0], setup, problem, greeting)
             return None
@@ -497,6 +502,14 @@ class Service:
         self._say_soon([*greeting, Say("resume_refused", {})], setup.lang)
         self._announced = True  # said between games, where nothing cuts it short
         self.notifier.ready("an unfinished game is held")
+
+    def _between_games(self, greeting: list[Effect], setup: GameSetup) -> None:
+        """A restart between games: nothing is played until the next game is asked for
+        (the keypad's bare Enter, "next game", the page); the table hears that it waits."""
+        log.info("between games after a restart: the next game starts when asked for")
+        self._say_soon([*greeting, Say("between_games", {})], setup.lang)
+        self._announced = True  # said between games, where nothing cuts it short
+        self.notifier.ready("between games")
 
     def _evening_changed(self, what: str) -> None:
         if what == "abandon" and self.evening.held is None:

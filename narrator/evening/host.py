@@ -27,7 +27,7 @@ from pathlib import Path
 from narrator.daemon import Box
 from narrator.engine.effects import Outcome
 from narrator.errors import InputFileError, NarratorError
-from narrator.evening.memory import remember
+from narrator.evening.memory import forget_end, last_end, recall, remember, remember_end
 from narrator.evening.setup import GameSetup, Problem, SetupError
 from narrator.records.session import GameSession, ProtocolFiles
 
@@ -138,6 +138,7 @@ class Evening:
         if held is not None:
             self.held = None
             self.abandoned = held.session.abandon()
+            remember_end(self.state_dir, "abandoned")
             log.info("the unfinished game %s was set aside, abandoned", held.game_id)
             self._tell("abandon")
             return self.abandoned
@@ -151,6 +152,20 @@ class Evening:
         log.info("the game was abandoned")
         self._tell("abandon")
         return files
+
+    def between_games(self) -> bool:
+        """At start-up with no game in progress: did the last game here end (finished or
+        abandoned) with none begun since? Then the box waits for the next game to be asked
+        for, offering the set-up that game was played with ("Next game": the same names,
+        the number up by one after a finished game), as it does after a game's end."""
+        how = last_end(self.state_dir)
+        if how is None:
+            return False
+        last = recall(self.state_dir)
+        if last is not None:
+            self.setup = last
+        self.finished = how == "finished"
+        return True
 
     def hold(self, session: GameSession, setup: GameSetup, problem: Problem) -> None:
         """The unfinished game found on start can't be played on this box now: keep it
@@ -168,6 +183,7 @@ class Evening:
         self._ended.clear()
         self._wanted.clear()
         remember(self.state_dir, setup)
+        forget_end(self.state_dir)
 
     async def until_end(self, box: Box) -> Outcome | None:
         """Wait for the game to be over (its outcome) or abandoned (None)."""
@@ -179,6 +195,7 @@ class Evening:
             for task in (over, ended):
                 task.cancel()
         self.finished = not self._ended.is_set() and box.game.over
+        remember_end(self.state_dir, "finished" if self.finished else "abandoned")
         return box.outcome if self.finished else None
 
     async def wanted(self) -> GameSetup:

@@ -223,9 +223,19 @@ def held(t: Text, game_id: str, code: str, reason: str) -> str:
 
 def held_controls(t: Text) -> str:
     """The PIN holder's one correction of a held game: abandon it (confirmed)."""
-    return (f'<section id="controls" class="box controls"><div class="row">'
-            f'<button type="button" data-kind="abandon" data-evening="abandon" '
-            f'data-confirm="confirm_abandon">{esc(t("abandon"))}</button>'
+    return _evening_controls(t, f'<button type="button" data-kind="abandon" data-evening="abandon" '
+                                f'data-confirm="confirm_abandon">{esc(t("abandon"))}</button>')
+
+
+def between_controls(t: Text) -> str:
+    """Between games with no game on show (the box restarted after one ended): the next
+    game with the same names, or the set-up."""
+    return _evening_controls(t, f'<button type="button" data-kind="next_game" '
+                                f'data-evening="next-game">{esc(t("next_game"))}</button>')
+
+
+def _evening_controls(t: Text, button: str) -> str:
+    return (f'<section id="controls" class="box controls"><div class="row">{button}'
             f'<a class="button" href="/setup">{esc(t("nav_setup"))}</a></div>'
             '<div id="confirm" class="confirm" hidden><p class="question"></p>'
             f'<button type="button" class="yes">{esc(t("yes"))}</button>'

@@ -255,6 +255,9 @@ class WebServer:
                         else pages.sign_in_hint(t))
         elif held is not None:
             controls = pages.held_controls(t) if self.signed_in(request) else pages.sign_in_hint(t)
+        elif self.evening is not None and not self.evening.starting:  # between games
+            controls = (pages.between_controls(t) if self.signed_in(request)
+                        else pages.sign_in_hint(t))
         game_id = view["game"]["id"] if view else held.game_id if held else None
         body = pages.game_page(t, fragment, controls, game_id, bool(view and view["game"]["over"]))
         return self.html(t("title_game"), body, "game", request)

@@ -37,7 +37,7 @@ from narrator.engine.effects import Effect, Say
 from narrator.engine.requests import AbandonGame, NextGame
 from narrator.errors import DeviceError
 from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
-from narrator.evening.answers import answer_display_problem, without_display
+from narrator.evening.answers import answer_display_problem, answer_place, without_display
 from narrator.evening.memory import recall
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook, PhraseError
@@ -47,7 +47,7 @@ from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
 from narrator.status import BOX_CUES, LedState, StatusLight, where_we_are
 from narrator.voice.speaker import Speaker
-from narrator.voice.voice_status import VoiceStatus
+from narrator.voice.voice_status import VoiceStatus, install_hint
 from narrator.warmup import Progress
 from narrator.windows import WindowTimers
 
@@ -161,7 +161,8 @@ class Service:
     def answer_place(self) -> str:
         """Where a check's answer shows on this box (phrases.book.ANSWER_PLACES), which the
         checkers' cues name: the hardware decides, the same for every game and every role."""
-        return "screen" if self.screens else "light"
+        panel = self.ports.panel
+        return answer_place(bool(self.displays), panel is not None and not getattr(panel, "mock", False))
 
     def _reveal(self, box: Box) -> None:
         """A finished game on a box whose answers go to a screen: the cards not of the town
@@ -324,6 +325,9 @@ class Service:
         if told in self._voice_told:
             return []
         self._voice_told.add(told)
+        if off == "voice_no_model":
+            log.warning("voice commands are off: no speech model for %r (install one: %s)",
+                        lang, install_hint(lang))
         return [Say(off, {})]
 
     def _voice_changed(self, status: VoiceStatus) -> None:
@@ -687,8 +691,7 @@ def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, V
         return make_recognizer(chosen.engine, lang, chosen.model_dir, chosen.wake_word)
 
     heard = can_hear(lang)
-    if not heard:
-        log.warning("no speech model for %r: voice commands are off", lang)
+    if not heard:  # logged with the install command when the game begins (_voice_for)
         status.turn_off("voice_no_model")
     if not _has_microphone(rs.device):
         if heard:

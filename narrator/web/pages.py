@@ -245,9 +245,12 @@ def _evening_controls(t: Text, button: str) -> str:
             f'{_json_words(t, ("confirm_abandon", "done", "refused"))}</script></section>')
 
 
-def voice_off(t: Text, reason: str) -> str:
-    """Voice commands are off (no microphone, no model for the language, microphone lost)."""
-    return f'<p class="voice-off" role="status">{esc(t(reason))}</p>'
+def voice_off(t: Text, reason: str, lang: str) -> str:
+    """Voice commands are off (no microphone, no model for the language, microphone lost);
+    for a missing model, the command that installs one (`lang`: the language it lacks)."""
+    from narrator.voice.voice_status import install_hint
+
+    return f'<p class="voice-off" role="status">{esc(t(reason, command=install_hint(lang)))}</p>'
 
 
 def game_page(t: Text, fragment: str, controls: str, game_id: str | None, over: bool) -> str:

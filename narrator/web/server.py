@@ -155,7 +155,7 @@ class WebServer:
         status = getattr(self.host, "voice_status", None)
         if status is None or status.off is None:
             return ""
-        return pages.voice_off(t, status.off)
+        return pages.voice_off(t, status.off, status.lang)
 
     def _message(self) -> bytes:
         view = self.view()

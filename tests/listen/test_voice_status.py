@@ -41,7 +41,10 @@ class LosingMicrophone:
         raise DeviceError("microphone default lost: Stream is stopped")
 
 
-def test_russian_without_a_model_turns_voice_off(tmp_path: Path) -> None:
+def test_russian_without_a_model_turns_voice_off(tmp_path: Path,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """The table hears plain words (voice commands are off; the keypad and the page work);
+    the install command is for whoever sets the box up: on the page and in the log."""
     settings = load_settings(None, {"state_dir": str(tmp_path / "state"), "keypad": "none",
                                     "game": {"lang": "ru"}})
     assert settings.recognizer.engine == "vosk"  # the default config: vosk for Russian
@@ -63,8 +66,25 @@ def test_russian_without_a_model_turns_voice_off(tmp_path: Path) -> None:
 
     asyncio.run(main())
     said = [text for _at, text in speaker.said]
-    told = [t for t in said if t.startswith("Голосовые команды выключены: для этого языка")]
-    assert len(told) == 1  # once, at start-up
+    plain = ("Голосовые команды выключены. Пользуйтесь кнопками и клавиатурой. "
+             "Страница организатора тоже работает.")
+    assert said.count(plain) == 1  # once, at start-up
+    assert not [t for t in said if any(w in t.lower() for w in ("install", "vosk", "scripts", "--"))]
+    assert "scripts/install-pi --vosk-model ru=DIR" in caplog.text
+
+    async def page() -> str:
+        table = Table(tmp_path / "page", lang="ru")
+        table.host.voice_status = status  # type: ignore[attr-defined]
+        client = TestClient(TestServer(table.server.app))
+        await client.start_server()
+        try:
+            return await (await client.get("/game")).text()
+        finally:
+            await client.close()
+            await table.box.stop()
+
+    html = asyncio.run(page())
+    assert "не установлена речевая модель" in html and "scripts/install-pi --vosk-model ru=DIR" in html
 
 
 def test_a_lost_microphone_stops_voice_and_the_game_goes_on(tmp_path: Path) -> None:

@@ -207,6 +207,13 @@ def no_game(t: Text) -> str:
             f'<p><a class="button" href="/setup">{esc(t("nav_setup"))}</a></p></section>')
 
 
+def between_games(t: Text) -> str:
+    """No game on show while the box waits for the next one (after a restart, or a held
+    game set aside); the controls below offer it (between_controls)."""
+    return (f'<section class="status"><h1>{esc(t("between_games"))}</h1>'
+            f'<p class="moment">{esc(t("between_games_next"))}</p></section>')
+
+
 # The page's words for the reasons a box can't play a set-up (narrator.evening.Problem
 # codes); another code shows the evening's own (English) sentence.
 PROBLEM_WORDS = {"answer_display": "setup_no_answer_display",

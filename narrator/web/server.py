@@ -124,13 +124,15 @@ class WebServer:
         held = self.evening.held if self.evening is not None else None
         if held is not None:
             return held.setup.lang
+        if self.evening is not None:  # between games: the last game's (after a restart too)
+            return self.evening.setup.lang
         return self.host.settings.game.lang
 
     def no_game(self, t: Text) -> str:
         """The page with no game in play: an unfinished game held (and why), or none."""
         held = self.evening.held if self.evening is not None else None
         if held is None:
-            return pages.no_game(t)
+            return pages.no_game(t) if self.evening is None else pages.between_games(t)
         return pages.held(t, held.game_id, held.problem.code, held.problem.reason)
 
     def text(self) -> Text:

@@ -49,7 +49,8 @@ def test_the_page_says_why_the_game_is_held_and_abandons_it(tmp_path: Path) -> N
             assert r.status == 200, await r.text()
             assert service.evening.held is None and service.evening.abandoned is not None
             page = await (await client.get("/game")).text()
-            assert "Незаконченную" not in page and "No game is running" in page
+            assert "Незаконченную" not in page and "Waiting for the next game" in page
+            assert 'data-evening="next-game"' in page  # as after a game's end
         finally:
             task.cancel()
             await client.close()

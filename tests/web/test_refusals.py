@@ -10,13 +10,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 import narrator
 from narrator.rules.loader import load_bundled
 from narrator.sim.selfplay import deal
 from narrator.web.text import text
-from tests.web.harness import PIN, Table
+from tests.web.harness import PIN, Table, serve_table
 
 Client = TestClient[web.Request, web.Application]
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
@@ -24,14 +24,9 @@ LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 
 def run(tmp: Path, lang: str, body: Callable[[Table, Client], Awaitable[None]]) -> None:
     async def main() -> None:
-        table = Table(tmp, roles=deal(load_bundled("sport"), 10, 3), seed=3, lang=lang)
-        client: Client = TestClient(TestServer(table.server.app))
-        await client.start_server()
-        try:
+        roles = deal(load_bundled("sport"), 10, 3)
+        async with serve_table(tmp, roles=roles, seed=3, lang=lang) as (table, client):
             await body(table, client)
-        finally:
-            await client.close()
-            await table.box.stop()
 
     asyncio.run(main())
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
 from narrator.web.auth import COOKIE, SESSION_HOURS, SESSIONS_FILE, PinGate
-from narrator.web.site import make_server
 from tests.box.test_restart_between_games import WAITING, first_evening_game, make
+from tests.web.harness import serve_service
 
 Client = TestClient[web.Request, web.Application]
 PIN = "731946"
@@ -63,11 +63,8 @@ def test_after_a_restart_between_games_the_page_is_signed_in_and_offers_the_next
     async def restarted() -> None:
         clock = FakeClock()
         service, speaker = make(tmp_path, clock, FakeKeypad())
-        server = make_server(service, PinGate(PIN, clock.now, store=store), clock, service.evening)
-        client: Client = TestClient(TestServer(server.app), cookies={COOKIE: token})
-        await client.start_server()
-        task = asyncio.get_running_loop().create_task(service.run(games=1))
-        try:
+        async with serve_service(service, clock, PinGate(PIN, clock.now, store=store)) as client:
+            client.session.cookie_jar.update_cookies({COOKIE: token})  # the phone's, from before
             while WAITING not in [text for _at, text in speaker.said]:
                 if not await clock.step():
                     clock.advance(1.0)
@@ -82,8 +79,5 @@ def test_after_a_restart_between_games_the_page_is_signed_in_and_offers_the_next
                     clock.advance(1.0)
             page = await (await client.get("/game")).text()
             assert 'data-kind="foul"' in page  # the corrections: still signed in
-        finally:
-            task.cancel()
-            await client.close()
 
     asyncio.run(restarted())

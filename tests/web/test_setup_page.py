@@ -8,31 +8,25 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from narrator.evening import Evening, GameSetup
 from narrator.rules.loader import load_bundled
 from narrator.rules.settings import describe
-from tests.web.harness import PIN, Table
+from tests.web.harness import PIN, Table, serve_table
 
 Client = TestClient[web.Request, web.Application]
 
 
 def run(tmp: Path, body: Callable[[Table, Client, Evening], Awaitable[None]]) -> None:
     async def main() -> None:
-        table = Table(tmp)
-        # The evening of a box whose game has just ended: a start is taken, not played here.
-        evening = Evening(tmp / "evening", GameSetup())
-        table.server.evening = evening
-        client: Client = TestClient(TestServer(table.server.app))
-        await client.start_server()
-        try:
+        async with serve_table(tmp) as (table, client):
+            # The evening of a box whose game has just ended: a start is taken, not played here.
+            evening = Evening(tmp / "evening", GameSetup())
+            table.server.evening = evening
             r = await client.post("/login", data={"pin": PIN, "next": "/setup"}, allow_redirects=False)
             assert r.status == 303
             await body(table, client, evening)
-        finally:
-            await client.close()
-            await table.box.stop()
 
     asyncio.run(main())
 

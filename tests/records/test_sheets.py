@@ -9,6 +9,7 @@ import json
 import re
 import shutil
 import subprocess
+from functools import partial
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,14 @@ def _sport_game(lang: str) -> tuple[Game, ProtocolBuilder]:
     builder = ProtocolBuilder(rules, 10, lang=lang)
     builder.feed(game.opening)
     return game, builder
+
+
+def _until(game: Game, builder: ProtocolBuilder, task: object, day: int = 1) -> None:
+    """Let the windows run out (feeding the builder) until `task` of day `day` is on."""
+    from narrator.engine.actions import WindowClosed
+
+    while game.state.current != task or game.state.number != day:
+        builder.feed(game.apply(WindowClosed(game.state.window)))
 
 
 def visible(html: str) -> str:
@@ -186,14 +195,11 @@ def test_a_vote_a_removal_cancelled_is_on_the_sheet(lang: str, said: str) -> Non
     day, voting is skipped)”: day 1's sheet says the vote was cancelled, whether the
     nominee went before the vote (day 1) or during it (day 2), not just votes that led
     nowhere."""
-    from narrator.engine.actions import Foul, Nominate, Remove, Vote, WindowClosed
+    from narrator.engine.actions import Foul, Nominate, Remove, Vote
     from narrator.engine.tasks import Speech, VoteOn
 
     game, builder = _sport_game(lang)
-
-    def until(task: object, day: int = 1) -> None:
-        while game.state.current != task or game.state.number != day:
-            builder.feed(game.apply(WindowClosed(game.state.window)))
+    until = partial(_until, game, builder)
 
     until(Speech(1))
     builder.feed(game.apply(Nominate(5)))
@@ -229,10 +235,7 @@ def test_a_lone_nominee_is_on_the_sheet_as_the_rules_treat_them(lang: str, kept:
     from narrator.engine.tasks import Speech
 
     game, builder = _sport_game(lang)
-
-    def until(task: object, day: int = 1) -> None:
-        while game.state.current != task or game.state.number != day:
-            builder.feed(game.apply(WindowClosed(game.state.window)))
+    until = partial(_until, game, builder)
 
     until(Speech(1))
     builder.feed(game.apply(Nominate(5)))

@@ -191,8 +191,24 @@ def _say(t: Text, problem: Problem, form: SetupForm) -> str:
              "input_no_pads": t("setup_input_no_pads"), "input_no_keypad": t("setup_input_no_keypad"),
              "name_empty": t("name_empty"), "name_control": t("name_control"),
              "name_too_long": t("name_long", most=MAX_NAME), "number": t("setup_bad_event_number"),
-             "text_too_long": t("name_long", most=80), "text_control": t("name_control")}
-    return words.get(code, problem.reason)
+             "text_too_long": t("name_long", most=80), "text_control": t("name_control"),
+             # a value or a table the rule set's limits refuse (classic's mafia count,
+             # boxed's roles off the booklet's row): the English, with the rule, to the log
+             "setting": t("setup_bad_setting"), "seats": t("setup_not_playable")}
+    if code == "setting" and form.rules in bundled():
+        setting = load_bundled(form.rules).setting(problem.field.removeprefix("settings."))
+        if setting is not None and setting.minimum is not None and setting.maximum is not None:
+            return t("setup_setting_range", low=_number(setting.minimum),
+                     high=_number(setting.maximum))
+    if code in ("setting", "seats") or code not in words:
+        log.info("the set-up page refuses %s: %s", problem.field, problem.reason)
+        if t.lang == "en":  # the rules' own sentence names the count and the rule
+            return problem.reason
+    return words.get(code, t("setup_refused"))
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: bool,

@@ -62,7 +62,7 @@ def test_unplayable_choices_are_refused_with_the_reason_and_nothing_starts(tmp_p
             (ten(name6="Bad\x07name"), "No control characters"),
             (ten(seats="7"), "played by 10 to 10 players"),
             (ten(seats=""), "played by 10 to 10 players"),
-            (ten(**{"set.day.speech": "5000"}), "must be from"),
+            (ten(**{"set.day.speech": "5000"}), "Must be from 10 to 300."),
             (ten(**{"set.day.speech": "soon"}), "Not a number."),
             (ten(table="0"), "A whole number from 1 to 9999."),
             (ten(name7="name 2"), "The same name as seat 2."),
@@ -254,5 +254,22 @@ def test_the_seat_list_offers_only_the_tables_the_pin_map_wires(tmp_path: Path) 
         evening.seat_check = load_pin_map("pins-10").check_seats
         page = await (await client.get("/setup?rules=club&seats=10&lang=en")).text()
         assert offered(page) == [n for n in club if n <= 10]
+
+    run(tmp_path, body)
+
+
+def test_a_table_the_rules_limit_refuses_in_the_page_s_language(tmp_path: Path) -> None:
+    """Classic with 4 mafia at 8 seats (they would win before the first night), boxed
+    with a mafia count off the booklet's row: a ru form said why in English."""
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        for rules, seats, setting in (("classic", "8", ("set.deck.mafia", "4")),
+                                      ("boxed", "6", ("set.setup.mafiosi", "3"))):
+            form = {**ten(rules=rules, seats=seats, lang="ru"), setting[0]: setting[1]}
+            form = {k: v for k, v in form.items() if not k.startswith("name")}
+            r = await client.post("/setup", data=form, allow_redirects=False)
+            page = await r.text()
+            assert r.status == 400 and not evening.starting, rules
+            assert "Ограничения правил не позволяют такие настройки" in page, rules
+            assert "players" not in page and "would win" not in page, rules
 
     run(tmp_path, body)

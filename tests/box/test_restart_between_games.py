@@ -14,6 +14,7 @@ import pytest
 from narrator.clock import FakeClock
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
+from narrator.engine.requests import NextGame
 from narrator.evening import GameSetup
 from narrator.evening.setup import Event
 from narrator.sdnotify import Notifier
@@ -72,7 +73,10 @@ def test_a_restart_between_games_waits_for_the_next_game(tmp_path: Path, finish:
         assert said[0] == "The narrator is ready." and said[-1] == WAITING
         assert service.box is None and "A new game begins." not in said
         assert service.games == 0 and not service.evening.starting
-        keypad.press("enter")  # the keypad's start key, as after a game's end
+        if finish:
+            keypad.press("enter")  # the keypad's start key, as after a game's end
+        else:
+            service.submit(NextGame(), "voice")  # "next game"
         assert service.evening.starting
         await drive(clock, task)
         await task

@@ -390,8 +390,10 @@ def routes(server: WebServer, app: web.Application) -> None:
                 evening.next()
             else:
                 evening.abandon()
-        except NarratorError as exc:
-            return answer(409, t, getattr(exc, "code", "other"), str(exc))
+        except NarratorError as exc:  # a refused set-up (the box lacks what it needs), or
+            # an evening operation that can't be done now
+            code = "setup_refused" if isinstance(exc, SetupError) else getattr(exc, "code", "other")
+            return answer(409, t, code, str(exc))
         return web.json_response({"ok": True})
 
     app.router.add_get("/setup", get_setup)

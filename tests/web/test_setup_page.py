@@ -273,3 +273,17 @@ def test_a_table_the_rules_limit_refuses_in_the_page_s_language(tmp_path: Path) 
             assert "players" not in page and "would win" not in page, rules
 
     run(tmp_path, body)
+
+
+def test_a_next_game_this_box_cannot_play_is_refused_in_the_page_s_words(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        from narrator.evening import Problem
+
+        evening.box_check = lambda _setup: Problem("input", "input_no_pads", "no seat pads here")
+        r = await client.post("/api/next-game")
+        data = await r.json()
+        assert r.status == 409 and not evening.starting
+        assert data["error"] == "This box cannot play that set-up now: open the set-up to change it."
+        assert "no seat pads here" in data["detail"]
+
+    run(tmp_path, body)

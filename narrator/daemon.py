@@ -187,6 +187,8 @@ class Box:
                 self.night_inputs[source] += 1
         if self.game.over and getattr(self.session, "files", None) is not None:
             effects = [*effects, Say("protocol_saved", {})]  # written before it is said
+        elif self.game.over and getattr(self.session, "unsaved", None) is not None:
+            effects = [*effects, Say("protocol_unsaved", {})]  # the card refused it
         if isinstance(action, Undo):
             effects = undone(self.game, effects)
         if not effects and not isinstance(action, Undo):

@@ -39,6 +39,7 @@ from narrator.errors import DeviceError
 from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
 from narrator.evening.answers import answer_display_problem, without_display
 from narrator.evening.memory import recall
+from narrator.notices import Notices
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.records.disk import Disk, DiskMaker, direct_disk
@@ -60,6 +61,9 @@ log = logging.getLogger("narrator.service")
 # the same keys again, which confirm them. Counted from the first keys: the question takes
 # a few seconds to say, and the host types again once it is said.
 CONFIRM_SECONDS = 15.0
+
+# A card that refuses the next game's journal (full, read-only) is tried again this often.
+CARD_RETRY_SECONDS = 5.0
 
 Sink = Callable[[Action], None]
 
@@ -118,6 +122,9 @@ class Service:
         self._asked: tuple[str, float] | None = None
         self._typing = False  # keypad keys typed since the last Enter (see _key)
         self.warmup = Progress()  # the speech rendered ahead (the page shows it)
+        # The box's own troubles for the organiser's page (the card refuses to save...).
+        self.notices = Notices()
+        self._card_told = False  # the card's refusal said aloud, once an outage
         self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         self._voice_told: set[tuple[str, str]] = set()  # (why voice is off, language) said
@@ -374,7 +381,12 @@ class Service:
         first = True
         try:
             while games is None or self.games < games:
-                box = self._new_box(first)
+                try:
+                    box = self._new_box(first)
+                except OSError as exc:  # the card can't take a journal or a protocol now
+                    await self._card_refused(exc)
+                    continue
+                self._card_ok()
                 first = False
                 if box is None:  # the unfinished game is held: nothing to play until asked
                     await self.evening.wanted()
@@ -416,6 +428,10 @@ class Service:
         def disk(fd: int) -> Disk:
             return self.journal_disk(fd, failed, recovered)
 
+        last = self.box.session if self.box is not None else None
+        if isinstance(last, GameSession) and last.unsaved is not None:
+            last.complete()  # the ended game's files first: OSError while the card refuses
+            log.info("the protocol of game %s is written now", last.header.game_id)
         found = GameSession.resume(self.settings.state_dir, wall=self.wall, disk=disk) if first else None
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         self.book = PhraseBook.load(setup.lang)
@@ -471,6 +487,7 @@ class Service:
             self.ports.panel.set_paused(paused)
         self._asked = None
         box.on_fault.append(self._show_fault)
+        box.listeners.append(lambda _action, _effects: self._unsaved(box))
         box.on_refused = self._refused
         self.box = box
         self.evening.began(box, setup)
@@ -497,6 +514,36 @@ class Service:
         self._say_soon([*greeting, Say("resume_refused", {})], setup.lang)
         self._announced = True  # said between games, where nothing cuts it short
         self.notifier.ready("an unfinished game is held")
+
+    def _unsaved(self, box: Box) -> None:
+        """The ended game's protocol could not be written (said at its end): the page and
+        the status LED say so until it is (tried again before the next game)."""
+        session = box.session
+        if isinstance(session, GameSession) and session.unsaved is not None:
+            self.notices.set("card", "protocol_unsaved", game=session.header.game_id,
+                             reason=session.unsaved)
+            self.status_light.set_fault("card", True)
+
+    async def _card_refused(self, exc: OSError) -> None:
+        """No game can begin: the card refuses its journal (full, read-only), or the last
+        game's protocol. Said once an outage, shown on the page and the status LED, tried
+        again every CARD_RETRY_SECONDS; nothing the card holds is touched meanwhile."""
+        why = f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")
+        if not self._card_told:
+            log.error("no game can begin: the memory card cannot be written (%s); trying "
+                      "again every %.0f s", why, CARD_RETRY_SECONDS)
+            self._card_told = True
+            self._say_soon([Say("card_unwritable", {})])
+        self.notices.set("card", "card_unwritable", reason=why)
+        self.status_light.set_fault("card", True)
+        await self.clock.sleep(CARD_RETRY_SECONDS)
+
+    def _card_ok(self) -> None:
+        if self._card_told or "card" in self.notices.items:
+            log.warning("the memory card can be written again")
+        self._card_told = False
+        self.notices.clear("card")
+        self.status_light.set_fault("card", False)
 
     def _evening_changed(self, what: str) -> None:
         if what == "abandon" and self.evening.held is None:

@@ -44,6 +44,10 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     # The unfinished game found on start needs what this box lacks now (an answer display,
     # pads): it is not played; the page says why (narrator.evening.host.Held).
     "resume_refused": (),
+    # The memory card refused the ended game's protocol (it is written when the card
+    # takes it), or any new game's journal (the box waits and tries again).
+    "protocol_unsaved": (),
+    "card_unwritable": (),
 }
 
 

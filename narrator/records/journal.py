@@ -13,7 +13,9 @@ The journal holds the roles: the file is created mode 0600 in folders of mode 07
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import errno
 import json
 import logging
 import os
@@ -213,9 +215,17 @@ class Journal:
                 started=header.started or time.strftime("%Y-%m-%dT%H:%M:%S", stamp),
             )
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
-        journal = cls(root, path, header, fd, 0, wall, disk)
-        journal._write({"journal": VERSION, "header": header.to_json(), "wall": now})
-        _fsync_dir(folder)
+        try:
+            _write_all(fd, _line({"journal": VERSION, "header": header.to_json(), "wall": now}))
+            os.fsync(fd)
+            _fsync_dir(folder)
+        except OSError:
+            # No game without its header: the empty file goes, the caller tries again.
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise
+        journal = cls(root, path, header, fd, 1, wall, disk)
         log.info("new game %s: %s, %d seats", header.game_id, header.rules, header.seats)
         return journal
 
@@ -288,13 +298,18 @@ class Journal:
     def finish(self, outcome: Outcome | None) -> Path:
         """Close the journal of an ended (or abandoned, outcome None) game and move it to
         games/; the next start begins a new game. Returns the archived file."""
-        self.disk.close()  # every action line first, in order
         now = self._wall()
-        end: dict[str, Any] = {"end": _outcome_json(outcome), "wall": now}
-        if outcome is None:
-            end["abandoned"] = True  # said in so many words: the archive lists it so
-        self._write(end)
-        self.close()
+        if self._fd is not None:  # else an earlier try wrote the end, and the move failed
+            if getattr(self.disk, "failing", False):
+                # Closing would wait for the writer thread, which retries until the card
+                # takes its lines: the loop would freeze. The caller tries again later.
+                raise OSError(errno.EIO, "the journal cannot be written now")
+            self.disk.close()  # every action line first, in order
+            end: dict[str, Any] = {"end": _outcome_json(outcome), "wall": now}
+            if outcome is None:
+                end["abandoned"] = True  # said in so many words: the archive lists it so
+            self._write(end)
+            self.close()
         return _archive(self.state_dir, self.path, now, game_id=self.header.game_id)
 
     def close(self) -> None:
@@ -306,8 +321,16 @@ class Journal:
     def _write(self, obj: Mapping[str, Any]) -> None:
         if self._fd is None:
             raise RecordError(str(self.path), "", "the journal is closed")
-        _write_all(self._fd, _line(obj))
-        os.fsync(self._fd)
+        start = os.fstat(self._fd).st_size
+        try:
+            _write_all(self._fd, _line(obj))
+            os.fsync(self._fd)
+        except OSError:
+            # A full card may take half the line: cut it back, so that a later try
+            # writes it whole and no torn line stays in the middle of the file.
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, start)
+            raise
         self.lines += 1
 
 

@@ -1,0 +1,68 @@
+"""The memory card under faults outside a game's journal lines: the protocol can't be
+written when the game ends, a new game's journal can't be made, the state file found on
+start is unreadable. The card is made to fail for real: where the box writes is a file
+instead of a folder (the OS refuses, as a read-only or full card does), or the journal is
+garbage bytes. The game goes on or the box waits, says so and shows it; nothing already
+written is lost or set aside as abandoned."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from narrator.clock import FakeClock
+from narrator.devices.keypads import FakeKeypad
+from tests.box.test_service import make_service, start
+
+
+def test_a_protocol_that_cannot_be_written_leaves_the_game_end_said_and_is_written_later(
+        tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    blocked = state / "protocols"
+    blocked.write_text("the card refuses this folder")  # mkdir fails: OSError
+
+    async def main() -> tuple[list[str], str, list[str]]:
+        clock = FakeClock()
+        keypad = FakeKeypad()
+        service, _panel, _speaker = make_service(tmp_path, clock, keypad)
+        keypad.attach(service.submit)
+        task = await start(service, games=2)
+        first = service.box
+        assert first is not None
+        while not first.game.over or not first.performer.idle:
+            assert await clock.step(), "the game froze"
+        cues = [s.cue for s in first.performer.spoken]
+        light = service.status_light.state
+        # Still unfinished on disk: not archived, and above all not as abandoned.
+        assert (state / "journal" / "current.jsonl").is_file()
+        assert not list((state / "games").glob("*"))
+        blocked.unlink()  # the card can be written again
+        for _ in range(20):
+            await clock.step()
+        keypad.press("enter")  # the host starts the next game
+        while service.box is first or not service.box.performer.spoken:
+            assert await clock.step()
+        second = [s.cue for s in service.box.performer.spoken]
+        assert service.status_light.state == "game" and not service.notices.items
+        task.cancel()
+        return cues, light, second
+
+    cues, light, second = asyncio.run(main())
+    win = [c for c in cues if c.startswith("win_")]
+    assert win, "the winner was never said"
+    assert "protocol_unsaved" in cues[cues.index(win[0]):]
+    assert "protocol_saved" not in cues
+    assert light == "error"
+    # The first game's protocol was written once the card came back, with its winner,
+    # and its journal archived as a finished game.
+    protocols = [p for p in (state / "protocols").glob("*.json")
+                 if not p.name.endswith(".polemica.json")]
+    assert len(protocols) == 1
+    data = json.loads(protocols[0].read_text())
+    assert data["winner"] in ("red", "black")
+    archived = list((state / "games").glob("*.jsonl"))
+    assert len(archived) == 1 and "abandoned" not in archived[0].name
+    assert '"end"' in archived[0].read_text().splitlines()[-1]
+    assert "new_game" in second

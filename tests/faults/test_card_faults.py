@@ -66,3 +66,38 @@ def test_a_protocol_that_cannot_be_written_leaves_the_game_end_said_and_is_writt
     assert len(archived) == 1 and "abandoned" not in archived[0].name
     assert '"end"' in archived[0].read_text().splitlines()[-1]
     assert "new_game" in second
+
+
+def test_a_card_that_refuses_the_journal_at_start_up_is_said_shown_and_retried(
+        tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    blocked = state / "journal"
+    blocked.write_text("the card refuses this folder")
+
+    async def main() -> tuple[list[str], str, list[str], list[str]]:
+        clock = FakeClock()
+        keypad = FakeKeypad()
+        service, panel, speaker = make_service(tmp_path, clock, keypad)
+        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        for _ in range(30):  # three tries, five seconds apart on the clock
+            await clock.step()
+            if not task.done() and clock.now() > 12:
+                break
+        assert not task.done(), "the box stopped"
+        assert service.box is None
+        said = [text for _at, text in speaker.said]
+        light, notices = service.status_light.state, list(service.notices.items)
+        blocked.unlink()  # the card takes writes again
+        while service.box is None or len(service.box.performer.spoken) < 2:
+            assert await clock.step()
+        cues = [s.cue for s in service.box.performer.spoken]
+        task.cancel()
+        assert service.status_light.state == "game" and not service.notices.items
+        return said, light, notices, cues
+
+    said, light, notices, cues = asyncio.run(main())
+    assert said == ["The memory card cannot be written, so no game can be saved. The "
+                    "organiser's page says why; the box keeps trying."]  # once, not per try
+    assert light == "error" and notices == ["card"]
+    assert cues[:2] == ["ready", "new_game"]

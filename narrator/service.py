@@ -35,7 +35,7 @@ from narrator.devices.panel import SeatPanel
 from narrator.engine.actions import Action, Forfeit
 from narrator.engine.effects import Effect, Say
 from narrator.engine.requests import AbandonGame, NextGame
-from narrator.errors import DeviceError
+from narrator.errors import DeviceError, RecordError
 from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
 from narrator.evening.answers import answer_display_problem, without_display
 from narrator.evening.memory import recall
@@ -43,6 +43,7 @@ from narrator.notices import Notices
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.records.disk import Disk, DiskMaker, direct_disk
+from narrator.records.journal import set_aside
 from narrator.records.session import GameSession
 from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
@@ -432,7 +433,15 @@ class Service:
         if isinstance(last, GameSession) and last.unsaved is not None:
             last.complete()  # the ended game's files first: OSError while the card refuses
             log.info("the protocol of game %s is written now", last.header.game_id)
-        found = GameSession.resume(self.settings.state_dir, wall=self.wall, disk=disk) if first else None
+        unreadable = False
+        try:
+            found = GameSession.resume(self.settings.state_dir, wall=self.wall,
+                                       disk=disk) if first else None
+        except RecordError as exc:  # nothing of it can be resumed: kept aside, a new game
+            found, unreadable = None, True
+            self._unreadable(exc)
+        if not first:
+            self.notices.clear("record")  # told at start-up; a later game is on its own
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         self.book = PhraseBook.load(setup.lang)
         self.input_method = self._method(setup)
@@ -443,6 +452,8 @@ class Service:
         greeting: list[Effect] = []
         if first:
             greeting.append(Say("ready", {}))
+        if unreadable:
+            greeting.append(Say("journal_unreadable", {}))
         # Once an evening, but said: a game abandoned before its box got to it carries it
         # over to the next game's opening.
         page = [] if self._announced else list(self.announce)
@@ -514,6 +525,16 @@ class Service:
         self._say_soon([*greeting, Say("resume_refused", {})], setup.lang)
         self._announced = True  # said between games, where nothing cuts it short
         self.notifier.ready("an unfinished game is held")
+
+    def _unreadable(self, exc: RecordError) -> None:
+        """The unfinished game's journal can't be resumed at all (its header garbled by a
+        power cut on a cheap card, its rule-set file gone): it is kept whole beside it,
+        one line in the log and on the page says what and where, and a new game begins.
+        Exiting instead would end the evening: systemd does not restart after exit 2."""
+        kept = set_aside(self.settings.state_dir, self.wall())
+        log.error("the unfinished game could not be read (%s); it is kept as %s and a new "
+                  "game begins", exc, kept)
+        self.notices.set("record", "journal_unreadable", file=str(kept), reason=str(exc))
 
     def _unsaved(self, box: Box) -> None:
         """The ended game's protocol could not be written (said at its end): the page and

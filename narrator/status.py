@@ -41,6 +41,8 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "technical_resume": (),
     # A resumed journal had a damaged line: the game goes on from the step before it.
     "journal_repaired": (),
+    # The unfinished game's journal could not be read at all: kept aside, a new game.
+    "journal_unreadable": (),
     # The unfinished game found on start needs what this box lacks now (an answer display,
     # pads): it is not played; the page says why (narrator.evening.host.Held).
     "resume_refused": (),

@@ -259,7 +259,7 @@ class Journal:
                 contents = read(path)
         except _NoHeader as exc:
             log.warning("%s: %s; the file is set aside", path, exc)
-            path.rename(path.with_suffix(f".broken-{int(wall())}"))
+            _move_aside(path, wall())
             return None
         if contents.ended:
             _archive(root, path, wall(), game_id=contents.header.game_id)
@@ -461,6 +461,28 @@ def _set_aside(path: Path, line: int, now: float, problem: str) -> Path:
     log.warning("%s: line %d is bad (%s); the game resumes from the %d lines before it, "
                 "and the rest is kept in %s", path, line, problem, line - 1, side)
     return side
+
+
+def set_aside(state_dir: str | Path, now: float) -> Path | None:
+    """Move the unfinished game's journal out of the way, kept whole beside it
+    (`current.broken-<time>.jsonl`): for one that can't be resumed at all (its header
+    unreadable, its rule set gone), so that the box can begin a new game. Returns where
+    it is kept (None if there was none)."""
+    path = journal_dir(state_dir) / CURRENT
+    if not path.exists():
+        return None
+    return _move_aside(path, now)
+
+
+def _move_aside(path: Path, now: float) -> Path:
+    target = path.with_name(f"{path.stem}.broken-{int(now)}.jsonl")
+    n = 2
+    while target.exists():
+        target = path.with_name(f"{path.stem}.broken-{int(now)}-{n}.jsonl")
+        n += 1
+    path.rename(target)
+    _fsync_dir(path.parent)
+    return target
 
 
 def _outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:

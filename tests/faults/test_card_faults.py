@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
+
+import pytest
 
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
@@ -101,3 +104,44 @@ def test_a_card_that_refuses_the_journal_at_start_up_is_said_shown_and_retried(
                     "organiser's page says why; the box keeps trying."]  # once, not per try
     assert light == "error" and notices == ["card"]
     assert cues[:2] == ["ready", "new_game"]
+
+
+@pytest.mark.parametrize("damage", ["zeros", "garbage_header", "rules_gone"])
+def test_an_unreadable_state_file_is_kept_aside_said_and_a_new_game_begins(
+        tmp_path: Path, damage: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A power cut on a cheap card can leave a block of zeros where the journal's header
+    was; a header can name a rule-set file that is gone. The box must not exit (systemd
+    would not restart it after exit 2: the evening would be over)."""
+    journal = tmp_path / "state" / "journal"
+    journal.mkdir(parents=True)
+    action = json.dumps({"at": 5.0, "wall": 1.7e9, "action": {"kind": "tap", "seat": 3}})
+    header = {"journal": 1, "wall": 1.7e9, "header": {
+        "rules": str(tmp_path / "gone.yaml"), "seats": 10, "seed": 1, "lang": "en",
+        "settings": {}, "roles": None, "game_id": "g", "started": "", "history": 200}}
+    broken = {
+        "zeros": b"\0" * 4096 + b"\n" + action.encode() + b"\n",
+        "garbage_header": b'{"journal": 1, "header": 7}\n' + action.encode() + b"\n",
+        "rules_gone": json.dumps(header).encode() + b"\n" + action.encode() + b"\n",
+    }[damage]
+    (journal / "current.jsonl").write_bytes(broken)
+
+    async def main() -> list[str]:
+        clock = FakeClock()
+        keypad = FakeKeypad()
+        service, _panel, _speaker = make_service(tmp_path, clock, keypad)
+        task = await start(service)
+        box = service.box
+        assert box is not None
+        while "new_game" not in [s.cue for s in box.performer.spoken]:
+            assert await clock.step()
+        assert "record" in service.notices.items
+        task.cancel()
+        return [s.cue for s in box.performer.spoken]
+
+    with caplog.at_level(logging.ERROR, logger="narrator.service"):
+        cues = asyncio.run(main())
+    assert cues[:2] == ["ready", "journal_unreadable"] and "new_game" in cues
+    kept = list(journal.glob("current.broken-*.jsonl"))
+    assert len(kept) == 1 and kept[0].read_bytes() == broken  # kept whole
+    lines = [r.getMessage() for r in caplog.records if "could not be read" in r.getMessage()]
+    assert len(lines) == 1 and "\n" not in lines[0] and str(kept[0]) in lines[0]

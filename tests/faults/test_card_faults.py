@@ -45,8 +45,9 @@ def test_a_protocol_that_cannot_be_written_leaves_the_game_end_said_and_is_writt
         for _ in range(20):
             await clock.step()
         keypad.press("enter")  # the host starts the next game
-        while service.box is first or not service.box.performer.spoken:
+        while service.box is first or not service.box.performer.spoken:  # type: ignore[union-attr]
             assert await clock.step()
+        assert service.box is not None
         second = [s.cue for s in service.box.performer.spoken]
         assert service.status_light.state == "game" and not service.notices.items
         task.cancel()
@@ -81,7 +82,7 @@ def test_a_card_that_refuses_the_journal_at_start_up_is_said_shown_and_retried(
     async def main() -> tuple[list[str], str, list[str], list[str]]:
         clock = FakeClock()
         keypad = FakeKeypad()
-        service, panel, speaker = make_service(tmp_path, clock, keypad)
+        service, _panel, speaker = make_service(tmp_path, clock, keypad)
         task = asyncio.get_running_loop().create_task(service.run(games=1))
         for _ in range(30):  # three tries, five seconds apart on the clock
             await clock.step()

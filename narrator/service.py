@@ -50,6 +50,7 @@ from narrator.settings import Settings
 from narrator.status import BOX_CUES, LedState, StatusLight, where_we_are
 from narrator.voice.speaker import Speaker
 from narrator.voice.voice_status import VoiceStatus
+from narrator.wallclock import WallClock
 from narrator.warmup import Progress
 from narrator.windows import WindowTimers
 
@@ -105,7 +106,12 @@ class Service:
         self.clock = clock or MonotonicClock()
         # The wall clock only stamps journal lines and protocols; every timer runs on
         # `clock` (monotonic), so an NTP or RTC jump never moves the game's time.
-        self.wall: Callable[[], float] = time.time
+        # The date comes from the organiser's phone once it tells it (the Pi has no
+        # real-time clock): narrator.wallclock.
+        self.wallclock = WallClock(self.clock.now)
+        self.wallclock.listeners.append(self._phone_told_time)
+        self.wall: Callable[[], float] = self.wallclock.now
+        self._began: tuple[GameSession, float] | None = None  # a new game, when on `clock`
         self.notifier = notifier or Notifier()
         self.book = PhraseBook.load(settings.game.lang)
         self.box: Box | None = None
@@ -477,9 +483,11 @@ class Service:
         else:
             if first and (problem := self._box_check(setup)) is not None:
                 raise SetupError("set-up", [problem])  # the journal found had ended after all
-            header = setup.header(_seed(setup, self.clock), self.input_method)
+            header = replace(setup.header(_seed(setup, self.clock), self.input_method),
+                             clock=self.wallclock.source)
             session, opening = GameSession.start(self.settings.state_dir, header, wall=self.wall,
                                                  disk=disk)
+            self._began = (session, self.clock.now())
             greeting.append(Say("new_game", {}))
         # The game's rule set names the cards the box may say (a jailed player's card).
         performer.book = self.book.for_rules(session.game.engine.rules.name).for_input(
@@ -525,6 +533,18 @@ class Service:
         self._say_soon([*greeting, Say("resume_refused", {})], setup.lang)
         self._announced = True  # said between games, where nothing cuts it short
         self.notifier.ready("an unfinished game is held")
+
+    def _phone_told_time(self) -> None:
+        """The first game of the evening begins at boot, before any phone has opened the
+        page: when one tells the time, that game's protocol is dated by it."""
+        began = self._began
+        box = self.box
+        if began is None or box is None or box.session is not began[0]:
+            return
+        session, at = began
+        if session.header.clock not in ("phone", "network") and session.files is None:
+            started = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.wallclock.at(at)))
+            session.redate(started, "phone")
 
     def _unreadable(self, exc: RecordError) -> None:
         """The unfinished game's journal can't be resumed at all (its header garbled by a

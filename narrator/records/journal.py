@@ -97,6 +97,9 @@ class GameHeader:
     # How the players gave their inputs, as the cues told them: pads, keypad or both (""
     # in journals written before it was recorded).
     input: str = ""
+    # Where `started` came from (narrator.wallclock.SOURCES: phone, network, box, unset;
+    # "" in journals written before it was recorded).
+    clock: str = ""
 
     def rule_set(self) -> RuleSet:
         from narrator.rules.loader import load
@@ -115,7 +118,7 @@ class GameHeader:
             "game_id": self.game_id, "started": self.started, "history": self.history,
             "names": list(self.names), "event": dict(self.event), "deal": self.deal,
             "input": self.input,
-        }
+        } | ({"clock": self.clock} if self.clock else {})
 
     @classmethod
     def from_json(cls, data: Any, path: str, where: str = "line 1") -> GameHeader:
@@ -129,7 +132,8 @@ class GameHeader:
             "roles": (list, type(None)), "game_id": str, "started": str, "history": int,
         }
         # Journals written before the evening's set-up existed have no names, event, deal.
-        optional: dict[str, type] = {"names": list, "event": dict, "deal": str, "input": str}
+        optional: dict[str, type] = {"names": list, "event": dict, "deal": str, "input": str,
+                                     "clock": str}
         unknown = set(data) - set(types) - set(optional)
         if unknown:
             raise bad(f"unknown header keys {sorted(unknown)}")
@@ -153,6 +157,7 @@ class GameHeader:
             game_id=data["game_id"], started=data["started"], history=data["history"],
             names=tuple(names), event=dict(data.get("event", {})),
             deal=data.get("deal", "cards"), input=data.get("input", ""),
+            clock=data.get("clock", ""),
         )
 
 

@@ -80,6 +80,7 @@ class GameSession:
         # Why the ended game's protocol and journal end are not on the card yet (full,
         # read-only): the game's end is still said; `complete` tries again.
         self.unsaved: str | None = None
+        self._redated: dict[str, str] = {}  # see redate: kept over an undo's older copy
         self._wall = wall
 
     @property
@@ -156,6 +157,13 @@ class GameSession:
             self._finish()
         return effects
 
+    def redate(self, started: str, clock: str) -> None:
+        """The organiser's phone told the time after this game began on the box's own
+        clock: its protocol carries the start by the phone's time (the journal keeps what
+        the box wrote then)."""
+        self._redated = {"started": started, "clock": clock}
+        self.protocol.d["game"].update(self._redated)
+
     def durable(self) -> Future[None]:
         """Done once every action applied so far is on disk: act on effects only then."""
         return self.journal.sync()
@@ -176,6 +184,7 @@ class GameSession:
 
     def _finish(self) -> ProtocolFiles | None:
         outcome = self.game.state.outcome
+        self.protocol.d["game"].update(self._redated)
         try:
             files = write_protocol(self.protocol, protocols_dir(self.state_dir),
                                    self.header.game_id)
@@ -199,7 +208,8 @@ def _builder(game: Game, header: GameHeader) -> ProtocolBuilder:
     return ProtocolBuilder(game.engine.rules, game.state.seats, game_id=header.game_id,
                            lang=header.lang, seed=header.seed, settings=header.settings,
                            started=header.started, undo_depth=game.limit,
-                           names=header.names, event=header.event, input_method=header.input)
+                           names=header.names, event=header.event, input_method=header.input,
+                           clock=header.clock)
 
 
 def _started(header: GameHeader, wall: Callable[[], float]) -> float:

@@ -8,15 +8,33 @@ written is lost or set aside as abandoned."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from narrator.clock import FakeClock
+from narrator.daemon import GO_ON_SECONDS, Box
 from narrator.devices.keypads import FakeKeypad
+from narrator.performer import Performer
+from narrator.phrases.book import PhraseBook
+from narrator.records.disk import FileOps, ThreadDisk
+from narrator.records.journal import GameHeader, read, replay
+from narrator.records.session import GameSession
+from narrator.voice.fake import FakeSpeaker
+from narrator.web import pages
+from narrator.web.reading import view_of
+from narrator.web.text import text
+from narrator.windows import WindowTimers
 from tests.box.test_service import make_service, start
+
+SPORT = ("civilian",) * 6 + ("sheriff", "mafia", "mafia", "don")
 
 
 def test_a_protocol_that_cannot_be_written_leaves_the_game_end_said_and_is_written_later(
@@ -146,3 +164,70 @@ def test_an_unreadable_state_file_is_kept_aside_said_and_a_new_game_begins(
     assert len(kept) == 1 and kept[0].read_bytes() == broken  # kept whole
     lines = [r.getMessage() for r in caplog.records if "could not be read" in r.getMessage()]
     assert len(lines) == 1 and "\n" not in lines[0] and str(kept[0]) in lines[0]
+
+
+def test_a_card_gone_read_only_pauses_then_the_game_goes_on_and_is_saved_if_it_comes_back(
+        tmp_path: Path) -> None:
+    """A card that turns read-only mid-game does not come back by itself: a technical
+    pause of GO_ON_SECONDS, then the game goes on with its lines held in memory; the page
+    says the game is not being saved (not "nothing is lost"). Here the card does come back
+    later: every line reaches it, in order, and the journal replays to the same game."""
+    clock = FakeClock()
+    gate = threading.Event()
+
+    class ReadOnly(FileOps):
+        def write(self, fd: int, data: bytes) -> int:
+            if not gate.is_set():
+                raise OSError(errno.EROFS, "Read-only file system")
+            return super().write(fd, data)
+
+    async def main() -> tuple[list[str], int, int, dict[str, Any], Box]:
+        boxes: list[Box] = []
+
+        def disk(fd: int) -> ThreadDisk:
+            # A real writer thread, retrying every millisecond of real time.
+            return ThreadDisk(fd, on_fault=lambda e: boxes[0].disk_failed(e),
+                              on_recover=lambda: boxes[0].disk_recovered(), ops=ReadOnly(),
+                              sleep=lambda _s: time.sleep(0.001))
+
+        header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",
+                            started="2025-01-01T20:00:00")
+        session, opening = GameSession.start(tmp_path, header, wall=lambda: 1.7e9, disk=disk)
+        speaker = FakeSpeaker(clock)
+        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
+        box = Box(session, Performer(speaker, PhraseBook.load("en"), timers), clock)
+        boxes.append(box)
+        box.start(opening)
+
+        async def until(done: Callable[[], bool]) -> None:
+            for _ in range(20_000):
+                if done():
+                    return
+                if not await clock.step():
+                    await asyncio.sleep(0.001)  # the writer thread's turn
+            raise AssertionError("never happened")
+
+        await until(lambda: box.disk_fault is not None)
+        stopped = box.game.state.window
+        await until(lambda: box.unsaved)
+        assert clock.now() >= GO_ON_SECONDS
+        view = view_of(box)
+        page = pages.live_fragment(text("en"), view)
+        await until(lambda: box.game.state.window > stopped + 5)  # the game goes on
+        gone_on = box.game.state.window
+        gate.set()  # the card is back (remounted): the held lines go to it
+        await until(lambda: box.disk_fault is None)
+        await box.stop()
+        session.journal.close()
+        assert view["unsaved"] and "Not saved" in page and "nothing is lost" not in page
+        return [t for _a, t in speaker.said], stopped, gone_on, box.game.state.to_json(), box
+
+    said, stopped, gone_on, final, _box = asyncio.run(main())
+    pause = said.index("Technical pause. Please wait.")
+    assert said.index("The technical pause is over. We continue.") > pause
+    assert said.count("The technical pause is over. We continue.") == 1  # not again at the end
+    assert gone_on > stopped
+    contents = read(tmp_path / "journal" / "current.jsonl")
+    game, replayed, refused = replay(contents, "j")
+    assert refused is None and replayed == len(contents.entries)
+    assert game.state.to_json() == final  # every action reached the card, in order

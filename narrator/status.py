@@ -35,6 +35,7 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "confirm_remove": ("seat",),
     "confirm_forfeit": ("seat",),  # the keypad's //N Enter, waiting for the same keys again
     "web_page": ("address", "port", "pin"),  # the organiser's page, said once at start-up
+    "web_page_off": (),  # ...or that it is off: its port is taken (said in its place)
     # A fault stops the game (the journal can't be written): the same words whatever
     # happened at the table, so they carry nothing; then the game goes on.
     "technical_pause": (),

@@ -52,8 +52,10 @@ async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any
     try:
         await server.start(web_settings.host, web_settings.port, sock)
     except OSError as exc:
-        log.error("the organiser's page cannot listen on %s:%d: %s", web_settings.host,
-                  web_settings.port, exc.strerror or exc)
+        log.error("the organiser's page cannot listen on %s:%d: %s; the game goes on without "
+                  "it", web_settings.host, web_settings.port, exc.strerror or exc)
+        if announce is not None:  # said where its address would have been
+            announce.append(Say("web_page_off", {}))
         return None
     where = reachable_host(web_settings.host)
     # The PIN is logged on purpose: the organiser reads it from `journalctl -u narrator`.

@@ -67,6 +67,9 @@ CONFIRM_SECONDS = 15.0
 # A card that refuses the next game's journal (full, read-only) is tried again this often.
 CARD_RETRY_SECONDS = 5.0
 
+# How often the sound device's state is looked at for the page and the status LED.
+SOUND_CHECK_SECONDS = 2.0
+
 Sink = Callable[[Action], None]
 
 
@@ -384,6 +387,7 @@ class Service:
         """Serve games until stopped (or `games` of them have ended)."""
         await self.start_up()
         watchdog = asyncio.get_running_loop().create_task(self._watchdog())
+        sound = asyncio.get_running_loop().create_task(self._watch_sound())
         devices = self._start_devices()
         first = True
         try:
@@ -414,6 +418,7 @@ class Service:
                 await self.evening.wanted()
         finally:
             watchdog.cancel()
+            sound.cancel()
             if self._warming is not None:
                 self._warming.cancel()
             for task in devices:
@@ -616,6 +621,26 @@ class Service:
                 log.error("not feeding the watchdog: %s", problem)
             await self.clock.sleep(interval)
 
+
+    async def _watch_sound(self) -> None:
+        """The sound device gone (a USB speaker unplugged): the speaker already holds each
+        clip's time and tries the device again with the next one; here the organiser
+        learns of it: the status LED and a notice on the page, whose live part shows each
+        cue as it is said, so that the organiser can read them out meanwhile."""
+        lost: str | None = None
+        while True:
+            now = next((f"{getattr(p, 'last_error', None) or 'no device'}"
+                        for p in (getattr(s, "player", None) for s in self._speakers.values())
+                        if getattr(p, "failed", False)), None)
+            if (now is None) != (lost is None):
+                log.warning("sound: %s", f"the device is gone ({now})" if now else "back")
+                self.status_light.set_fault("sound", now is not None)
+            if now is None:
+                self.notices.clear("sound")
+            else:
+                self.notices.set("sound", "sound_lost", error=now)
+            lost = now
+            await self.clock.sleep(SOUND_CHECK_SECONDS)
 
     def _show_fault(self, fault: str | None) -> None:
         self.status_light.set_fault("journal", fault is not None)

@@ -231,3 +231,54 @@ def test_a_card_gone_read_only_pauses_then_the_game_goes_on_and_is_saved_if_it_c
     game, replayed, refused = replay(contents, "j")
     assert refused is None and replayed == len(contents.entries)
     assert game.state.to_json() == final  # every action reached the card, in order
+
+
+def test_a_lost_sound_device_is_on_the_status_led_and_the_page_until_it_is_back(
+        tmp_path: Path) -> None:
+    """The USB speaker is unplugged mid-game: the speaker's real Player fails on its
+    stream (and holds each clip's time: tests/voice/test_playback.py); the service shows
+    it on the status LED and the page, whose live part keeps showing each cue as it is
+    said; plugged back in, the next clip plays and both clear."""
+    import numpy as np
+
+    from narrator.voice.fake import FakeOutputStream
+    from narrator.voice.playback import Player
+    from narrator.voice.wav import Clip
+
+    streams = [FakeOutputStream(fail=True), FakeOutputStream()]
+    player = Player(sample_rate=8000, open_stream=lambda **_: streams.pop(0))
+    clip = Clip(np.zeros(80, dtype=np.float32), 8000)
+
+    async def later(clock: FakeClock, seconds: float) -> None:
+        until = clock.now() + seconds
+        while clock.now() < until:
+            assert await clock.step()
+
+    async def main() -> None:
+        clock = FakeClock()
+        service, _panel, speaker = make_service(tmp_path, clock, FakeKeypad())
+        speaker.player = player  # type: ignore[attr-defined]  # what the real speaker plays on
+        task = await start(service)
+        box = service.box
+        assert box is not None
+        await later(clock, 2.5)  # the service looks at the device every 2 s
+        assert service.status_light.state == "game" and "sound" not in service.notices.items
+        await asyncio.wait_for(asyncio.wrap_future(player.play(clip).done), 5)  # unplugged
+        assert player.failed
+        await later(clock, 2.5)  # the service looks at the device every 2 s
+        assert service.status_light.state == "error"
+        assert "fake device lost" in service.notices.items["sound"].params["error"]
+        said = box.performer.last_said
+        while box.performer.last_said == said:
+            assert await clock.step()
+        assert pages.live_fragment(text("en"), view_of(box)).count(box.performer.last_said) == 1
+        await asyncio.wait_for(asyncio.wrap_future(player.play(clip).done), 5)  # plugged in
+        assert not player.failed
+        await later(clock, 2.5)  # the service looks at the device every 2 s
+        assert service.status_light.state == "game" and "sound" not in service.notices.items
+        task.cancel()
+
+    try:
+        asyncio.run(main())
+    finally:
+        player.close()

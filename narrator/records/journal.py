@@ -65,14 +65,26 @@ def games_dir(state_dir: str | Path) -> Path:
 
 
 def write_private(path: Path, text: str) -> Path:
-    """Write a whole file readable by its owner only (mode 0600, also if it existed)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    """Write a whole file readable by its owner only (mode 0600, also if it existed).
+
+    Atomically: the text goes to a hidden file beside it, then takes its name. A full or
+    failing card, or a power cut mid-write, leaves the old file whole (opening it with
+    O_TRUNC lost the remembered names and the PIN on a full card)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.fchmod(fd, 0o600)
-        _write_all(fd, text.encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        try:
+            os.fchmod(fd, 0o600)
+            _write_all(fd, text.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
     return path
 
 

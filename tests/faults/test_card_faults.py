@@ -283,3 +283,31 @@ def test_a_lost_sound_device_is_on_the_status_led_and_the_page_until_it_is_back(
         asyncio.run(main())
     finally:
         player.close()
+
+
+def test_a_full_card_never_spoils_a_file_already_saved(tmp_path: Path) -> None:
+    """The set-up remembered for the next game (names), the PIN and the protocols are
+    rewritten whole: on a card that takes no more bytes (here the OS's file-size limit, a
+    real EFBIG from write(2)) the old file stays as it was, and no half file is left."""
+    import resource
+    import signal
+
+    from narrator.evening.memory import recall, remember
+    from narrator.evening.setup import GameSetup
+
+    state = tmp_path / "state"
+    names = tuple(f"Player {n}" for n in range(1, 11))
+    remember(state, GameSetup(rules="sport", seats=10, names=names))
+    before = (state / "evening.json").read_bytes()
+    old_signal = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG, not a kill
+    old_limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64, old_limit[1]))
+    try:
+        remember(state, GameSetup(rules="sport", seats=10, names=tuple("ABCDEFGHIJ")))
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, old_limit)
+        signal.signal(signal.SIGXFSZ, old_signal)
+    assert (state / "evening.json").read_bytes() == before
+    last = recall(state)
+    assert last is not None and last.names == names
+    assert sorted(p.name for p in state.iterdir()) == ["evening.json"]

@@ -27,10 +27,11 @@ def has_model(engine: str, lang: str, model_dir: Path | None) -> bool:
 
 
 def make_recognizer(engine: str, lang: str, model_dir: Path | None = None,
-                    wake_word: str | None = None) -> Recognizer:
+                    wake_word: str | None = None, adaptation: Path | None = None) -> Recognizer:
     """A real recognizer for the game's language (settings: recognizer.engine,
-    recognizer.model_dir, recognizer.wake_word). A language the engine cannot hear is a
-    ConfigError that says what to configure."""
+    recognizer.model_dir, recognizer.wake_word, recognizer.adaptation: pocketsphinx's
+    model adapted to the club, used when it is there). A language the engine cannot hear
+    is a ConfigError that says what to configure."""
     if engine not in ENGINES:
         raise ConfigError("settings", "recognizer.engine",
                           f"expected one of {', '.join(ENGINES)}, got {engine!r}")
@@ -40,7 +41,8 @@ def make_recognizer(engine: str, lang: str, model_dir: Path | None = None,
             raise ConfigError("settings", "recognizer.engine",
                               f"pocketsphinx has no {lang!r} model; use engine vosk with "
                               f"recognizer.model_dir (--model DIR) naming a Vosk {lang} model")
-        return PocketsphinxRecognizer(commands)
+        there = adaptation is not None and adaptation.exists()
+        return PocketsphinxRecognizer(commands, adaptation=adaptation if there else None)
     if model_dir is None:
         raise ConfigError("settings", "recognizer.model_dir",
                           f"vosk needs a model folder for {lang!r} (--model DIR)")

@@ -88,7 +88,7 @@ def read_transcript(folder: Path, known: dict[str, str]) -> list[Recording]:
         raise InputFileError(str(listing), "", "no such file (one line a recording: "
                              "'name.wav the words said')")
     out: list[Recording] = []
-    seen: set[str] = set()
+    seen: dict[str, tuple[str, ...]] = {}
     for number, line in enumerate(listing.read_text(encoding="utf-8").splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
@@ -108,9 +108,9 @@ def read_transcript(folder: Path, known: dict[str, str]) -> list[Recording]:
         path = folder / name
         if not path.is_file():
             raise InputFileError(str(listing), where, f"no such recording: {path}")
-        if name in seen:
-            raise InputFileError(str(listing), where, f"{name} is listed twice")
-        seen.add(name)
+        if seen.setdefault(name, words) != words:  # listed twice alike: it counts twice
+            raise InputFileError(str(listing), where,
+                                 f"{name} is listed before with other words")
         out.append(Recording(path, words))
     if len(out) < FEWEST_RECORDINGS:
         raise InputFileError(str(listing), "", f"{len(out)} recordings; adapting needs at "

@@ -22,7 +22,11 @@ from narrator.voice import adaptation
 from narrator.voice.commands import CommandSet
 from narrator.voice.listen_clips import ClipSpec, speak_all
 from narrator.voice.recognizer import chunked, read_audio, recognize
-from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
+from narrator.voice.recognizer_pocketsphinx import (
+    ADAPTED_THRESHOLDS,
+    THRESHOLDS,
+    PocketsphinxRecognizer,
+)
 from narrator.voice.recognizers import make_recognizer
 
 TRANSFORM = Path(__file__).parents[1] / "data" / "adaptation" / "mllr_matrix"
@@ -53,6 +57,9 @@ def test_a_committed_transform_loads_and_a_clip_decodes_with_it(
     adapted = PocketsphinxRecognizer(english, adaptation=TRANSFORM)
     assert _heard(adapted, clip.with_suffix(".wav")) == [("foul", 3)]
     assert _heard(plain, clip.with_suffix(".wav")) == [("foul", 3)]
+    # The thresholds tuned with an adaptation, one for every command.
+    assert adapted.thresholds == ADAPTED_THRESHOLDS and plain.thresholds == THRESHOLDS
+    assert set(ADAPTED_THRESHOLDS) == set(THRESHOLDS) == {n for n, _ in english.sentences.values()}
     # Both decoders are given the transform, and it changes what they compute.
     assert adapted._grammar.config["mllr"] == str(TRANSFORM)
     assert adapted._free.config["mllr"] == str(TRANSFORM)

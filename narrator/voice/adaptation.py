@@ -281,4 +281,6 @@ def _replace(result: Path, out: Path) -> None:
         staged.rename(out)
         shutil.rmtree(old, ignore_errors=True)
     else:
+        if staged.is_dir() and (out.exists() or out.is_symlink()):
+            out.unlink()  # a transform file gives way to a model folder
         staged.replace(out)

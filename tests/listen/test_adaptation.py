@@ -75,9 +75,11 @@ def test_a_committed_transform_loads_and_a_clip_decodes_with_it(
 
 def test_adapting_for_real_then_listening_with_it(recordings: Path, english: CommandSet,
                                                   tmp_path: Path) -> None:
-    for method, out in (("mllr", tmp_path / "mllr"), ("map", tmp_path / "map")):
+    # mllr to a path of its own; map (the default) where the box looks for it.
+    for method, out in (("mllr", tmp_path / "mllr"), ("map", default_adaptation(tmp_path))):
+        where = ["--out", str(out)] if method == "mllr" else ["--state-dir", str(tmp_path)]
         assert main(["adapt", "--recordings", str(recordings), "--method", method,
-                     "--out", str(out)]) == 0
+                     *where]) == 0
         if method == "mllr":
             rows = out.read_text().split()
             assert rows[:3] == ["1", "3", "13"]  # one class, three streams of 13
@@ -104,6 +106,10 @@ def test_a_new_adaptation_replaces_the_old_whole(tmp_path: Path) -> None:
     transform.write_text("1")
     adaptation._replace(transform, out)  # a transform file in place of a model folder
     assert out.read_text() == "1"
+    again = tmp_path / "work3"
+    again.mkdir()
+    adaptation._replace(again, out)  # and a model folder in place of a transform file
+    assert out.is_dir()
 
 
 def test_the_box_uses_the_adaptation_when_it_is_there(tmp_path: Path) -> None:

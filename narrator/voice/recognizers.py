@@ -6,6 +6,7 @@ themselves import. Neither back end loads its library before a recognizer is mad
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from narrator.errors import ConfigError
@@ -15,6 +16,7 @@ from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 from narrator.voice.recognizer_vosk import VoskRecognizer
 
 ENGINES = ("pocketsphinx", "vosk")
+log = logging.getLogger(__name__)
 
 
 def has_model(engine: str, lang: str, model_dir: Path | None) -> bool:
@@ -41,8 +43,15 @@ def make_recognizer(engine: str, lang: str, model_dir: Path | None = None,
             raise ConfigError("settings", "recognizer.engine",
                               f"pocketsphinx has no {lang!r} model; use engine vosk with "
                               f"recognizer.model_dir (--model DIR) naming a Vosk {lang} model")
-        there = adaptation is not None and adaptation.exists()
-        return PocketsphinxRecognizer(commands, adaptation=adaptation if there else None)
+        if adaptation is not None and adaptation.exists():
+            try:
+                return PocketsphinxRecognizer(commands, adaptation=adaptation)
+            except RuntimeError as exc:  # pocketsphinx's "Failed to initialize"
+                # The adaptation only improves hearing: a broken one must not cost the
+                # evening its voice commands.
+                log.warning("cannot load the adaptation %s (%s): the model as it ships "
+                            "hears instead", adaptation, exc)
+        return PocketsphinxRecognizer(commands)
     if model_dir is None:
         raise ConfigError("settings", "recognizer.model_dir",
                           f"vosk needs a model folder for {lang!r} (--model DIR)")

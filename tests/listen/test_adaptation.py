@@ -126,6 +126,16 @@ def test_the_box_uses_the_adaptation_when_it_is_there(tmp_path: Path) -> None:
     assert present._free.config["mllr"] == str(target)
 
 
+def test_a_broken_adaptation_leaves_the_model_as_it_ships(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    broken = tmp_path / "mllr"
+    broken.write_text("1\n3\nnot a transform\n")
+    recognizer = make_recognizer("pocketsphinx", "en", adaptation=broken)
+    assert isinstance(recognizer, PocketsphinxRecognizer)
+    assert recognizer._grammar.config["mllr"] is None
+    assert f"cannot load the adaptation {broken}" in caplog.text
+
+
 def test_a_configured_adaptation_that_is_not_there_is_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "narrator.yaml"

@@ -118,6 +118,37 @@ def read_transcript(folder: Path, known: dict[str, str]) -> list[Recording]:
     return out
 
 
+def prompts(per_command: int = 2, seed: int = 0) -> list[str]:
+    """What a club member says for `narrator adapt --record`: every English command
+    `per_command` times (other seats and wordings each time, drawn with `seed`)."""
+    import random
+
+    from narrator.voice.commands import CommandSet
+
+    by_name: dict[str, list[str]] = {}
+    for sentence, (name, _seat) in sorted(CommandSet.for_language("en").sentences.items()):
+        by_name.setdefault(name, []).append(sentence)
+    rng = random.Random(seed)
+    out: list[str] = []
+    for _name, sentences in sorted(by_name.items()):
+        out += rng.sample(sentences, min(per_command, len(sentences)))
+    rng.shuffle(out)
+    return out
+
+
+def add_recording(folder: Path, name: str, words: str, samples: np.ndarray, rate: int) -> Path:
+    """Keep one take (float samples) as folder/name at 16 kHz and list it in the
+    transcript, so an interrupted session keeps what it recorded."""
+    from narrator.voice.wav import Clip, write_wav
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    write_wav(path, Clip(samples.astype(np.float32), rate).at_rate(16000))
+    with (folder / TRANSCRIPT).open("a", encoding="utf-8") as f:
+        f.write(f"{name} {words}\n")
+    return path
+
+
 def tool(name: str, dirs: Sequence[Path] = TOOL_DIRS) -> str:
     """The path of a sphinxtrain / sphinxbase program, or an error saying what to install."""
     found = shutil.which(name)

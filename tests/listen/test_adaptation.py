@@ -220,3 +220,41 @@ def test_the_benchmarks_adaptation_material_is_a_clubs_folder(tmp_path: Path) ->
     held_back = {" ".join(t.lower().replace(",", "").split()) for t in HELD_BACK_TALK}
     assert not said & held_back
     assert said & {t.lower() for t in TUNING_TALK}
+
+
+def test_recording_a_club_member_then_going_on_later(
+        recordings: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from narrator.cli.adapt import record
+    from narrator.voice.wav import Clip
+    from narrator.voice.wav import read_wav as read_clip
+
+    said = read_clip(recordings / f"{ClipSpec('pause', 'en-us').key()}.wav")  # a real take
+    takes: list[Clip] = []
+
+    def take() -> Clip:
+        clip = said if len(takes) != 1 else Clip.silence(0.1, 48000)  # 2nd: Enter twice
+        takes.append(clip)
+        return clip
+
+    answers = iter(["", "", "s", "", "q"])
+    folder = tmp_path / "club"
+    assert record(folder, "anna", take, lambda _prompt: next(answers), per_command=1) == 0
+    lines = (folder / "transcript.txt").read_text().splitlines()
+    assert [line.split()[0] for line in lines] == ["anna-01.wav", "anna-04.wav"]
+    sentences = CommandSet.for_language("en").sentences
+    assert all(" ".join(line.split()[1:]) in sentences for line in lines)
+    out = capsys.readouterr().out
+    assert "too short, not kept" in out and "kept 2" in out
+    assert read_audio(folder / "anna-01.wav") == read_audio(folder / "anna-04.wav")
+    # Later: the same prompts, those kept are not asked again.
+    answers = iter(["q"])
+    record(folder, "anna", take, lambda _prompt: next(answers), per_command=1)
+    assert f"{len(set(n for n, _ in sentences.values())) - 2} commands for anna" in \
+        capsys.readouterr().out
+
+
+def test_a_speaker_name_that_is_no_file_name_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["adapt", "--recordings", str(tmp_path), "--record", "../anna"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--record: a name of letters" in err

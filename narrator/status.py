@@ -44,6 +44,8 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     # The unfinished game found on start needs what this box lacks now (an answer display,
     # pads): it is not played; the page says why (narrator.evening.host.Held).
     "resume_refused": (),
+    # Restarted between games: the next game starts when asked for (Enter, page, voice).
+    "between_games": (),
 }
 
 

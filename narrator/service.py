@@ -803,7 +803,8 @@ def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, V
 
     def make(lang: str) -> Recognizer:
         chosen = rs.for_language(lang)
-        return make_recognizer(chosen.engine, lang, chosen.model_dir, chosen.wake_word)
+        return make_recognizer(chosen.engine, lang, chosen.model_dir, chosen.wake_word,
+                               chosen.adaptation)
 
     heard = can_hear(lang)
     if not heard:  # logged with the install command when the game begins (_voice_for)

@@ -132,7 +132,9 @@ class Box:
         self.performer = performer
         self.clock = clock
         self.listeners: list[Listener] = []
-        self._actions: asyncio.Queue[tuple[Action, str]] = asyncio.Queue()
+        # None only wakes the referee: the page ended the game (apply_now), and the
+        # referee, waiting for the next input, must see the end without one.
+        self._actions: asyncio.Queue[tuple[Action, str] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self.refused = 0
         # Applied actions waiting for the disk before their effects are carried out.
@@ -196,6 +198,8 @@ class Box:
             self.inputs[source] += 1
             if night:
                 self.night_inputs[source] += 1
+        if self.game.over:
+            self._actions.put_nowait(None)
         if self.game.over and getattr(self.session, "files", None) is not None:
             effects = [*effects, Say("protocol_saved", {})]  # written before it is said
         elif self.game.over and getattr(self.session, "unsaved", None) is not None:
@@ -341,8 +345,9 @@ class Box:
 
     async def _referee(self) -> None:
         while not self.game.over:
-            action, source = await self._actions.get()
-            self.handle(action, source)
+            item = await self._actions.get()
+            if item is not None:
+                self.handle(*item)
 
     async def wait_over(self) -> Outcome | None:
         """Wait for the end of the game and for the last words about it to be said."""

@@ -283,3 +283,31 @@ def test_the_page_ends_a_discussion_as_the_keypad_s_slash_enter_does(served: Ser
             assert isinstance(table.state.current, Accusations)
 
     asyncio.run(main())
+
+
+def test_a_game_the_page_ends_is_over_for_the_box_without_another_input(tmp_path: Path) -> None:
+    """Found at a club evening: a forfeit given from the page ended the game, but the box's
+    referee still waited for the next key or tap before it saw the end, so the evening did
+    not go between games (no "game over" for the service; a power cut then started a new
+    game unasked, since the end was never noted)."""
+    async def body(table: Table, client: Client) -> None:
+        await sign_in(client)
+        await to_first_speech(table)
+        ended = asyncio.ensure_future(table.box.wait_over())
+        # Paused first (the organiser weighs the breach): no window closes to wake the box.
+        assert (await client.post("/api/action", json={"kind": "pause"})).status == 200
+        black = table.state.roles.index("mafia")
+        r = await client.post("/api/action", json={"kind": "forfeit", "seat": black})
+        assert r.status == 200 and table.box.game.over
+        began = table.clock.now()
+        for _ in range(2_000):  # the loop runs what is ready; the clock moves the cues on
+            if ended.done():
+                break
+            await asyncio.sleep(0)
+            await table.clock.step()
+        # The end's words take seconds; before, only the next input or an open window's
+        # close woke the box (never, in a pause).
+        assert ended.done() and table.clock.now() - began < 30, "the end waited for an input"
+        assert ended.result() is not None and ended.result().winner == "red"
+
+    run(tmp_path, body)

@@ -308,6 +308,7 @@ def test_a_game_the_page_ends_is_over_for_the_box_without_another_input(tmp_path
         # The end's words take seconds; before, only the next input or an open window's
         # close woke the box (never, in a pause).
         assert ended.done() and table.clock.now() - began < 30, "the end waited for an input"
-        assert ended.result() is not None and ended.result().winner == "red"
+        outcome = ended.result()
+        assert outcome is not None and outcome.winner == "red"
 
     run(tmp_path, body)

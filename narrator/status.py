@@ -51,6 +51,7 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     # takes it), or any new game's journal (the box waits and tries again).
     "protocol_unsaved": (),
     "card_unwritable": (),
+    "game_unsaved": (),  # ...for so long that a game is played unsaved
 }
 
 

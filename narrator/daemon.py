@@ -83,7 +83,7 @@ def refuse_correction_at_night(game: Game, action: Action) -> None:
         return
     before = game.history[-1] if game.history else None
     if game.state.phase == "night" or (before is not None and before.phase == "night"):
-        raise RuleError("no corrections at night")
+        raise RuleError("no corrections at night", "into_night")
 
 
 def undone(game: Game, reopening: list[Effect]) -> list[Effect]:

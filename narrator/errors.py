@@ -12,7 +12,17 @@ class NarratorError(Exception):
 
 
 class RuleError(NarratorError, ValueError):
-    """An action that the rules do not allow in the current state. The state is unchanged."""
+    """An action that the rules do not allow in the current state. The state is unchanged.
+
+    The message is English, for the log and the journal's readers; `code` (with `params`,
+    seat numbers) names the refusal so that the organiser's page can say it in its own
+    language (narrator/web/words: `refusals.<code>`). A refusal without a code shows there
+    as the page's general "not allowed now"."""
+
+    def __init__(self, message: str, code: str = "", **params: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class InputFileError(NarratorError, ValueError):

@@ -3,8 +3,10 @@
 Start-up renders the speech cache for the rule set (a no-op once rendered), loads the
 recognizer, makes the pads live, then says "ready", lights the status LED and tells
 systemd READY=1. An unfinished game in the state folder is resumed and the table is told
-where it stands; otherwise a new game starts with the set-up given (narrator.evening: the
-config's rule set and table, names from `--names` or remembered on this box). After a
+where it stands; after a game's end (a restart between games) the box waits to be asked
+for the next, as after any game's end; otherwise (a box that has not played yet) a new
+game starts with the set-up given (narrator.evening: the config's rule set and table,
+names from `--names` or remembered on this box). After a
 game ends, the host's Enter (or "next") starts the next one with the same names; the
 page, keypad and voice start, continue or abandon games through `service.evening`.
 
@@ -37,7 +39,7 @@ from narrator.engine.effects import Effect, Say
 from narrator.engine.requests import AbandonGame, NextGame
 from narrator.errors import DeviceError, RecordError
 from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
-from narrator.evening.answers import answer_display_problem, without_display
+from narrator.evening.answers import answer_display_problem, answer_place, without_display
 from narrator.evening.memory import recall
 from narrator.notices import Notices
 from narrator.performer import Performer
@@ -49,7 +51,7 @@ from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
 from narrator.status import BOX_CUES, LedState, StatusLight, where_we_are
 from narrator.voice.speaker import Speaker
-from narrator.voice.voice_status import VoiceStatus
+from narrator.voice.voice_status import VoiceStatus, install_hint
 from narrator.wallclock import WallClock
 from narrator.warmup import Progress
 from narrator.windows import WindowTimers
@@ -182,7 +184,8 @@ class Service:
     def answer_place(self) -> str:
         """Where a check's answer shows on this box (phrases.book.ANSWER_PLACES), which the
         checkers' cues name: the hardware decides, the same for every game and every role."""
-        return "screen" if self.screens else "light"
+        panel = self.ports.panel
+        return answer_place(bool(self.displays), panel is not None and not getattr(panel, "mock", False))
 
     def _reveal(self, box: Box) -> None:
         """A finished game on a box whose answers go to a screen: the cards not of the town
@@ -345,6 +348,9 @@ class Service:
         if told in self._voice_told:
             return []
         self._voice_told.add(told)
+        if off == "voice_no_model":
+            log.warning("voice commands are off: no speech model for %r (install one: %s)",
+                        lang, install_hint(lang))
         return [Say(off, {})]
 
     def _voice_changed(self, status: VoiceStatus) -> None:
@@ -404,7 +410,7 @@ class Service:
                 if box is None or isinstance(box.session, GameSession):
                     self._card_ok()
                 first = False
-                if box is None:  # the unfinished game is held: nothing to play until asked
+                if box is None:  # a game held, or between games: nothing until asked
                     await self.evening.wanted()
                     continue
                 outcome = await self.evening.until_end(box)
@@ -473,6 +479,8 @@ class Service:
             found = None  # it stays on the card for a box that can write again
         if not first:
             self.notices.clear("record")  # told at start-up; a later game is on its own
+        # Restarted after a game's end (or an abandon): wait to be asked, as after the end.
+        waiting = first and found is None and self.evening.between_games()
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         self.book = PhraseBook.load(setup.lang)
         self.input_method = self._method(setup)
@@ -496,6 +504,9 @@ class Service:
             page, for_the_day = [], page
         greeting.extend(page)
         greeting.extend(self._voice_for(setup.lang))
+        if waiting:
+            self._between_games(greeting, setup)
+            return None
         if found is not None and (problem := self._box_check(setup)) is not None:
             self._hold(found[0], setup, problem, greeting)
             return None
@@ -631,6 +642,14 @@ class Service:
         self._card_tries = 0
         self.notices.clear("card")
         self.status_light.set_fault("card", False)
+
+    def _between_games(self, greeting: list[Effect], setup: GameSetup) -> None:
+        """A restart between games: nothing is played until the next game is asked for
+        (the keypad's bare Enter, "next game", the page); the table hears that it waits."""
+        log.info("between games after a restart: the next game starts when asked for")
+        self._say_soon([*greeting, Say("between_games", {})], setup.lang)
+        self._announced = True  # said between games, where nothing cuts it short
+        self.notifier.ready("between games")
 
     def _evening_changed(self, what: str) -> None:
         if what == "abandon" and self.evening.held is None:
@@ -828,8 +847,7 @@ def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, V
         return make_recognizer(chosen.engine, lang, chosen.model_dir, chosen.wake_word)
 
     heard = can_hear(lang)
-    if not heard:
-        log.warning("no speech model for %r: voice commands are off", lang)
+    if not heard:  # logged with the install command when the game begins (_voice_for)
         status.turn_off("voice_no_model")
     if not _has_microphone(rs.device):
         if heard:

@@ -52,6 +52,8 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "protocol_unsaved": (),
     "card_unwritable": (),
     "game_unsaved": (),  # ...for so long that a game is played unsaved
+    # Restarted between games: the next game starts when asked for (Enter, page, voice).
+    "between_games": (),
 }
 
 

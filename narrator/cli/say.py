@@ -25,6 +25,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", choices=LANGUAGES, default="en")
     parser.add_argument("--input", choices=("pads", "keypad", "both"), default="pads",
                         help="a cue's words for a table with pads, the keypad alone, or both")
+    parser.add_argument("--answers", choices=("auto", "light", "screen"), default="auto",
+                        help="where a check's answer shows, as a cue says it: the answer light, "
+                        "the keypad's screen, or auto: as `narrator run` would with the box's "
+                        "settings (the screen with keypad: terminal and no GPIO seat panel)")
+    parser.add_argument("--config", metavar="FILE", help="the box's settings file, for "
+                        "--answers auto (default: as `narrator run`)")
     parser.add_argument("--out", type=Path, metavar="FILE.wav", help="write a WAV, do not play")
     parser.add_argument("--voice", help="a voice: espeak-ng[:ID], hibari, piper, festival or pack:DIR "
                         "(default: the best installed; see `narrator voices`)")
@@ -56,10 +62,29 @@ def text_of(args: argparse.Namespace) -> str:
         return str(args.text)
     params = dict(parse_param(p) for p in args.param)
     try:
-        book = PhraseBook.load(args.lang).for_input(getattr(args, "input", "pads"))
+        book = PhraseBook.load(args.lang).for_input(getattr(args, "input", "pads")).for_answers(
+            answers_of(args))
         return book.render(args.cue, params)
     except PhraseError as exc:
         raise ConfigError("--cue", args.cue, str(exc)) from None
+
+
+def answers_of(args: argparse.Namespace) -> str:
+    """The answer place the cue names: the one asked for, else the running box's (a wrong
+    settings file: one line, exit 2)."""
+    chosen = getattr(args, "answers", "auto")
+    if chosen != "auto":
+        return str(chosen)
+    import os
+
+    from narrator.devices.gpio import gpio_available
+    from narrator.evening.answers import answer_place
+    from narrator.settings import load_settings
+
+    settings = load_settings(getattr(args, "config", None), {})
+    # Only the terminal keypad has a screen; mock pins (a laptop) light LEDs nobody sees.
+    mock = os.environ.get("GPIOZERO_PIN_FACTORY", "").lower() == "mock"
+    return answer_place(settings.keypad.kind == "terminal", gpio_available() and not mock)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -183,9 +183,10 @@ class Ctx:
     def require_alive(self, seat: int, what: str = "seat") -> None:
         st = self.state
         if not isinstance(seat, int) or not 1 <= seat <= st.seats:
-            raise RuleError(f"{what} {seat!r} is not a seat at this table (1-{st.seats})")
+            raise RuleError(f"{what} {seat!r} is not a seat at this table (1-{st.seats})",
+                            "no_such_seat", seat=seat if isinstance(seat, int) else 0)
         if not st.alive[seat]:
-            raise RuleError(f"{what} {seat} is out of the game")
+            raise RuleError(f"{what} {seat} is out of the game", "seat_out", seat=seat)
 
     def eliminate(self, seat: int, how: str, phase: str | None = None,
                   number: int | None = None) -> None:
@@ -285,7 +286,7 @@ def _seat_say(cue: str, seat: int) -> Say:
 
 
 def _no_input(ctx: Ctx, task: Any, action: Action) -> None:
-    raise RuleError(f"{action.kind} is not expected now ({task.name})")
+    raise RuleError(f"{action.kind} is not expected now ({task.name})", "not_now")
 
 
 def waits_only(ctx: Ctx, task: Task) -> bool:

@@ -76,7 +76,7 @@ class Engine:
 
     def apply(self, state: State, action: Action) -> list[Effect]:
         if state.phase == "over":
-            raise RuleError("the game is over")
+            raise RuleError("the game is over", "game_over")
         # One working context per engine and state, given a fresh effect list each time:
         # building a Ctx for every action of a game was a visible share of a call-out beat.
         ctx = self._ctx
@@ -89,7 +89,7 @@ class Engine:
             # Most actions of a game are a window running out (every call-out beat): the
             # first test, by exact type.
             if action.window != state.window or state.current is None:
-                raise RuleError(f"window {action.window} is not open")
+                raise RuleError(f"window {action.window} is not open", "not_now")
             task = state.current
             state.current = None
             state.window = 0
@@ -102,13 +102,13 @@ class Engine:
                 self._anytime(ctx, action)
             elif isinstance(action, Deal):
                 if state.number > 0 or any(state.roles[1:]):
-                    raise RuleError("the roles are already known")
+                    raise RuleError("the roles are already known", "roles_known")
                 self._deal(ctx, action.roles)
             else:
                 if halted(state):
-                    raise RuleError(f"{kind}: the game is paused")
+                    raise RuleError(f"{kind}: the game is paused", "paused")
                 if state.current is None:
-                    raise RuleError(f"{kind} is not expected now")
+                    raise RuleError(f"{kind} is not expected now", "not_now")
                 task = state.current
                 spec = tasks[type(task)]
                 intervention = self.hooks.interventions.get(kind)
@@ -174,25 +174,25 @@ class Engine:
             fouls.forfeit(ctx, action.seat)
         elif isinstance(action, Pause):
             if st.paused:
-                raise RuleError("already paused")
+                raise RuleError("already paused", "already_paused")
             st.paused = True
             ctx.out.append(PauseTimers())
             ctx.say("paused")
         elif isinstance(action, Resume):
             if not st.paused:
-                raise RuleError("not paused")
+                raise RuleError("not paused", "not_paused")
             st.paused = False
             ctx.say("resumed")
             ctx.out.append(ResumeTimers())
         elif isinstance(action, Repeat):
             if st.last_say is None or st.phase != "day":
-                raise RuleError("nothing to repeat")
+                raise RuleError("nothing to repeat", "nothing_to_repeat")
             ctx.out.append(Say(st.last_say.cue, dict(st.last_say.params)))
         elif isinstance(action, AddTime):
             if st.phase != "day" or st.current is None or st.window == 0:
-                raise RuleError("no speech to add time to")
+                raise RuleError("no speech to add time to", "no_speech")
             if action.seconds <= 0 or action.seconds > 120:
-                raise RuleError("time can be added in steps of 1-120 seconds")
+                raise RuleError("time can be added in steps of 1-120 seconds", "add_time_range")
             ctx.out.append(ExtendWindow(st.window, float(action.seconds)))
             ctx.say("time_added", seconds=action.seconds)
 

@@ -92,7 +92,7 @@ def speech_act(ctx: Ctx, t: SpeechTask, action: Action) -> None:
         end_speech_now(ctx)
         return
     if isinstance(action, Hold):
-        raise RuleError(f"seat {action.seat} is not speaking")
+        raise RuleError(f"seat {action.seat} is not speaking", "not_speaking", seat=action.seat)
     if isinstance(t, Speech | SilentTurn):
         if isinstance(action, Nominate | Withdraw):
             nominate(ctx, seat, action)
@@ -110,7 +110,7 @@ def speech_act(ctx: Ctx, t: SpeechTask, action: Action) -> None:
         # The best move typed one seat at a time on the keypad.
         named = (*st.best_move, action.number)
         if len(st.best_move) >= 3:
-            raise RuleError("the best move is already made")
+            raise RuleError("the best move is already made", "best_move_made")
         _check_best_move(st, seat, named)
         st.best_move = named
         if len(named) == 3:
@@ -118,28 +118,28 @@ def speech_act(ctx: Ctx, t: SpeechTask, action: Action) -> None:
         return
     if isinstance(t, LastWord) and isinstance(action, BestMove) and st.first_victim == seat:
         if st.best_move:
-            raise RuleError("the best move is already made")
+            raise RuleError("the best move is already made", "best_move_made")
         seats = tuple(action.seats)
         _check_best_move(st, seat, seats)
         st.best_move = seats
         ctx.record("best_move", seat=seat, seats=list(seats))
         return
-    raise RuleError(f"{action.kind} is not expected during a speech")
+    raise RuleError(f"{action.kind} is not expected during a speech", "not_now")
 
 
 def _check_best_move(st: State, seat: int, seats: tuple[int, ...]) -> None:
     if not 1 <= len(seats) <= 3 or len(set(seats)) != len(seats):
-        raise RuleError("a best move names one to three different seats")
+        raise RuleError("a best move names one to three different seats", "best_move_seats")
     for s in seats:
         if not 1 <= s <= st.seats or s == seat:
-            raise RuleError(f"{s} is not a seat the best move can name")
+            raise RuleError(f"{s} is not a seat the best move can name", "best_move_seat", seat=s)
 
 
 def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
     st = ctx.state
     if isinstance(action, Withdraw):
         if not st.nominated:
-            raise RuleError("no nomination to withdraw in this speech")
+            raise RuleError("no nomination to withdraw in this speech", "nothing_to_withdraw")
         withdrawn = st.nominations.pop()
         by, target = withdrawn.by, withdrawn.target
         # Where a speech may nominate several, the earlier ones stand and may go too.
@@ -149,20 +149,24 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
         return
     by = action.by if action.by is not None else speaker
     if by != speaker:
-        raise RuleError(f"seat {by} cannot nominate during seat {speaker}'s speech")
+        raise RuleError(f"seat {by} cannot nominate during seat {speaker}'s speech", "not_their_speech",
+                        seat=by, speaker=speaker)
     if action.target == by and not ctx.rules.day.self_nomination:
-        raise RuleError(f"seat {by} cannot nominate themself")
+        raise RuleError(f"seat {by} cannot nominate themself", "self_nomination", seat=by)
     if not may_nominate_again(ctx.rules, st, by):
         most = ctx.rules.day.nominations_per_speech
         raise RuleError("one nomination per speech" if most == 1
-                        else f"at most {most} nominations per speech")
+                        else f"at most {most} nominations per speech", "nominations_used")
     if by in st.muted:
-        raise RuleError(f"seat {by} nominates nobody today")  # club's doctor_coma (000)
+        # club's doctor_coma (000)
+        raise RuleError(f"seat {by} nominates nobody today", "cannot_nominate", seat=by)
     ctx.require_alive(action.target, "nominee")
     if action.target in st.immune:
-        raise RuleError(f"seat {action.target} cannot be nominated today")
+        raise RuleError(f"seat {action.target} cannot be nominated today", "not_nominable",
+                        seat=action.target)
     if any(n.target == action.target for n in st.nominations):
-        raise RuleError(f"seat {action.target} is already nominated")
+        raise RuleError(f"seat {action.target} is already nominated", "already_nominated",
+                        seat=action.target)
     st.nominations.append(Nomination(by, action.target))
     st.nominated = True
     ctx.say_seat("nomination_accepted", action.target)

@@ -68,7 +68,7 @@ def _discussion_act(ctx: Ctx, t: Discussion, action: Action) -> None:
     if isinstance(action, StartVoting):
         _close_now(ctx)  # the host asks for accusations now
         return
-    raise RuleError("accusations come after the discussion")
+    raise RuleError("accusations come after the discussion", "not_now")
 
 
 def _accusations(ctx: Ctx, t: Accusations) -> bool:
@@ -88,18 +88,19 @@ def _accusations_act(ctx: Ctx, t: Accusations, action: Action) -> None:
     if isinstance(action, Entry):
         action = Nominate(action.number)  # the host's keypad: the accused's number
     if not isinstance(action, Nominate):
-        raise RuleError(f"{action.kind} is not expected while accusations are asked for")
+        raise RuleError(f"{action.kind} is not expected while accusations are asked for", "not_now")
     target = action.target
     ctx.require_alive(target, "accused")
     by = action.by or 0
     if by:
         ctx.require_alive(by, "accuser")
         if by == target and not ctx.rules.day.self_nomination:
-            raise RuleError("a player cannot accuse themself")
+            raise RuleError("a player cannot accuse themself", "self_nomination", seat=by)
     if target in st.immune:
-        raise RuleError(f"seat {target} cannot be accused today")
+        raise RuleError(f"seat {target} cannot be accused today", "not_nominable", seat=target)
     if any(n.target == target for n in st.nominations):
-        raise RuleError(f"seat {target} was acquitted today and cannot be accused again")
+        raise RuleError(f"seat {target} was acquitted today and cannot be accused again",
+                        "acquitted", seat=target)
     _close_now(ctx)
     ctx.say("accusation", seat=target)
     ctx.record("accusation", day=st.number, by=by, target=target)
@@ -145,13 +146,15 @@ def _second_act(ctx: Ctx, t: AwaitSecond, action: Action) -> None:
     elif isinstance(action, Entry):
         action = Second(action.number)  # the host's keypad: the seconder's seat
     if not isinstance(action, Second):
-        raise RuleError(f"{action.kind} is not expected while an accusation waits for a second")
+        raise RuleError(f"{action.kind} is not expected while an accusation waits for a second",
+                        "not_now")
     target, accuser = t.target, t.accuser
     ctx.require_alive(action.by, "seconder")
     if not st.alive[target]:
-        raise RuleError(f"seat {target} is out of the game")
+        raise RuleError(f"seat {target} is out of the game", "seat_out", seat=target)
     if action.by in (target, accuser):
-        raise RuleError(f"seat {action.by} cannot second this accusation")
+        raise RuleError(f"seat {action.by} cannot second this accusation", "cannot_second",
+                        seat=action.by)
     _close_now(ctx)
     ctx.say("accusation_seconded", seat=target)
     ctx.record("second", day=st.number, by=action.by, target=target)
@@ -183,7 +186,8 @@ def _comments_act(ctx: Ctx, t: Comments, action: Action) -> None:
     if isinstance(action, StartVoting):
         _close_now(ctx)  # the host takes the vote now
         return
-    raise RuleError(f"{action.kind} is not expected while the accusation is discussed")
+    raise RuleError(f"{action.kind} is not expected while the accusation is discussed",
+                    "not_now")
 
 
 def _conviction(ctx: Ctx, t: Conviction) -> bool:

@@ -40,7 +40,7 @@ def give_foul(ctx: Ctx, seat: int) -> None:
     ctx.require_alive(seat)
     rules = ctx.rules.fouls
     if not rules.enabled:
-        raise RuleError("these rules have no fouls")
+        raise RuleError("these rules have no fouls", "no_fouls")
     st.fouls[seat] += 1
     count = st.fouls[seat]
     ctx.record("foul", seat=seat, count=count, phase=st.phase_label())
@@ -63,7 +63,7 @@ def take_back(ctx: Ctx, seat: int) -> None:
     st = ctx.state
     ctx.require_alive(seat)
     if st.fouls[seat] <= 0:
-        raise RuleError(f"seat {seat} has no foul to take back")
+        raise RuleError(f"seat {seat} has no foul to take back", "no_foul", seat=seat)
     if st.fouls[seat] == ctx.rules.fouls.silence_at:
         st.silenced[seat] = False
     st.fouls[seat] -= 1
@@ -76,7 +76,7 @@ def remove(ctx: Ctx, seat: int, how: str) -> None:
     """Out at once, no last word; a vote is cancelled as the rule set says."""
     st = ctx.state
     if not st.alive[seat]:
-        raise RuleError(f"seat {seat} is out of the game")
+        raise RuleError(f"seat {seat} is out of the game", "seat_out", seat=seat)
     running = vote_running(ctx)
     nominee = st.phase == "day" and any(n.target == seat for n in st.nominations)
     stop = running and nominee
@@ -122,18 +122,18 @@ def forfeit(ctx: Ctx, seat: int) -> None:
     over, so the moment tells nobody anything)."""
     st = ctx.state
     if not ctx.rules.forfeit:
-        raise RuleError("these rules give no game to the other team")
+        raise RuleError("these rules give no game to the other team", "no_forfeit")
     if not 1 <= seat <= st.seats:
-        raise RuleError(f"seat {seat} is not at this table")
+        raise RuleError(f"seat {seat} is not at this table", "no_such_seat", seat=seat)
     ctx.require_alive(seat)
     if not all(st.roles[1:]):
         # Night zero learning the cards: refused for every seat alike (accepting a seat
         # whose card is already known would tell whose it is).
-        raise RuleError("the roles are not known yet")
+        raise RuleError("the roles are not known yet", "roles_unknown")
     team = ctx.role(seat).team
     others = sorted({ctx.rules.roles[r].team for r in st.deck} - {team})
     if len(others) != 1:
-        raise RuleError("there is no single other team to give the game to")
+        raise RuleError("there is no single other team to give the game to", "no_other_team")
     ctx.record("forfeit", seat=seat, phase=st.phase_label())
     ctx.say("forfeit", seat=seat)
     ctx.game_over(Outcome("forfeit", others[0]))

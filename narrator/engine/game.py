@@ -33,7 +33,7 @@ class Game:
     def apply(self, action: Action) -> list[Effect]:
         if isinstance(action, Undo):
             if not self.history:
-                raise RuleError("nothing to undo")
+                raise RuleError("nothing to undo", "nothing_to_undo")
             self.state = self.history.pop()
             return self.engine.resume(self.state)
         trial = self.state.clone()

@@ -38,13 +38,13 @@ def propose(ctx: Ctx, target: int, by: int) -> None:
     if by:
         ctx.require_alive(by, "proposer")
         if by in st.muted:
-            raise RuleError(f"seat {by} is silenced today and proposes nobody")
+            raise RuleError(f"seat {by} is silenced today and proposes nobody", "silenced", seat=by)
         if by == target and not ctx.rules.day.self_nomination:
-            raise RuleError(f"seat {by} cannot propose themself")
+            raise RuleError(f"seat {by} cannot propose themself", "self_nomination", seat=by)
     if target in st.immune:
-        raise RuleError(f"seat {target} cannot be proposed today")
+        raise RuleError(f"seat {target} cannot be proposed today", "not_nominable", seat=target)
     if any(n.target == target for n in st.nominations):
-        raise RuleError(f"seat {target} is already proposed")
+        raise RuleError(f"seat {target} is already proposed", "already_nominated", seat=target)
     st.nominations.append(Nomination(by, target))
     ctx.say("nomination_accepted", seat=target)
     ctx.record("nomination", day=st.number, by=by, target=target)
@@ -63,7 +63,7 @@ def _proposals_act(ctx: Ctx, t: Proposals, action: Action) -> None:
     if isinstance(action, Nominate):
         propose(ctx, action.target, action.by or 0)
         return
-    raise RuleError(f"{action.kind} is not expected during the discussion")
+    raise RuleError(f"{action.kind} is not expected during the discussion", "not_now")
 
 
 PROCEDURES: dict[str, Task] = {"proposals": Proposals()}

@@ -55,21 +55,23 @@ def _open(st: State) -> bool:
 def _act(ctx: Ctx, action: Action) -> None:
     st = ctx.state
     if not isinstance(action, Verdict):
-        raise RuleError(f"{action.kind} is not a verdict")
+        raise RuleError(f"{action.kind} is not a verdict", "not_now")
     if not ctx.rules.day.verdict:
-        raise RuleError("nobody can replace a vote in these rules")
+        raise RuleError("nobody can replace a vote in these rules", "no_verdict")
     if not _open(st):
-        raise RuleError("a verdict replaces the day's vote, and it is not the time for one")
+        raise RuleError("a verdict replaces the day's vote, and it is not the time for one",
+                        "not_now")
     ctx.require_alive(action.judge, "judge")
     if st.roles[action.judge] not in ctx.rules.day.verdict:
-        raise RuleError(f"seat {action.judge} cannot replace the vote")
+        raise RuleError(f"seat {action.judge} cannot replace the vote", "not_judge", seat=action.judge)
     if st.verdict_used:
-        raise RuleError("the verdict has already been given in this game")
+        raise RuleError("the verdict has already been given in this game", "verdict_given")
     if action.judge in st.asleep:
-        raise RuleError(f"seat {action.judge} was put to sleep and has no role today")
+        raise RuleError(f"seat {action.judge} was put to sleep and has no role today", "judge_asleep",
+                        seat=action.judge)
     ctx.require_alive(action.target, "target")
     if action.target == action.judge and not ctx.rules.day.verdict_self:
-        raise RuleError("the judge jails another player, not himself")
+        raise RuleError("the judge jails another player, not himself", "judge_self")
     st.verdict_used = True
     ctx.out.append(CloseWindow(st.window))
     st.current = None

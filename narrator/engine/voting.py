@@ -44,7 +44,7 @@ def ballot(ctx: Ctx) -> Ballot:
     """The ballot of the vote in progress (a vote task runs only while there is one)."""
     current = ctx.state.ballot
     if current is None:
-        raise RuleError("no vote is open")
+        raise RuleError("no vote is open", "no_vote")
     return current
 
 
@@ -80,14 +80,19 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
                    or (st.number > 1 and day.single_nominee_later in ("no_vote", "leaves")))
         for other in immune if no_vote else ():
             ctx.say("immune", seat=other)
+        # Recorded, not only said: the protocol's day would show the nomination and no
+        # vote, and a reader could not tell a vote forgotten from one the rules skip.
         if st.number == 1 and day.single_nominee_first_day == "no_vote":
             ctx.say("single_nominee_no_vote", seat=seat)
+            ctx.record("lone_nominee", day=st.number, seat=seat, left=False)
             return False
         if st.number > 1 and day.single_nominee_later == "no_vote":
             ctx.say("lone_nominee_no_vote", seat=seat)
+            ctx.record("lone_nominee", day=st.number, seat=seat, left=False)
             return False
         if st.number > 1 and day.single_nominee_later == "leaves":
             ctx.say("single_nominee_leaves", seat=seat)
+            ctx.record("lone_nominee", day=st.number, seat=seat, left=True)
             leave(ctx, [seat], "vote")
             return False
     ctx.say("nominees", seats=tuple(nominees))
@@ -124,15 +129,16 @@ def take_vote(ctx: Ctx, candidate: int, action: Action) -> None:
     elif isinstance(action, Vote):
         voter = action.voter
     else:
-        raise RuleError(f"{action.kind} is not expected during a vote")
+        raise RuleError(f"{action.kind} is not expected during a vote", "not_now")
     ctx.require_alive(voter, "voter")
     if voter in st.muted:
-        raise RuleError(f"seat {voter} is silenced today and does not vote")
+        raise RuleError(f"seat {voter} is silenced today and does not vote", "silenced", seat=voter)
     current = ballot(ctx)
     if current.has_voted(voter):
-        raise RuleError(f"seat {voter} has already voted")
+        raise RuleError(f"seat {voter} has already voted", "already_voted", seat=voter)
     if voter in sitting_out(ctx.rules, current):
-        raise RuleError(f"seat {voter} is tied and does not vote in the re-vote")
+        raise RuleError(f"seat {voter} is tied and does not vote in the re-vote", "tied_no_vote",
+                        seat=voter)
     st.ballot = current = current.with_votes(candidate, (voter,))
     ctx.day_lights(on=tuple(sorted(current.votes_for(candidate))))
 

@@ -14,6 +14,14 @@ from narrator.evening.setup import GameSetup, Problem
 CODE = "answer_display"
 
 
+def answer_place(screen: bool, seen_panel: bool) -> str:
+    """Where a check's answer shows on a box (phrases.book.ANSWER_PLACES), which the
+    checkers' cues name: the keypad's screen when the box has one (`screen`) and no seat
+    panel whose answer LEDs anyone sees (`seen_panel`: real pins, not mock ones), else the
+    answer light. The hardware decides: the same for every game and every role."""
+    return "screen" if screen and not seen_panel else "light"
+
+
 def checking_roles(setup: GameSetup) -> list[str]:
     """The roles of this game's deck whose checks are shown privately ([] when the rule
     set's answers are public or it has no checks)."""

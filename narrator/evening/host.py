@@ -27,7 +27,7 @@ from pathlib import Path
 from narrator.daemon import Box
 from narrator.engine.effects import Outcome
 from narrator.errors import InputFileError, NarratorError
-from narrator.evening.memory import remember
+from narrator.evening.memory import forget_end, last_end, recall, remember, remember_end
 from narrator.evening.setup import GameSetup, Problem, SetupError
 from narrator.records.session import GameSession, ProtocolFiles
 
@@ -35,7 +35,12 @@ log = logging.getLogger(__name__)
 
 
 class EveningError(NarratorError, RuntimeError):
-    """An evening operation that can't be done now (a game in play, no game to abandon)."""
+    """An evening operation that can't be done now (a game in play, no game to abandon);
+    `code` names it for the page's words (narrator/web/words: `refusals.<code>`)."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -113,10 +118,10 @@ class Evening:
         """Play the next game with `setup`; returns it as checked (names trimmed)."""
         checked = self.check(setup)
         if self.in_play:
-            raise EveningError("a game is in play: abandon it first")
+            raise EveningError("a game is in play: abandon it first", "game_in_play")
         if self.held is not None:
             raise EveningError(f"the unfinished game {self.held.game_id} can't go on on this "
-                               f"box ({self.held.problem.reason}): abandon it first")
+                               f"box ({self.held.problem.reason}): abandon it first", "game_held")
         self.setup = checked
         self._wanted.set()
         self._tell("start")
@@ -133,12 +138,13 @@ class Evening:
         if held is not None:
             self.held = None
             self.abandoned = held.session.abandon()
+            remember_end(self.state_dir, "abandoned")
             log.info("the unfinished game %s was set aside, abandoned", held.game_id)
             self._tell("abandon")
             return self.abandoned
         box = self.box
         if box is None or not self.in_play:
-            raise EveningError("no game is in play")
+            raise EveningError("no game is in play", "no_game_in_play")
         session = box.session
         files = session.abandon() if isinstance(session, GameSession) else None
         self.abandoned = files
@@ -146,6 +152,20 @@ class Evening:
         log.info("the game was abandoned")
         self._tell("abandon")
         return files
+
+    def between_games(self) -> bool:
+        """At start-up with no game in progress: did the last game here end (finished or
+        abandoned) with none begun since? Then the box waits for the next game to be asked
+        for, offering the set-up that game was played with ("Next game": the same names,
+        the number up by one after a finished game), as it does after a game's end."""
+        how = last_end(self.state_dir)
+        if how is None:
+            return False
+        last = recall(self.state_dir)
+        if last is not None:
+            self.setup = last
+        self.finished = how == "finished"
+        return True
 
     def hold(self, session: GameSession, setup: GameSetup, problem: Problem) -> None:
         """The unfinished game found on start can't be played on this box now: keep it
@@ -163,6 +183,7 @@ class Evening:
         self._ended.clear()
         self._wanted.clear()
         remember(self.state_dir, setup)
+        forget_end(self.state_dir)
 
     async def until_end(self, box: Box) -> Outcome | None:
         """Wait for the game to be over (its outcome) or abandoned (None)."""
@@ -174,6 +195,7 @@ class Evening:
             for task in (over, ended):
                 task.cancel()
         self.finished = not self._ended.is_set() and box.game.over
+        remember_end(self.state_dir, "finished" if self.finished else "abandoned")
         return box.outcome if self.finished else None
 
     async def wanted(self) -> GameSetup:

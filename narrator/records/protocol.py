@@ -225,6 +225,11 @@ class ProtocolBuilder:
             # A removal skipped or stopped the day's vote (001: "if they are nominated that
             # day, voting is skipped"): the sheet says so, or its votes would read as void.
             self._period("day", data["day"])["vote_cancelled"] = True
+        elif event == "lone_nominee":
+            # The day's only nominee, not voted on (sport's day 1, club's every day) or
+            # gone without a vote (sport from day 2, 001: "eliminated automatically").
+            self._period("day", data["day"])["lone_nominee"] = {"seat": data["seat"],
+                                                                "left": bool(data["left"])}
         elif event == "lift_vote":
             now["rounds"] = max(1, now["rounds"])
             living = [s["seat"] for s in d["seats"] if s["out"] is None]

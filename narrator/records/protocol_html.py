@@ -231,6 +231,10 @@ class _Sheet:
             cands = ", ".join(str(c) for c in lift["candidates"])
             out.append(f"<p>{self.t('lift')} ({cands}): {self.t('yes_votes')} {len(lift['yes'])}, "
                        f"{self.t('no_votes')} {len(lift['no'])}</p>")
+        lone = p.get("lone_nominee")
+        if lone:
+            key = "lone_nominee_left" if lone.get("left") else "lone_nominee_kept"
+            out.append(f"<p>{self.t(key).format(seat=int(lone['seat']))}</p>")
         if p.get("vote_cancelled"):
             out.append(f"<p>{self.t('vote_cancelled')}</p>")
         return out

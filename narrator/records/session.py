@@ -139,7 +139,8 @@ class GameSession:
         game = self.game
         if game.over or self.files is not None or self.unsaved is not None:
             # Its journal is archived and its protocol written: not even an undo now.
-            raise RuleError("the game is over" if game.over else "the game was abandoned")
+            raise RuleError("the game is over" if game.over else "the game was abandoned",
+                            "game_over")
         state, history = game.state, list(game.history)
         effects = game.apply(action)
         wall = round(self._wall(), 4)

@@ -12,6 +12,12 @@ from dataclasses import dataclass, field
 OFF_REASONS = ("voice_off", "voice_no_model", "voice_mic_lost")
 
 
+def install_hint(lang: str) -> str:
+    """How to give the box a speech model for `lang`: for whoever sets the box up (the
+    page and the log say it; the table hears only that voice commands are off)."""
+    return f"scripts/install-pi --vosk-model {lang}=DIR"
+
+
 @dataclass
 class VoiceStatus:
     """`off`: None while voice commands are on, else one of OFF_REASONS; `lang`: the

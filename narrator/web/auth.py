@@ -6,18 +6,33 @@ further try must wait, twice as long each time up to `longest` seconds; a right 
 the count. A four-digit PIN then takes days to guess instead of seconds, and the
 organiser's own address is never locked by somebody else's guessing.
 
-Time comes from a clock (the Clock port's `now`), so the tests move it instead of sleeping.
+Sessions outlive a restart of the box (a power cut, the daemon restarted between games):
+with `store`, each is kept in the state folder (`web-sessions.json`, mode 0600) until it
+expires, `SESSION_HOURS` after the PIN was given (an evening's games). The file holds no
+token and no PIN: a session is kept as the SHA-256 of PIN and token together, so a copy of
+the file signs nobody in, and a new PIN ends every session made under the old one. A
+sign-out removes it from the file too. Expiry is by the wall clock (`wall`), the one thing
+that runs on across a restart; the brake on guessing stays in memory on the Clock port's
+`now`, so the tests move it instead of sleeping.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import json
+import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 COOKIE = "narrator_session"
+SESSIONS_FILE = "web-sessions.json"
+SESSION_HOURS = 12.0  # an evening's games from one sign-in, not the next week's
+
+log = logging.getLogger("narrator.web")
 
 
 def load_or_make_pin(configured: str | None, folder: Path) -> str:
@@ -35,8 +50,14 @@ def load_or_make_pin(configured: str | None, folder: Path) -> str:
     pin = f"{secrets.randbelow(10_000):04d}"
     from narrator.records.journal import private_dir, write_private
 
-    private_dir(folder)
-    write_private(path, pin + "\n")
+    try:
+        private_dir(folder)
+        write_private(path, pin + "\n")
+    except OSError as exc:
+        # A full or read-only card must not keep the box from starting (it did: exit 1 and
+        # a restart loop): the PIN holds for this run, and is said and logged as usual.
+        log.warning("cannot keep the page's PIN in %s (%s): it holds until a restart",
+                    path, exc.strerror or exc)
     return pin
 
 
@@ -53,8 +74,16 @@ class PinGate:
     free: int = 5  # wrong tries before the brake
     first_wait: float = 30.0
     longest: float = 900.0
-    sessions: set[str] = field(default_factory=set)
+    store: Path | None = None  # the sessions file; None: sessions live in memory only
+    wall: Callable[[], float] = time.time  # expiry: the clock that runs on across restarts
+    lifetime: float = SESSION_HOURS * 3600
+    # A session's key (see _key) -> when it expires, by `wall`.
+    sessions: dict[str, float] = field(default_factory=dict)
     _misses: dict[str, _Misses] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.store is not None:
+            self.sessions.update(_read_sessions(self.store))
 
     def wait_left(self, client: str) -> float:
         """Seconds before `client` may try a PIN again (0: now)."""
@@ -69,7 +98,8 @@ class PinGate:
         if hmac.compare_digest(pin.strip().encode(), self.pin.encode()):
             self._misses.pop(client, None)
             token = secrets.token_urlsafe(24)
-            self.sessions.add(token)
+            self.sessions[self._key(token)] = self.wall() + self.lifetime
+            self._save()
             return token
         m = self._misses.setdefault(client, _Misses())
         m.count += 1
@@ -81,8 +111,46 @@ class PinGate:
         return None
 
     def valid(self, token: str | None) -> bool:
-        return bool(token) and token in self.sessions
+        if not token:
+            return False
+        expires = self.sessions.get(self._key(token))
+        return expires is not None and expires > self.wall()
 
     def end(self, token: str | None) -> None:
-        if token:
-            self.sessions.discard(token)
+        if token and self.sessions.pop(self._key(token), None) is not None:
+            self._save()
+
+    def _key(self, token: str) -> str:
+        return hashlib.sha256(f"{self.pin}\n{token}".encode()).hexdigest()
+
+    def _save(self) -> None:
+        """The sessions still valid, to the file (a failure costs a sign-in after a
+        restart, never the page: logged)."""
+        now = self.wall()
+        for key in [k for k, expires in self.sessions.items() if expires <= now]:
+            del self.sessions[key]
+        if self.store is None:
+            return
+        from narrator.records.journal import private_dir, write_private
+
+        try:
+            private_dir(self.store.parent)
+            write_private(self.store, json.dumps({"sessions": self.sessions}) + "\n")
+        except OSError as exc:
+            log.warning("cannot keep the page's sessions in %s: %s", self.store, exc.strerror)
+
+
+def _read_sessions(path: Path) -> dict[str, float]:
+    """The sessions kept by the last run; a missing or damaged file is none (logged)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        log.warning("%s: the page's sessions are not kept (%s); sign in again", path, exc)
+        return {}
+    found = data.get("sessions") if isinstance(data, dict) else None
+    if not isinstance(found, dict):
+        return {}
+    return {str(k): float(v) for k, v in found.items()
+            if isinstance(v, int | float) and not isinstance(v, bool)}

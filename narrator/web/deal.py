@@ -16,6 +16,7 @@ from aiohttp import web
 
 from narrator.web.pages import esc
 from narrator.web.phone_deal import PhoneDeal
+from narrator.web.refusals import answer
 from narrator.web.server import WebServer
 from narrator.web.text import Text
 
@@ -49,10 +50,10 @@ def routes(server: WebServer, app: web.Application) -> None:
     def open_deal(request: web.Request) -> PhoneDeal | web.Response:
         """The deal going round, or the answer that says why there is none to use."""
         if not server.signed_in(request):
-            return web.json_response({"error": "enter the PIN first"}, status=401)
+            return answer(401, server.text(), "sign_in_first", "enter the PIN first")
         deal = server.deal
         if deal is None or deal.closed:
-            return web.json_response({"error": "the deal is over"}, status=409)
+            return answer(409, server.text(), "deal_over", "the deal is over")
         return deal
 
     async def peek(request: web.Request) -> web.StreamResponse:
@@ -60,7 +61,7 @@ def routes(server: WebServer, app: web.Application) -> None:
         if not isinstance(deal, PhoneDeal):
             return deal
         if request.query.get("seat", "") != str(deal.seat):
-            return web.json_response({"error": "not this seat's turn"}, status=409)
+            return answer(409, server.text(), "not_seats_turn", "not this seat's turn")
         return web.json_response({"seat": deal.seat, "role": server.text().role(deal.peek())},
                                  headers={"Cache-Control": "no-store"})
 

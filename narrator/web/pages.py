@@ -210,6 +210,13 @@ def no_game(t: Text) -> str:
             f'<p><a class="button" href="/setup">{esc(t("nav_setup"))}</a></p></section>')
 
 
+def between_games(t: Text) -> str:
+    """No game on show while the box waits for the next one (after a restart, or a held
+    game set aside); the controls below offer it (between_controls)."""
+    return (f'<section class="status"><h1>{esc(t("between_games"))}</h1>'
+            f'<p class="moment">{esc(t("between_games_next"))}</p></section>')
+
+
 # The page's words for the reasons a box can't play a set-up (narrator.evening.Problem
 # codes); another code shows the evening's own (English) sentence.
 PROBLEM_WORDS = {"answer_display": "setup_no_answer_display",
@@ -226,9 +233,19 @@ def held(t: Text, game_id: str, code: str, reason: str) -> str:
 
 def held_controls(t: Text) -> str:
     """The PIN holder's one correction of a held game: abandon it (confirmed)."""
-    return (f'<section id="controls" class="box controls"><div class="row">'
-            f'<button type="button" data-kind="abandon" data-evening="abandon" '
-            f'data-confirm="confirm_abandon">{esc(t("abandon"))}</button>'
+    return _evening_controls(t, f'<button type="button" data-kind="abandon" data-evening="abandon" '
+                                f'data-confirm="confirm_abandon">{esc(t("abandon"))}</button>')
+
+
+def between_controls(t: Text) -> str:
+    """Between games with no game on show (the box restarted after one ended): the next
+    game with the same names, or the set-up."""
+    return _evening_controls(t, f'<button type="button" data-kind="next_game" '
+                                f'data-evening="next-game">{esc(t("next_game"))}</button>')
+
+
+def _evening_controls(t: Text, button: str) -> str:
+    return (f'<section id="controls" class="box controls"><div class="row">{button}'
             f'<a class="button" href="/setup">{esc(t("nav_setup"))}</a></div>'
             '<div id="confirm" class="confirm" hidden><p class="question"></p>'
             f'<button type="button" class="yes">{esc(t("yes"))}</button>'
@@ -238,9 +255,12 @@ def held_controls(t: Text) -> str:
             f'{_json_words(t, ("confirm_abandon", "done", "refused"))}</script></section>')
 
 
-def voice_off(t: Text, reason: str) -> str:
-    """Voice commands are off (no microphone, no model for the language, microphone lost)."""
-    return f'<p class="voice-off" role="status">{esc(t(reason))}</p>'
+def voice_off(t: Text, reason: str, lang: str) -> str:
+    """Voice commands are off (no microphone, no model for the language, microphone lost);
+    for a missing model, the command that installs one (`lang`: the language it lacks)."""
+    from narrator.voice.voice_status import install_hint
+
+    return f'<p class="voice-off" role="status">{esc(t(reason, command=install_hint(lang)))}</p>'
 
 
 def game_page(t: Text, fragment: str, controls: str, game_id: str | None, over: bool) -> str:

@@ -46,6 +46,7 @@ from narrator.web.reading import (
     step_of,
     view_of,
 )
+from narrator.web.refusals import answer, rule_answer, words
 from narrator.web.text import Text, text
 
 if TYPE_CHECKING:
@@ -124,13 +125,15 @@ class WebServer:
         held = self.evening.held if self.evening is not None else None
         if held is not None:
             return held.setup.lang
+        if self.evening is not None:  # between games: the last game's (after a restart too)
+            return self.evening.setup.lang
         return self.host.settings.game.lang
 
     def no_game(self, t: Text) -> str:
         """The page with no game in play: an unfinished game held (and why), or none."""
         held = self.evening.held if self.evening is not None else None
         if held is None:
-            return pages.no_game(t)
+            return pages.no_game(t) if self.evening is None else pages.between_games(t)
         return pages.held(t, held.game_id, held.problem.code, held.problem.reason)
 
     def text(self) -> Text:
@@ -156,7 +159,7 @@ class WebServer:
         status = getattr(self.host, "voice_status", None)
         if status is None or status.off is None:
             return notes
-        return notes + pages.voice_off(t, status.off)
+        return notes + pages.voice_off(t, status.off, status.lang)
 
     def _message(self) -> bytes:
         view = self.view()
@@ -224,10 +227,10 @@ class WebServer:
             raise
         except Exception:
             log.exception("the page failed on %s %s", request.method, request.path)
+            t = self.text()
             if request.path.startswith("/api/"):
-                return web.json_response({"error": "the box could not answer this request"},
-                                         status=500)
-            return web.Response(text="The box could not answer this request.", status=500)
+                return answer(500, t, "server_failed", "the box could not answer this request")
+            return web.Response(text=words(t, "server_failed"), status=500)
 
     # helpers
     def signed_in(self, request: web.Request) -> bool:
@@ -256,6 +259,9 @@ class WebServer:
                         else pages.sign_in_hint(t))
         elif held is not None:
             controls = pages.held_controls(t) if self.signed_in(request) else pages.sign_in_hint(t)
+        elif self.evening is not None and not self.evening.starting:  # between games
+            controls = (pages.between_controls(t) if self.signed_in(request)
+                        else pages.sign_in_hint(t))
         game_id = view["game"]["id"] if view else held.game_id if held else None
         body = pages.game_page(t, fragment, controls, game_id, bool(view and view["game"]["over"]))
         return self.html(t("title_game"), body, "game", request)
@@ -296,63 +302,69 @@ class WebServer:
     async def api_state(self, request: web.Request) -> web.StreamResponse:
         view = self.view()
         if view is None:
-            return web.json_response({"error": "no game is running"}, status=404, headers=_NO_STORE)
+            return answer(404, self.text(), "no_game", "no game is running")
         status = getattr(self.host, "voice_status", None)
         if status is not None:
             view = {**view, "voice": status.to_json()}
         return web.json_response(view, headers=_NO_STORE, dumps=_dumps)
 
     async def api_action(self, request: web.Request) -> web.StreamResponse:
+        t = self.text()
         if not self.signed_in(request):
-            return _error(401, "enter the PIN first")
+            return answer(401, t, "sign_in_first", "enter the PIN first")
         try:
             data = await request.json()
         except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deeply
-            return _error(400, "the body is not JSON")
+            return answer(400, t, "bad_request", "the body is not JSON")
         # An undo confirmed on the page names the step it was asked at (GET /api/undo):
         # the game goes on while the organiser reads the question.
         step = data.pop("step", None) if isinstance(data, dict) and data.get("kind") == "undo" else None
         if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
-            return _error(400, "step: expected a whole number")
+            return answer(400, t, "bad_request", "step: expected a whole number")
         try:
             action = page_actions.parse_action(data)
         except page_actions.BadBody as exc:
-            return _error(400, str(exc))
+            return answer(400, t, "bad_request", str(exc))
         box = self.host.box
         if box is None or box.game.over:
-            return _error(409, "no game is running")
+            return answer(409, t, "no_game", "no game is running")
         if step is not None and step != step_of(box):
-            return _error(409, self.text()("undo_moved_on"))
+            return _error(409, t("undo_moved_on"))
         return self.apply(box, action)
 
     def apply(self, box: Box, action: Action) -> web.Response:
         """One action from the page through the engine; the answer is the new view."""
         game = box.game
+        t = self.text()
         reason = page_actions.refusal_at_night(game.state, action)
-        if reason is None and isinstance(action, Undo):
-            reason = page_actions.undo_refusal(game.state, state_before(box))
         if reason is not None:
-            return _error(409, reason)
+            return answer(409, t, "at_night", reason)
+        if isinstance(action, Undo):
+            reason = page_actions.undo_refusal(game.state, state_before(box))
+            if reason is not None:
+                return answer(409, t, "undo_day_only", reason)
         try:
             box.apply_now(action, "page")
         except RuleError as exc:
-            return _error(409, str(exc))
+            log.info("the page's %s is refused: %s", action.kind, exc)
+            return rule_answer(409, t, exc)
         except OSError as exc:
             log.error("cannot write the journal (%s): the page's %s is refused", exc, action.kind)
-            return _error(503, "the box cannot write its journal; nothing changed")
+            return answer(503, t, "journal_failed", "the box cannot write its journal; nothing changed")
         except Exception:
             log.exception("the engine failed on the page's %s; nothing changed", action.kind)
-            return _error(500, "the engine could not take this action; nothing changed")
+            return answer(500, t, "engine_failed",
+                          "the engine could not take this action; nothing changed")
         log.info("the page: %s", action.kind)
         view = view_of(box)
         return web.json_response(view, headers=_NO_STORE, dumps=_dumps)
 
     async def api_undo(self, request: web.Request) -> web.StreamResponse:
         """The confirm step's words: what an undo would take back now, or why it can't."""
-        if not self.signed_in(request):
-            return _error(401, "enter the PIN first")
-        box = self.host.box
         t = self.text()
+        if not self.signed_in(request):
+            return answer(401, t, "sign_in_first", "enter the PIN first")
+        box = self.host.box
         if box is None or box.game.over:
             return _error(409, t("undo_none"))
         before = state_before(box)

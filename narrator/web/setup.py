@@ -10,6 +10,7 @@ Starting, the next game and abandoning go through the evening (`service.evening`
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,8 +22,11 @@ from narrator.evening import Evening, GameSetup, Problem
 from narrator.evening.setup import INPUTS, SetupError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.web.pages import esc
+from narrator.web.refusals import answer, words
 from narrator.web.server import WebServer
 from narrator.web.text import Text, text
+
+log = logging.getLogger("narrator.web")
 
 MAX_NAME = 40
 DEALS = ("cards", "phone")
@@ -187,8 +191,24 @@ def _say(t: Text, problem: Problem, form: SetupForm) -> str:
              "input_no_pads": t("setup_input_no_pads"), "input_no_keypad": t("setup_input_no_keypad"),
              "name_empty": t("name_empty"), "name_control": t("name_control"),
              "name_too_long": t("name_long", most=MAX_NAME), "number": t("setup_bad_event_number"),
-             "text_too_long": t("name_long", most=80), "text_control": t("name_control")}
-    return words.get(code, problem.reason)
+             "text_too_long": t("name_long", most=80), "text_control": t("name_control"),
+             # a value or a table the rule set's limits refuse (classic's mafia count,
+             # boxed's roles off the booklet's row): the English, with the rule, to the log
+             "setting": t("setup_bad_setting"), "seats": t("setup_not_playable")}
+    if code == "setting" and form.rules in bundled():
+        setting = load_bundled(form.rules).setting(problem.field.removeprefix("settings."))
+        if setting is not None and setting.minimum is not None and setting.maximum is not None:
+            return t("setup_setting_range", low=_number(setting.minimum),
+                     high=_number(setting.maximum))
+    if code in ("setting", "seats") or code not in words:
+        log.info("the set-up page refuses %s: %s", problem.field, problem.reason)
+        if t.lang == "en":  # the rules' own sentence names the count and the rule
+            return problem.reason
+    return words.get(code, t("setup_refused"))
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: bool,
@@ -350,15 +370,18 @@ def routes(server: WebServer, app: web.Application) -> None:
                 errors.setdefault(_field(problem.field), _say(t, problem, form))
             return render(request, form, errors, status=400)
         except NarratorError as exc:
-            return render(request, form, {"start": str(exc)}, status=409)
+            log.info("the set-up page's start is refused: %s", exc)
+            return render(request, form, {"start": words(t, getattr(exc, "code", "other"))},
+                          status=409)
         raise web.HTTPSeeOther("/deal" if form.deal == "phone" else "/game")
 
     async def evening_action(request: web.Request) -> web.StreamResponse:
+        t = server.text()
         if not server.signed_in(request):
-            return web.json_response({"error": "enter the PIN first"}, status=401)
+            return answer(401, t, "sign_in_first", "enter the PIN first")
         evening = server.evening
         if evening is None:
-            return web.json_response({"error": server.text()("setup_unavailable")}, status=503)
+            return web.json_response({"error": t("setup_unavailable")}, status=503)
         what = request.match_info["what"]
         try:
             if what == "next-game":
@@ -367,8 +390,10 @@ def routes(server: WebServer, app: web.Application) -> None:
                 evening.next()
             else:
                 evening.abandon()
-        except NarratorError as exc:
-            return web.json_response({"error": str(exc)}, status=409)
+        except NarratorError as exc:  # a refused set-up (the box lacks what it needs), or
+            # an evening operation that can't be done now
+            code = "setup_refused" if isinstance(exc, SetupError) else getattr(exc, "code", "other")
+            return answer(409, t, code, str(exc))
         return web.json_response({"ok": True})
 
     app.router.add_get("/setup", get_setup)

@@ -15,7 +15,7 @@ from narrator.evening import Evening
 from narrator.settings import Settings
 from narrator.web import archive, deal, notices, phone_time, setup
 from narrator.web.activation import inherited_socket
-from narrator.web.auth import PinGate
+from narrator.web.auth import SESSIONS_FILE, PinGate
 from narrator.web.server import Host, WebServer
 
 log = logging.getLogger("narrator.web")
@@ -44,7 +44,9 @@ async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any
             sock.close()
         return None
     pin = load_or_make_pin(web_settings.pin, settings.state_dir)
-    server = make_server(host, PinGate(pin, clock.now), clock, evening)
+    # Sessions kept in the state folder: a restart does not sign the organiser out.
+    gate = PinGate(pin, clock.now, store=settings.state_dir / SESSIONS_FILE)
+    server = make_server(host, gate, clock, evening)
     if sock is not None:
         # Where it listens is narrator.socket's to say; `listen:` still names the address
         # said aloud when it is not 0.0.0.0 (the box has no network to find its own).

@@ -358,3 +358,16 @@ async def drive_until(clock: FakeClock, done: Callable[[], bool], limit: float =
         if not await clock.step():
             clock.advance(1.0)
         assert clock.now() - start_at < limit, "never happened"
+
+
+def test_a_card_that_refuses_the_pin_still_gives_the_page_one(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Found for real: `narrator run` on a full card, first start (no PIN kept yet), died
+    with ENOSPC making the page's PIN, before a word was said: a restart loop."""
+    from narrator.web.auth import load_or_make_pin
+
+    state = tmp_path / "state"
+    state.write_text("the card refuses this folder")
+    pin = load_or_make_pin(None, state)
+    assert pin.isdigit() and len(pin) == 4
+    assert "cannot keep the page's PIN" in caplog.text

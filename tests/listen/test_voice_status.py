@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
 
 from narrator.clock import FakeClock
 from narrator.devices.fake import FakeSeatPanel
@@ -25,7 +24,7 @@ from narrator.voice.fake import FakeSpeaker
 from narrator.voice.listener import VoiceListener
 from narrator.voice.recognizer import FakeRecognizer
 from narrator.voice.voice_status import VoiceStatus
-from tests.web.harness import Table
+from tests.web.harness import serve_table
 
 
 class LosingMicrophone:
@@ -41,7 +40,10 @@ class LosingMicrophone:
         raise DeviceError("microphone default lost: Stream is stopped")
 
 
-def test_russian_without_a_model_turns_voice_off(tmp_path: Path) -> None:
+def test_russian_without_a_model_turns_voice_off(tmp_path: Path,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """The table hears plain words (voice commands are off; the keypad and the page work);
+    the install command is for whoever sets the box up: on the page and in the log."""
     settings = load_settings(None, {"state_dir": str(tmp_path / "state"), "keypad": "none",
                                     "game": {"lang": "ru"}})
     assert settings.recognizer.engine == "vosk"  # the default config: vosk for Russian
@@ -63,8 +65,19 @@ def test_russian_without_a_model_turns_voice_off(tmp_path: Path) -> None:
 
     asyncio.run(main())
     said = [text for _at, text in speaker.said]
-    told = [t for t in said if t.startswith("Голосовые команды выключены: для этого языка")]
-    assert len(told) == 1  # once, at start-up
+    plain = ("Голосовые команды выключены. Пользуйтесь кнопками и клавиатурой. "
+             "Страница организатора тоже работает.")
+    assert said.count(plain) == 1  # once, at start-up
+    assert not [t for t in said if any(w in t.lower() for w in ("install", "vosk", "scripts", "--"))]
+    assert "scripts/install-pi --vosk-model ru=DIR" in caplog.text
+
+    async def page() -> str:
+        async with serve_table(tmp_path / "page", lang="ru") as (table, client):
+            table.host.voice_status = status  # type: ignore[attr-defined]
+            return await (await client.get("/game")).text()
+
+    html = asyncio.run(page())
+    assert "не установлена речевая модель" in html and "scripts/install-pi --vosk-model ru=DIR" in html
 
 
 def test_a_lost_microphone_stops_voice_and_the_game_goes_on(tmp_path: Path) -> None:
@@ -107,17 +120,11 @@ def test_a_lost_microphone_stops_voice_and_the_game_goes_on(tmp_path: Path) -> N
 
 def test_the_page_shows_why_voice_is_off(tmp_path: Path) -> None:
     async def main() -> None:
-        table = Table(tmp_path)
-        table.host.voice_status = VoiceStatus("voice_mic_lost")  # type: ignore[attr-defined]
-        client = TestClient(TestServer(table.server.app))
-        await client.start_server()
-        try:
+        async with serve_table(tmp_path) as (table, client):
+            table.host.voice_status = VoiceStatus("voice_mic_lost")  # type: ignore[attr-defined]
             page = await (await client.get("/game")).text()
             assert "Voice commands are off: the microphone was lost." in page
             state = json.loads(await (await client.get("/api/state")).text())
             assert state["voice"] == {"on": False, "off": "voice_mic_lost", "lang": "en"}
-        finally:
-            await client.close()
-            await table.box.stop()
 
     asyncio.run(main())

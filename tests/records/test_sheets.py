@@ -9,6 +9,7 @@ import json
 import re
 import shutil
 import subprocess
+from functools import partial
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,14 @@ def _sport_game(lang: str) -> tuple[Game, ProtocolBuilder]:
     builder = ProtocolBuilder(rules, 10, lang=lang)
     builder.feed(game.opening)
     return game, builder
+
+
+def _until(game: Game, builder: ProtocolBuilder, task: object, day: int = 1) -> None:
+    """Let the windows run out (feeding the builder) until `task` of day `day` is on."""
+    from narrator.engine.actions import WindowClosed
+
+    while game.state.current != task or game.state.number != day:
+        builder.feed(game.apply(WindowClosed(game.state.window)))
 
 
 def visible(html: str) -> str:
@@ -186,14 +195,11 @@ def test_a_vote_a_removal_cancelled_is_on_the_sheet(lang: str, said: str) -> Non
     day, voting is skipped)”: day 1's sheet says the vote was cancelled, whether the
     nominee went before the vote (day 1) or during it (day 2), not just votes that led
     nowhere."""
-    from narrator.engine.actions import Foul, Nominate, Remove, Vote, WindowClosed
+    from narrator.engine.actions import Foul, Nominate, Remove, Vote
     from narrator.engine.tasks import Speech, VoteOn
 
     game, builder = _sport_game(lang)
-
-    def until(task: object, day: int = 1) -> None:
-        while game.state.current != task or game.state.number != day:
-            builder.feed(game.apply(WindowClosed(game.state.window)))
+    until = partial(_until, game, builder)
 
     until(Speech(1))
     builder.feed(game.apply(Nominate(5)))
@@ -214,6 +220,48 @@ def test_a_vote_a_removal_cancelled_is_on_the_sheet(lang: str, said: str) -> Non
     days = visible(render_html(p)).split(words(lang)["day"] + " ")[1:]
     assert len(days) == 2 and all(said in d for d in days)
     assert said not in visible(render_html(protocol_of("sport", 10, seed=1, lang=lang)))
+
+
+@pytest.mark.parametrize(("lang", "kept", "left"), [
+    ("en", "Seat 5, the only nominee: not voted on", "Seat 8, the only nominee: left without a vote"),
+    ("ru", "Место 5, единственная кандидатура: не голосовали",
+     "Место 8, единственная кандидатура: ушёл без голосования")])
+def test_a_lone_nominee_is_on_the_sheet_as_the_rules_treat_them(lang: str, kept: str,
+                                                                 left: str) -> None:
+    """000: "If only one candidate is nominated for the first round (Day), it is not voted
+    on"; 001: "If only one nominee exists, they are eliminated automatically". The sheet
+    and the JSON say which happened, not only that the seat was nominated."""
+    from narrator.engine.actions import Nominate, WindowClosed
+    from narrator.engine.tasks import Speech
+
+    game, builder = _sport_game(lang)
+    until = partial(_until, game, builder)
+
+    until(Speech(1))
+    builder.feed(game.apply(Nominate(5)))
+    until(Speech(2), day=2)
+    builder.feed(game.apply(Nominate(8)))
+    until(Speech(3), day=2)
+    while game.state.phase == "day":
+        builder.feed(game.apply(WindowClosed(game.state.window)))
+    p = builder.to_json()
+    assert [d.get("lone_nominee") for d in p["days"]] == [{"seat": 5, "left": False},
+                                                          {"seat": 8, "left": True}]
+    assert p["days"][1]["votes"] == [] and not game.state.alive[8] and game.state.alive[5]
+    days = visible(render_html(p)).split(words(lang)["day"] + " ")[1:]
+    assert len(days) == 2 and kept in days[0] and left in days[1] and left not in days[0]
+
+
+def test_a_club_lone_nominee_is_not_voted_on_any_day() -> None:
+    """004: a vote happens "only if there are at least two players nominated"."""
+    p = protocol_of("club", 10, seed=12)  # days 3 and 4 have one nominee each
+    lone = [d for d in p["days"] if d.get("lone_nominee")]
+    assert [d["lone_nominee"] for d in lone] == [{"seat": 4, "left": False},
+                                                 {"seat": 10, "left": False}]
+    for d in lone:
+        assert d["votes"] == [] and d["lone_nominee"]["seat"] in {
+            n["target"] for n in d["nominations"] if not n["withdrawn"]}
+    assert "Seat 10, the only nominee: not voted on" in visible(render_html(p))
 
 
 @pytest.mark.parametrize(("lang", "don", "sheriff", "plain"), [

@@ -61,3 +61,24 @@ def test_a_missing_device_is_reported(audio_home: AudioHome) -> None:
     done = audio_home.run("-m", "narrator", "say", "Pause.", "--device", "flaky")
     assert done.returncode == 1
     assert "audio device failed" in done.stderr
+
+
+@pytest.mark.parametrize(("keypad", "extra", "place"), [
+    ("terminal", [], "The answer follows on the keypad's screen."),
+    ("evdev", [], "The answer follows on the answer light."),  # a USB keypad has no screen
+    ("terminal", ["--answers", "light"], "The answer follows on the answer light."),
+    ("evdev", ["--answers", "screen"], "The answer follows on the keypad's screen."),
+])
+def test_a_cue_names_where_this_box_shows_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  keypad: str, extra: list[str], place: str) -> None:
+    """As the running box (Service.answer_place): a laptop on mock pins with the terminal
+    keypad shows answers on its screen; `say` used to name the light whatever the box."""
+    from narrator.cli import build_parser
+    from narrator.cli.say import text_of
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    config = tmp_path / "narrator.yaml"
+    config.write_text(f"keypad: {keypad}\nstate_dir: {tmp_path / 'state'}\n")
+    args = build_parser().parse_args(["say", "--cue", "angel_wake", "--input", "keypad",
+                                      "--config", str(config), *extra])
+    assert text_of(args).endswith(place)

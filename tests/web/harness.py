@@ -7,8 +7,13 @@ test moves the clock with `step()` and acts like players and the organiser would
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
 
 from narrator.clock import FakeClock
 from narrator.daemon import Box
@@ -25,6 +30,9 @@ from narrator.web.site import make_server
 from narrator.windows import WindowTimers
 
 PIN = "2468"
+Client = TestClient[web.Request, web.Application]
+# The `served` fixture's type (tests/web/conftest.py).
+Served = Callable[..., AbstractAsyncContextManager[tuple["Table", Client]]]
 
 
 class TableHost:
@@ -121,3 +129,35 @@ def seat_players(table: Table, seed: int = 7) -> None:
     PadPlayers(box, players, press, keypad, table.clock, seed)
     panel.start(box.submit)
     box.spawn("keypad", lambda: keypad.run(box.submit))
+
+
+@asynccontextmanager
+async def serve_table(tmp: Path, **table: Any) -> AsyncIterator[tuple[Table, Client]]:
+    """A Table (`table`: its arguments) and a client of its page's server, both started;
+    both closed after, whatever the test did (tests/web/conftest.py: `served`)."""
+    played = Table(tmp, **table)
+    client: Client = TestClient(TestServer(played.server.app))
+    await client.start_server()
+    try:
+        yield played, client
+    finally:
+        await client.close()
+        await played.box.stop()
+
+
+@asynccontextmanager
+async def serve_service(service: Any, clock: FakeClock, gate: PinGate | None = None,
+                        pin: str = PIN) -> AsyncIterator[Client]:
+    """`narrator run`'s service (narrator.service.Service) running, its page served with
+    its evening, and a client started; the service stopped and the client closed after."""
+    import asyncio
+
+    server = make_server(service, gate or PinGate(pin, clock.now), clock, service.evening)
+    client: Client = TestClient(TestServer(server.app))
+    await client.start_server()
+    task = asyncio.get_running_loop().create_task(service.run())
+    try:
+        yield client
+    finally:
+        task.cancel()
+        await client.close()

@@ -8,29 +8,20 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
-
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
-from narrator.web.auth import PinGate
-from narrator.web.site import make_server
 from tests.box.test_service import make_service
+from tests.web.harness import serve_service
 
-Client = TestClient[web.Request, web.Application]
 PIN = "1357"
 
 
 def test_an_abandoned_game_shows_as_abandoned_not_in_play(tmp_path: Path) -> None:
     clock = FakeClock()
     service, _panel, _speaker = make_service(tmp_path, clock, FakeKeypad())
-    server = make_server(service, PinGate(PIN, clock.now), clock, service.evening)
 
     async def main() -> None:
-        client: Client = TestClient(TestServer(server.app))
-        await client.start_server()
-        task = asyncio.get_running_loop().create_task(service.run())
-        try:
+        async with serve_service(service, clock, pin=PIN) as client:
             while service.box is None or service.box.game.state.phase != "day":
                 if not await clock.step():
                     clock.advance(1.0)
@@ -47,8 +38,5 @@ def test_an_abandoned_game_shows_as_abandoned_not_in_play(tmp_path: Path) -> Non
             assert f"/protocols/{game['id']}.html" in page
             assert 'data-kind="foul"' not in page and 'data-confirm="confirm_abandon"' not in page
             assert 'data-evening="next-game"' in page and 'data-confirm="confirm_next"' not in page
-        finally:
-            task.cancel()
-            await client.close()
 
     asyncio.run(main())

@@ -8,11 +8,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from narrator.rules.loader import load_bundled
 from narrator.sim.selfplay import deal
-from tests.web.harness import PIN, Table
+from tests.web.harness import PIN, Served, Table, serve_table
 
 Client = TestClient[web.Request, web.Application]
 ROLE_WORDS = ("civilian", "sheriff", "mafia", "don", "role")
@@ -20,14 +20,8 @@ ROLE_WORDS = ("civilian", "sheriff", "mafia", "don", "role")
 
 def run(tmp: Path, body: Callable[[Table, Client], Awaitable[None]]) -> None:
     async def main() -> None:
-        table = Table(tmp, roles=deal(load_bundled("sport"), 10, 3), seed=3)
-        client: Client = TestClient(TestServer(table.server.app))
-        await client.start_server()
-        try:
+        async with serve_table(tmp, roles=deal(load_bundled("sport"), 10, 3), seed=3) as (table, client):
             await body(table, client)
-        finally:
-            await client.close()
-            await table.box.stop()
 
     asyncio.run(main())
 
@@ -104,14 +98,14 @@ def test_a_foul_from_the_page_is_an_engine_action_and_the_answer_is_the_new_stat
         assert (await r.json())["undo"] == "the foul to seat 4"
         r = await client.post("/api/action", json={"kind": "foul", "seat": 4})
         r = await client.post("/api/action", json={"kind": "unfoul", "seat": 5})
-        assert r.status == 409 and (await r.json())["error"] == "seat 5 has no foul to take back"
+        assert r.status == 409 and (await r.json())["detail"] == "seat 5 has no foul to take back"
         r = await client.post("/api/action", json={"kind": "unfoul", "seat": 4})
         assert r.status == 200 and (await r.json())["seats"][3]["fouls"] == 1
         assert table.state.fouls[4] == 1
         r = await client.post("/api/action", json={"kind": "pause"})
         assert r.status == 200 and (await r.json())["game"]["paused"] is True
         r = await client.post("/api/action", json={"kind": "pause"})
-        assert r.status == 409 and (await r.json())["error"] == "already paused"
+        assert r.status == 409 and (await r.json())["error"] == "The game is already paused."
 
     run(tmp_path, body)
 
@@ -124,7 +118,7 @@ def test_at_night_the_page_takes_only_pause_resume_foul_and_removal(tmp_path: Pa
         for action in ({"kind": "end_speech"}, {"kind": "undo"}, {"kind": "add_time", "seconds": 30}):
             r = await client.post("/api/action", json=action)
             assert r.status == 409
-            assert (await r.json())["error"].startswith("the page takes no actions at night")
+            assert (await r.json())["detail"].startswith("the page takes no actions at night")
         r = await client.post("/api/action", json={"kind": "pause"})
         assert r.status == 200
 
@@ -207,21 +201,15 @@ def test_the_page_gives_the_game_to_the_other_team_at_night(tmp_path: Path) -> N
     run(tmp_path, body)
 
 
-def test_no_forfeit_where_the_rules_have_none(tmp_path: Path) -> None:
+def test_no_forfeit_where_the_rules_have_none(served: Served) -> None:
     async def main() -> None:
-        table = Table(tmp_path, rules="club", roles=deal(load_bundled("club"), 10, 3), seed=3)
-        client: Client = TestClient(TestServer(table.server.app))
-        await client.start_server()
-        try:
+        async with served(rules="club", roles=deal(load_bundled("club"), 10, 3), seed=3) as (table, client):
             await sign_in(client)
             page = await (await client.get("/game")).text()
             assert 'data-kind="forfeit"' not in page
             r = await client.post("/api/action", json={"kind": "forfeit", "seat": 1})
             assert r.status == 409 and "no game to the other team" in (await r.json())["error"]
             assert table.state.phase != "over"
-        finally:
-            await client.close()
-            await table.box.stop()
 
     asyncio.run(main())
 
@@ -276,18 +264,15 @@ def test_an_undo_confirmed_after_the_game_moved_on_is_refused(tmp_path: Path) ->
     run(tmp_path, body)
 
 
-def test_the_page_ends_a_discussion_as_the_keypad_s_slash_enter_does(tmp_path: Path) -> None:
+def test_the_page_ends_a_discussion_as_the_keypad_s_slash_enter_does(served: Served) -> None:
     # Found at a club evening: classic's ten-minute discussion (and boxed's five) could be
     # ended only with "/ Enter" on the keypad or the voice; the organiser's phone had no
     # button for it ("Next speaker" is refused there).
     from narrator.engine.tasks import Accusations, Discussion
 
     async def main() -> None:
-        table = Table(tmp_path, rules="classic", seats=8, roles=deal(load_bundled("classic"), 8, 3),
-                      seed=3)
-        client: Client = TestClient(TestServer(table.server.app))
-        await client.start_server()
-        try:
+        roles = deal(load_bundled("classic"), 8, 3)
+        async with served(rules="classic", seats=8, roles=roles, seed=3) as (table, client):
             await table.until(lambda: isinstance(table.state.current, Discussion)
                               and table.window_running())
             await sign_in(client)
@@ -296,8 +281,5 @@ def test_the_page_ends_a_discussion_as_the_keypad_s_slash_enter_does(tmp_path: P
             r = await client.post("/api/action", json={"kind": "start_voting"})
             assert r.status == 200
             assert isinstance(table.state.current, Accusations)
-        finally:
-            await client.close()
-            await table.box.stop()
 
     asyncio.run(main())

@@ -16,6 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
+from narrator.evening import GameSetup
 from narrator.records.session import GameSession
 from narrator.rules.loader import load_bundled
 from narrator.web.text import text
@@ -169,7 +170,7 @@ def test_an_evening_set_up_played_and_corrected_from_the_page(evening: EveningBo
 
         # A refused correction says why and changes nothing.
         driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="resume"]').click()
-        wait_for(driver, lambda d: "Refused: not paused" in d.find_element(By.ID, "result").text)
+        wait_for(driver, lambda d: "Refused: The game is not paused." in d.find_element(By.ID, "result").text)
         wait_for(driver, lambda d: in_view(d, "#result"))
 
         # The nights and days that follow: nothing about roles, whatever happens.
@@ -277,6 +278,63 @@ def test_the_input_method_is_chosen_for_the_next_game_on_the_page(evening: Eveni
         assert any("клавиатур" in t for t in night)
         assert not any(re.search("кноп", t, re.IGNORECASE) for t in night)
         assert box.game.engine.rules.name == "sport" and box.session.header.lang == "ru"  # type: ignore[attr-defined]
+
+
+def test_a_russian_page_refuses_in_russian_and_a_restart_keeps_it_signed_in(
+        tmp_path: Path) -> None:
+    """Found at a club evening: a Russian page showed the engine's refusals in English
+    ("Not now." after a pause), and a restart between games started a game unasked and
+    signed the page out."""
+    first = EveningBox(tmp_path)
+    try:
+        first.until(lambda: first.box is not None)
+        first.loop.call(_russian_game(first))
+        first.until(lambda: first.box is not None and isinstance(first.box.session, GameSession)
+                    and first.box.session.header.lang == "ru" and first.box.game.state.phase == "day"
+                    and first.box.performer.timers.is_open(first.box.game.state.window))
+        box = first.box
+        assert box is not None
+        with chromium(tmp_path / "profile") as driver:
+            sign_in(driver, first.url)
+            driver.get(first.url + "/game")
+            driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="pause"]').click()
+            wait_for(driver, lambda d: "Готово." in d.find_element(By.ID, "result").text)
+            driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="end_speech"]').click()
+            refusal = "Отказано: Игра на паузе: сначала нажмите «Продолжить»."
+            wait_for(driver, lambda d: d.find_element(By.ID, "result").text == refusal)
+            assert box.game.state.paused
+            shoot(driver, tmp_path, "ru-1-refused-paused")
+
+            first.loop.call(_abandon(first))  # between games; then the box restarts
+            first.close()
+            again = EveningBox(tmp_path)
+            try:
+                speaker = again.service.ports.speaker
+                again.until(lambda: any(t.startswith("Ждём следующую игру.")
+                                        for _at, t in speaker.said), limit=600)  # type: ignore[attr-defined]
+                assert again.box is None
+                driver.get(again.url + "/game")  # the same phone, the cookie it had
+                wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-evening="next-game"]'))
+                assert "Ждём следующую игру" in body_text(driver) and "Выйти" in body_text(driver)
+                shoot(driver, tmp_path, "ru-2-restarted-between-games")
+                driver.find_element(By.CSS_SELECTOR, '[data-evening="next-game"]').click()
+                again.until(lambda: again.box is not None)
+                wait_for(driver, lambda d: "Ночь 0" in body_text(d))
+                shoot(driver, tmp_path, "ru-3-next-game")
+            finally:
+                again.close()
+    finally:
+        if not first.loop.loop.is_closed():
+            first.close()
+
+
+async def _russian_game(evening: EveningBox) -> None:
+    evening.service.evening.abandon()
+    evening.service.evening.start(GameSetup(lang="ru"))
+
+
+async def _abandon(evening: EveningBox) -> None:
+    evening.service.evening.abandon()
 
 
 def test_a_signed_in_phone_tells_the_box_the_date(evening: EveningBox, tmp_path: Path) -> None:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from narrator.web.phone_deal import PhoneDeal
-from tests.web.harness import PIN, Table
+from tests.web.harness import PIN, Served
 
 Client = TestClient[web.Request, web.Application]
 
@@ -26,14 +25,11 @@ def test_the_deal_goes_round_once_and_closes() -> None:
     assert done == [True]
 
 
-def test_the_page_shows_only_the_seat_whose_turn_it_is(tmp_path: Path) -> None:
+def test_the_page_shows_only_the_seat_whose_turn_it_is(served: Served) -> None:
     async def main() -> None:
-        table = Table(tmp_path)
-        roles = ["don", "civilian", "sheriff"]
-        table.server.deal = PhoneDeal(roles)
-        client: Client = TestClient(TestServer(table.server.app))
-        await client.start_server()
-        try:
+        async with served() as (table, client):
+            roles = ["don", "civilian", "sheriff"]
+            table.server.deal = PhoneDeal(roles)
             assert (await client.post("/api/deal/peek?seat=1")).status == 401
             await client.post("/login", data={"pin": PIN}, allow_redirects=False)
             page = await (await client.get("/deal")).text()
@@ -50,8 +46,5 @@ def test_the_page_shows_only_the_seat_whose_turn_it_is(tmp_path: Path) -> None:
             assert (await client.post("/api/deal/peek?seat=3")).status == 409
             page = await (await client.get("/deal")).text()
             assert "can&#x27;t be opened again" in page
-        finally:
-            await client.close()
-            await table.box.stop()
 
     asyncio.run(main())

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from narrator.rules.loader import load_bundled
 from narrator.sim.selfplay import deal
 from narrator.web import pages
 from narrator.web.text import text
-from tests.web.harness import Table
+from tests.web.harness import Served
 
 Client = TestClient[web.Request, web.Application]
 WORDS = {"en": ("Technical pause", "The game record cannot be written"),
@@ -28,14 +27,11 @@ async def settle() -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_the_page_shows_the_fault_and_clears_it(tmp_path: Path, lang: str) -> None:
+def test_the_page_shows_the_fault_and_clears_it(served: Served, lang: str) -> None:
     badge, sentence = WORDS[lang]
 
     async def main() -> None:
-        table = Table(tmp_path, roles=deal(load_bundled("sport"), 10, 3), seed=3, lang=lang)
-        client: Client = TestClient(TestServer(table.server.app))
-        await client.start_server()
-        try:
+        async with served(roles=deal(load_bundled("sport"), 10, 3), seed=3, lang=lang) as (table, client):
             await table.until(lambda: table.state.phase == "day" and table.window_running())
             page = await (await client.get("/game")).text()
             assert badge not in page and 'class="fault"' not in page
@@ -53,9 +49,6 @@ def test_the_page_shows_the_fault_and_clears_it(tmp_path: Path, lang: str) -> No
             page = await (await client.get("/game")).text()
             # (The cue being said, "the technical pause is over", may still be on it.)
             assert 'class="fault"' not in page and sentence not in page
-        finally:
-            await client.close()
-            await table.box.stop()
 
     asyncio.run(main())
 

@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import bundled_names, load_bundled
 from narrator.sim.selfplay import deal
-from tests.web.harness import Table
+from tests.web.harness import Served
 
 Client = TestClient[web.Request, web.Application]
 SHOWN = {"en": "Players give their inputs with: the private keypad alone",
@@ -24,14 +23,12 @@ SHOWN = {"en": "Players give their inputs with: the private keypad alone",
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_the_live_page_shows_the_input_method(tmp_path: Path, lang: str) -> None:
+def test_the_live_page_shows_the_input_method(served: Served, lang: str) -> None:
     inputs = SHOWN[lang]
 
     async def main() -> None:
-        table = Table(tmp_path, roles=deal(load_bundled("sport"), 10, 3), lang=lang, input="keypad")
-        client: Client = TestClient(TestServer(table.server.app))
-        await client.start_server()
-        try:
+        roles = deal(load_bundled("sport"), 10, 3)
+        async with served(roles=roles, lang=lang, input="keypad") as (table, client):
             page = await (await client.get("/game")).text()
             assert inputs in page
             state = json.loads(await (await client.get("/api/state")).text())
@@ -39,9 +36,6 @@ def test_the_live_page_shows_the_input_method(tmp_path: Path, lang: str) -> None
             await table.until(lambda: table.state.phase == "day")
             page = await (await client.get("/game")).text()
             assert inputs in page  # the whole game long
-        finally:
-            await client.close()
-            await table.box.stop()
 
     asyncio.run(main())
 
@@ -54,19 +48,13 @@ def test_every_bundled_rule_set_has_a_name_in_both_books() -> None:
     assert ru.rule_set_name("my-club.yaml", "My club") == "My club"  # a club's own file
 
 
-def test_the_russian_set_up_form_names_the_rule_sets_in_russian(tmp_path: Path) -> None:
+def test_the_russian_set_up_form_names_the_rule_sets_in_russian(served: Served) -> None:
     async def main() -> None:
-        table = Table(tmp_path)
-        client: Client = TestClient(TestServer(table.server.app))
-        await client.start_server()
-        try:
+        async with served() as (_table, client):
             page = await (await client.get("/setup?rules=sport&seats=10&lang=ru")).text()
             ru = PhraseBook.load("ru")
             for name in bundled_names():
                 assert f">{ru.rule_set_name(name)}</option>" in page, name
                 assert load_bundled(name).title not in page, name
-        finally:
-            await client.close()
-            await table.box.stop()
 
     asyncio.run(main())

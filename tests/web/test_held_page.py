@@ -7,30 +7,19 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
-
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
-from narrator.web.auth import PinGate
-from narrator.web.site import make_server
 from tests.evening.test_resume_needs_display import box, play_into_night_zero, until
-
-Client = TestClient[web.Request, web.Application]
-PIN = "2468"
+from tests.web.harness import PIN, serve_service
 
 
 def test_the_page_says_why_the_game_is_held_and_abandons_it(tmp_path: Path) -> None:
     play_into_night_zero(tmp_path, lang="ru")
     clock = FakeClock()
     service, _speaker = box(tmp_path, clock, FakeKeypad(display=False, clock=clock), lang="en")
-    server = make_server(service, PinGate(PIN, clock.now), clock, service.evening)
 
     async def main() -> None:
-        client: Client = TestClient(TestServer(server.app))
-        await client.start_server()
-        task = asyncio.get_running_loop().create_task(service.run())
-        try:
+        async with serve_service(service, clock) as client:
             await until(clock, lambda: service.evening.held is not None)
             page = await (await client.get("/game")).text()
             assert "Незаконченную игру нельзя продолжить" in page  # the game's language
@@ -49,9 +38,7 @@ def test_the_page_says_why_the_game_is_held_and_abandons_it(tmp_path: Path) -> N
             assert r.status == 200, await r.text()
             assert service.evening.held is None and service.evening.abandoned is not None
             page = await (await client.get("/game")).text()
-            assert "Незаконченную" not in page and "No game is running" in page
-        finally:
-            task.cancel()
-            await client.close()
+            assert "Незаконченную" not in page and "Waiting for the next game" in page
+            assert 'data-evening="next-game"' in page  # as after a game's end
 
     asyncio.run(main())

@@ -8,31 +8,25 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from narrator.evening import Evening, GameSetup
 from narrator.rules.loader import load_bundled
 from narrator.rules.settings import describe
-from tests.web.harness import PIN, Table
+from tests.web.harness import PIN, Table, serve_table
 
 Client = TestClient[web.Request, web.Application]
 
 
 def run(tmp: Path, body: Callable[[Table, Client, Evening], Awaitable[None]]) -> None:
     async def main() -> None:
-        table = Table(tmp)
-        # The evening of a box whose game has just ended: a start is taken, not played here.
-        evening = Evening(tmp / "evening", GameSetup())
-        table.server.evening = evening
-        client: Client = TestClient(TestServer(table.server.app))
-        await client.start_server()
-        try:
+        async with serve_table(tmp) as (table, client):
+            # The evening of a box whose game has just ended: a start is taken, not played here.
+            evening = Evening(tmp / "evening", GameSetup())
+            table.server.evening = evening
             r = await client.post("/login", data={"pin": PIN, "next": "/setup"}, allow_redirects=False)
             assert r.status == 303
             await body(table, client, evening)
-        finally:
-            await client.close()
-            await table.box.stop()
 
     asyncio.run(main())
 
@@ -68,7 +62,7 @@ def test_unplayable_choices_are_refused_with_the_reason_and_nothing_starts(tmp_p
             (ten(name6="Bad\x07name"), "No control characters"),
             (ten(seats="7"), "played by 10 to 10 players"),
             (ten(seats=""), "played by 10 to 10 players"),
-            (ten(**{"set.day.speech": "5000"}), "must be from"),
+            (ten(**{"set.day.speech": "5000"}), "Must be from 10 to 300."),
             (ten(**{"set.day.speech": "soon"}), "Not a number."),
             (ten(table="0"), "A whole number from 1 to 9999."),
             (ten(name7="name 2"), "The same name as seat 2."),
@@ -260,5 +254,36 @@ def test_the_seat_list_offers_only_the_tables_the_pin_map_wires(tmp_path: Path) 
         evening.seat_check = load_pin_map("pins-10").check_seats
         page = await (await client.get("/setup?rules=club&seats=10&lang=en")).text()
         assert offered(page) == [n for n in club if n <= 10]
+
+    run(tmp_path, body)
+
+
+def test_a_table_the_rules_limit_refuses_in_the_page_s_language(tmp_path: Path) -> None:
+    """Classic with 4 mafia at 8 seats (they would win before the first night), boxed
+    with a mafia count off the booklet's row: a ru form said why in English."""
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        for rules, seats, setting in (("classic", "8", ("set.deck.mafia", "4")),
+                                      ("boxed", "6", ("set.setup.mafiosi", "3"))):
+            form = {**ten(rules=rules, seats=seats, lang="ru"), setting[0]: setting[1]}
+            form = {k: v for k, v in form.items() if not k.startswith("name")}
+            r = await client.post("/setup", data=form, allow_redirects=False)
+            page = await r.text()
+            assert r.status == 400 and not evening.starting, rules
+            assert "Ограничения правил не позволяют такие настройки" in page, rules
+            assert "players" not in page and "would win" not in page, rules
+
+    run(tmp_path, body)
+
+
+def test_a_next_game_this_box_cannot_play_is_refused_in_the_page_s_words(tmp_path: Path) -> None:
+    async def body(table: Table, client: Client, evening: Evening) -> None:
+        from narrator.evening import Problem
+
+        evening.box_check = lambda _setup: Problem("input", "input_no_pads", "no seat pads here")
+        r = await client.post("/api/next-game")
+        data = await r.json()
+        assert r.status == 409 and not evening.starting
+        assert data["error"] == "This box cannot play that set-up now: open the set-up to change it."
+        assert "no seat pads here" in data["detail"]
 
     run(tmp_path, body)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+from pathlib import Path
 from typing import Any
 
 from narrator.web.text import text
@@ -64,3 +65,40 @@ def test_every_word_the_pages_ask_for_exists() -> None:
     assert asked
     for lang in ("en", "ru"):
         assert not [k for k in asked if not isinstance(text(lang).table.get(k), str)], lang
+
+
+def test_every_reason_a_game_can_end_for_has_words_in_both() -> None:
+    """A reason the page has no words for shows as the engine's English (a ru page said
+    "nobody is left at the table")."""
+    from narrator.engine.cues import REASON_CUES
+
+    for lang in ("en", "ru"):
+        reasons = text(lang).table["reasons"]
+        assert not [r for r in [*REASON_CUES, "forfeit"] if r not in reasons], lang
+
+
+def test_every_way_to_leave_the_table_has_words_in_both() -> None:
+    """How each player left, on the page: every `how` that self-play games of every bundled
+    rule set produce (the boxed judge's "judged" showed in English on a ru page)."""
+    from narrator.rules.loader import bundled_names, load_bundled
+    from narrator.sim.selfplay import play
+
+    seen: set[str] = set()
+    for name in bundled_names():
+        rules = load_bundled(name)
+        for seed in range(12):
+            seen |= {e.how for e in play(rules, seed, rules.max_seats).eliminations}
+    assert {"vote", "shot"} <= seen
+    # and the day's ways the engine names in its source (self-play never asks the judge)
+    import ast
+
+    import narrator.engine
+
+    for path in Path(narrator.engine.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("leave", "remove") \
+                    and len(node.args) == 3 and isinstance(node.args[2], ast.Constant):
+                seen.add(str(node.args[2].value))
+    assert "judged" in seen
+    for lang in ("en", "ru"):
+        assert not sorted(h for h in seen if h not in text(lang).table["how"]), (lang, seen)

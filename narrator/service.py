@@ -480,7 +480,7 @@ class Service:
         if not first:
             self.notices.clear("record")  # told at start-up; a later game is on its own
         # Restarted after a game's end (or an abandon): wait to be asked, as after the end.
-        waiting = first and found is None and self.evening.between_games()
+        waiting = first and found is None and not unreadable and self.evening.between_games()
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         self.book = PhraseBook.load(setup.lang)
         self.input_method = self._method(setup)
@@ -578,6 +578,14 @@ class Service:
         self._announced = True  # said between games, where nothing cuts it short
         self.notifier.ready("an unfinished game is held")
 
+    def _between_games(self, greeting: list[Effect], setup: GameSetup) -> None:
+        """A restart between games: nothing is played until the next game is asked for
+        (the keypad's bare Enter, "next game", the page); the table hears that it waits."""
+        log.info("between games after a restart: the next game starts when asked for")
+        self._say_soon([*greeting, Say("between_games", {})], setup.lang)
+        self._announced = True  # said between games, where nothing cuts it short
+        self.notifier.ready("between games")
+
     def _phone_told_time(self) -> None:
         """The first game of the evening begins at boot, before any phone has opened the
         page: when one tells the time, that game's protocol is dated by it."""
@@ -642,14 +650,6 @@ class Service:
         self._card_tries = 0
         self.notices.clear("card")
         self.status_light.set_fault("card", False)
-
-    def _between_games(self, greeting: list[Effect], setup: GameSetup) -> None:
-        """A restart between games: nothing is played until the next game is asked for
-        (the keypad's bare Enter, "next game", the page); the table hears that it waits."""
-        log.info("between games after a restart: the next game starts when asked for")
-        self._say_soon([*greeting, Say("between_games", {})], setup.lang)
-        self._announced = True  # said between games, where nothing cuts it short
-        self.notifier.ready("between games")
 
     def _evening_changed(self, what: str) -> None:
         if what == "abandon" and self.evening.held is None:
@@ -844,7 +844,8 @@ def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, V
 
     def make(lang: str) -> Recognizer:
         chosen = rs.for_language(lang)
-        return make_recognizer(chosen.engine, lang, chosen.model_dir, chosen.wake_word)
+        return make_recognizer(chosen.engine, lang, chosen.model_dir, chosen.wake_word,
+                               chosen.adaptation)
 
     heard = can_hear(lang)
     if not heard:  # logged with the install command when the game begins (_voice_for)

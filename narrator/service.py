@@ -71,9 +71,6 @@ CARD_RETRY_SECONDS = 5.0
 # ...this many times; then the game begins all the same, unsaved (said, shown).
 CARD_TRIES = 3
 
-# How often the sound device's state is looked at for the page and the status LED.
-SOUND_CHECK_SECONDS = 2.0
-
 Sink = Callable[[Action], None]
 
 
@@ -397,7 +394,9 @@ class Service:
         """Serve games until stopped (or `games` of them have ended)."""
         await self.start_up()
         watchdog = asyncio.get_running_loop().create_task(self._watchdog())
-        sound = asyncio.get_running_loop().create_task(self._watch_sound())
+        self._loop = asyncio.get_running_loop()
+        for speaker in self._speakers.values():
+            self._hear_sound(speaker)
         devices = self._start_devices()
         first = True
         try:
@@ -429,7 +428,6 @@ class Service:
                 await self.evening.wanted()
         finally:
             watchdog.cancel()
-            sound.cancel()
             if self._warming is not None:
                 self._warming.cancel()
             for task in devices:
@@ -682,25 +680,28 @@ class Service:
             await self.clock.sleep(interval)
 
 
-    async def _watch_sound(self) -> None:
-        """The sound device gone (a USB speaker unplugged): the speaker already holds each
-        clip's time and tries the device again with the next one; here the organiser
-        learns of it: the status LED and a notice on the page, whose live part shows each
-        cue as it is said, so that the organiser can read them out meanwhile."""
-        lost: str | None = None
-        while True:
-            now = next((f"{getattr(p, 'last_error', None) or 'no device'}"
-                        for p in (getattr(s, "player", None) for s in self._speakers.values())
-                        if getattr(p, "failed", False)), None)
-            if (now is None) != (lost is None):
-                log.warning("sound: %s", f"the device is gone ({now})" if now else "back")
-                self.status_light.set_fault("sound", now is not None)
-            if now is None:
-                self.notices.clear("sound")
-            else:
-                self.notices.set("sound", "sound_lost", error=now)
-            lost = now
-            await self.clock.sleep(SOUND_CHECK_SECONDS)
+    def _hear_sound(self, speaker: Speaker) -> None:
+        """Follow a speaker's sound device (its Player tells when it fails or is back;
+        fakes have none)."""
+        player = getattr(speaker, "player", None)
+        loop = getattr(self, "_loop", None)
+        if player is not None and hasattr(player, "on_change") and loop is not None:
+            player.on_change = lambda: loop.call_soon_threadsafe(self._sound_changed)
+
+    def _sound_changed(self) -> None:
+        """The sound device gone (a USB speaker unplugged) or back: the speaker already
+        holds each clip's time and tries the device again with the next one; here the
+        organiser learns of it: the status LED and a notice on the page, whose live part
+        shows each cue as it is said, so that the organiser can read them out meanwhile."""
+        lost = next((f"{getattr(p, 'last_error', None) or 'no device'}"
+                     for p in (getattr(s, "player", None) for s in self._speakers.values())
+                     if getattr(p, "failed", False)), None)
+        log.warning("sound: %s", f"the device is gone ({lost})" if lost else "back")
+        self.status_light.set_fault("sound", lost is not None)
+        if lost is None:
+            self.notices.clear("sound")
+        else:
+            self.notices.set("sound", "sound_lost", error=lost)
 
     def _show_fault(self, fault: str | None) -> None:
         self.status_light.set_fault("journal", fault is not None)
@@ -745,6 +746,7 @@ class Service:
         if lang not in self._speakers:
             make = self.ports.speakers
             self._speakers[lang] = make(lang) if make is not None else self.ports.speaker
+            self._hear_sound(self._speakers[lang])
         return self._speakers[lang]
 
 

@@ -19,7 +19,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
-from typing import Protocol
+from typing import Any, Protocol
 
 from narrator.clock import Clock
 from narrator.engine.actions import Action, Undo, Unfoul, WindowClosed
@@ -35,6 +35,13 @@ log = logging.getLogger("narrator.daemon")
 # No single effect takes this long: the longest cue is a few seconds, and a speaker that
 # loses its device waits out the clip's length, then goes on.
 STALL_SECONDS = 90.0
+
+# A technical pause for a journal the card refuses lasts this long at most: a card gone
+# read-only never comes back during the game, and a table frozen for good has lost its
+# game anyway. Then the game goes on with its lines held in memory (the writer keeps
+# trying and writes them all, in order, if the card comes back); the page and the status
+# LED keep saying that the game is not being saved.
+GO_ON_SECONDS = 30.0
 
 # Hears every accepted action and its effects (None and the opening effects at start).
 Listener = Callable[[Action | None, list[Effect]], None]
@@ -132,6 +139,10 @@ class Box:
         self._durable: asyncio.Queue[tuple[Future[None], Action, list[Effect]]] = asyncio.Queue()
         self._in_flight = 0
         self.disk_fault: str | None = None  # the journal cannot be written (said and shown)
+        # The game went on after GO_ON_SECONDS of that: effects no longer wait for the disk.
+        self.unsaved = False
+        self._go_on = asyncio.Event()
+        self._going_on: asyncio.Task[None] | None = None
         self._stopped_timers = False
         self.on_fault: list[Callable[[str | None], None]] = []  # the page, the status LED
         # Accepted inputs by device (SOURCES), and those of them given at night.
@@ -187,12 +198,14 @@ class Box:
                 self.night_inputs[source] += 1
         if self.game.over and getattr(self.session, "files", None) is not None:
             effects = [*effects, Say("protocol_saved", {})]  # written before it is said
+        elif self.game.over and getattr(self.session, "unsaved", None) is not None:
+            effects = [*effects, Say("protocol_unsaved", {})]  # the card refused it
         if isinstance(action, Undo):
             effects = undone(self.game, effects)
         if not effects and not isinstance(action, Undo):
             return effects  # nothing to act on: its line rides on the next fsync
         synced = self.session.durable()
-        if synced.done() and not self._in_flight:
+        if (synced.done() or self.unsaved) and not self._in_flight:
             self._act(action, effects)
         else:
             self._in_flight += 1
@@ -225,7 +238,12 @@ class Box:
         while True:
             synced, action, effects = await self._durable.get()
             try:
-                await asyncio.shield(asyncio.wrap_future(synced))
+                on_disk = asyncio.wrap_future(synced)
+                if not self.unsaved:
+                    go_on = asyncio.ensure_future(self._go_on.wait())
+                    either: set[asyncio.Future[Any]] = {on_disk, go_on}
+                    await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+                    go_on.cancel()
                 self._act(action, effects)
             except Exception:
                 log.exception("could not carry out the effects of %s", action.kind)
@@ -247,12 +265,36 @@ class Box:
             if self._stopped_timers:
                 timers.pause()
             self.performer.submit([Say("technical_pause", {})])
+            self._going_on = asyncio.get_running_loop().create_task(self._go_on_later())
         elif fault is None and self.disk_fault is not None:
-            if self._stopped_timers:
-                self.performer.timers.resume()
-            self._stopped_timers = False
-            self.performer.submit([Say("technical_resume", {})])
+            if self._going_on is not None:
+                self._going_on.cancel()
+            if not self.unsaved:  # else the pause is long over
+                self._end_pause()
+            self.unsaved = False
+            self._go_on.clear()
         self.disk_fault = fault
+        self._tell_fault()
+
+    def _end_pause(self) -> None:
+        if self._stopped_timers:
+            self.performer.timers.resume()
+        self._stopped_timers = False
+        self.performer.submit([Say("technical_resume", {})])
+
+    async def _go_on_later(self) -> None:
+        await self.clock.sleep(GO_ON_SECONDS)
+        if self.disk_fault is None or self.game.over:
+            return
+        log.error("the journal still cannot be written after %.0f s: the game goes on "
+                  "unsaved (a power cut now loses what happens from here)", GO_ON_SECONDS)
+        self.unsaved = True
+        self._go_on.set()
+        self._end_pause()
+        self._tell_fault()
+
+    def _tell_fault(self) -> None:
+        fault = self.disk_fault
         for hear in self.on_fault:
             try:
                 hear(fault)
@@ -315,6 +357,8 @@ class Box:
         return self.game.state.outcome
 
     async def stop(self) -> None:
+        if self._going_on is not None:
+            self._going_on.cancel()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

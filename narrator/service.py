@@ -37,19 +37,22 @@ from narrator.devices.panel import SeatPanel
 from narrator.engine.actions import Action, Forfeit
 from narrator.engine.effects import Effect, Say
 from narrator.engine.requests import AbandonGame, NextGame
-from narrator.errors import DeviceError
+from narrator.errors import DeviceError, RecordError
 from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
 from narrator.evening.answers import answer_display_problem, answer_place, without_display
 from narrator.evening.memory import recall
+from narrator.notices import Notices
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.records.disk import Disk, DiskMaker, direct_disk
+from narrator.records.journal import set_aside
 from narrator.records.session import GameSession
 from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
 from narrator.status import BOX_CUES, LedState, StatusLight, where_we_are
 from narrator.voice.speaker import Speaker
 from narrator.voice.voice_status import VoiceStatus, install_hint
+from narrator.wallclock import WallClock
 from narrator.warmup import Progress
 from narrator.windows import WindowTimers
 
@@ -62,6 +65,12 @@ log = logging.getLogger("narrator.service")
 # the same keys again, which confirm them. Counted from the first keys: the question takes
 # a few seconds to say, and the host types again once it is said.
 CONFIRM_SECONDS = 15.0
+
+# A card that refuses the next game's journal (full, read-only) is tried again this often.
+CARD_RETRY_SECONDS = 5.0
+
+# How often the sound device's state is looked at for the page and the status LED.
+SOUND_CHECK_SECONDS = 2.0
 
 Sink = Callable[[Action], None]
 
@@ -102,7 +111,12 @@ class Service:
         self.clock = clock or MonotonicClock()
         # The wall clock only stamps journal lines and protocols; every timer runs on
         # `clock` (monotonic), so an NTP or RTC jump never moves the game's time.
-        self.wall: Callable[[], float] = time.time
+        # The date comes from the organiser's phone once it tells it (the Pi has no
+        # real-time clock): narrator.wallclock.
+        self.wallclock = WallClock(self.clock.now)
+        self.wallclock.listeners.append(self._phone_told_time)
+        self.wall: Callable[[], float] = self.wallclock.now
+        self._began: tuple[GameSession, float] | None = None  # a new game, when on `clock`
         self.notifier = notifier or Notifier()
         self.book = PhraseBook.load(settings.game.lang)
         self.box: Box | None = None
@@ -120,6 +134,9 @@ class Service:
         self._asked: tuple[str, float] | None = None
         self._typing = False  # keypad keys typed since the last Enter (see _key)
         self.warmup = Progress()  # the speech rendered ahead (the page shows it)
+        # The box's own troubles for the organiser's page (the card refuses to save...).
+        self.notices = Notices()
+        self._card_told = False  # the card's refusal said aloud, once an outage
         self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         self._voice_told: set[tuple[str, str]] = set()  # (why voice is off, language) said
@@ -376,11 +393,17 @@ class Service:
         """Serve games until stopped (or `games` of them have ended)."""
         await self.start_up()
         watchdog = asyncio.get_running_loop().create_task(self._watchdog())
+        sound = asyncio.get_running_loop().create_task(self._watch_sound())
         devices = self._start_devices()
         first = True
         try:
             while games is None or self.games < games:
-                box = self._new_box(first)
+                try:
+                    box = self._new_box(first)
+                except OSError as exc:  # the card can't take a journal or a protocol now
+                    await self._card_refused(exc)
+                    continue
+                self._card_ok()
                 first = False
                 if box is None:  # a game held, or between games: nothing until asked
                     await self.evening.wanted()
@@ -401,6 +424,7 @@ class Service:
                 await self.evening.wanted()
         finally:
             watchdog.cancel()
+            sound.cancel()
             if self._warming is not None:
                 self._warming.cancel()
             for task in devices:
@@ -422,9 +446,21 @@ class Service:
         def disk(fd: int) -> Disk:
             return self.journal_disk(fd, failed, recovered)
 
-        found = GameSession.resume(self.settings.state_dir, wall=self.wall, disk=disk) if first else None
+        last = self.box.session if self.box is not None else None
+        if isinstance(last, GameSession) and last.unsaved is not None:
+            last.complete()  # the ended game's files first: OSError while the card refuses
+            log.info("the protocol of game %s is written now", last.header.game_id)
+        unreadable = False
+        try:
+            found = GameSession.resume(self.settings.state_dir, wall=self.wall,
+                                       disk=disk) if first else None
+        except RecordError as exc:  # nothing of it can be resumed: kept aside, a new game
+            found, unreadable = None, True
+            self._unreadable(exc)
+        if not first:
+            self.notices.clear("record")  # told at start-up; a later game is on its own
         # Restarted after a game's end (or an abandon): wait to be asked, as after the end.
-        waiting = first and found is None and self.evening.between_games()
+        waiting = first and found is None and not unreadable and self.evening.between_games()
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         self.book = PhraseBook.load(setup.lang)
         self.input_method = self._method(setup)
@@ -435,6 +471,8 @@ class Service:
         greeting: list[Effect] = []
         if first:
             greeting.append(Say("ready", {}))
+        if unreadable:
+            greeting.append(Say("journal_unreadable", {}))
         # Once an evening, but said: a game abandoned before its box got to it carries it
         # over to the next game's opening.
         page = [] if self._announced else list(self.announce)
@@ -461,9 +499,11 @@ class Service:
         else:
             if first and (problem := self._box_check(setup)) is not None:
                 raise SetupError("set-up", [problem])  # the journal found had ended after all
-            header = setup.header(_seed(setup, self.clock), self.input_method)
+            header = replace(setup.header(_seed(setup, self.clock), self.input_method),
+                             clock=self.wallclock.source)
             session, opening = GameSession.start(self.settings.state_dir, header, wall=self.wall,
                                                  disk=disk)
+            self._began = (session, self.clock.now())
             greeting.append(Say("new_game", {}))
         # The game's rule set names the cards the box may say (a jailed player's card).
         performer.book = self.book.for_rules(session.game.engine.rules.name).for_input(
@@ -482,6 +522,7 @@ class Service:
             self.ports.panel.set_paused(paused)
         self._asked = None
         box.on_fault.append(self._show_fault)
+        box.listeners.append(lambda _action, _effects: self._unsaved(box))
         box.on_refused = self._refused
         self.box = box
         self.evening.began(box, setup)
@@ -517,6 +558,58 @@ class Service:
         self._announced = True  # said between games, where nothing cuts it short
         self.notifier.ready("between games")
 
+    def _phone_told_time(self) -> None:
+        """The first game of the evening begins at boot, before any phone has opened the
+        page: when one tells the time, that game's protocol is dated by it."""
+        began = self._began
+        box = self.box
+        if began is None or box is None or box.session is not began[0]:
+            return
+        session, at = began
+        if session.header.clock not in ("phone", "network") and session.files is None:
+            started = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.wallclock.at(at)))
+            session.redate(started, "phone")
+
+    def _unreadable(self, exc: RecordError) -> None:
+        """The unfinished game's journal can't be resumed at all (its header garbled by a
+        power cut on a cheap card, its rule-set file gone): it is kept whole beside it,
+        one line in the log and on the page says what and where, and a new game begins.
+        Exiting instead would end the evening: systemd does not restart after exit 2."""
+        kept = set_aside(self.settings.state_dir, self.wall())
+        log.error("the unfinished game could not be read (%s); it is kept as %s and a new "
+                  "game begins", exc, kept)
+        self.notices.set("record", "journal_unreadable", file=str(kept), reason=str(exc))
+
+    def _unsaved(self, box: Box) -> None:
+        """The ended game's protocol could not be written (said at its end): the page and
+        the status LED say so until it is (tried again before the next game)."""
+        session = box.session
+        if isinstance(session, GameSession) and session.unsaved is not None:
+            self.notices.set("card", "protocol_unsaved", game=session.header.game_id,
+                             reason=session.unsaved)
+            self.status_light.set_fault("card", True)
+
+    async def _card_refused(self, exc: OSError) -> None:
+        """No game can begin: the card refuses its journal (full, read-only), or the last
+        game's protocol. Said once an outage, shown on the page and the status LED, tried
+        again every CARD_RETRY_SECONDS; nothing the card holds is touched meanwhile."""
+        why = f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")
+        if not self._card_told:
+            log.error("no game can begin: the memory card cannot be written (%s); trying "
+                      "again every %.0f s", why, CARD_RETRY_SECONDS)
+            self._card_told = True
+            self._say_soon([Say("card_unwritable", {})])
+        self.notices.set("card", "card_unwritable", reason=why)
+        self.status_light.set_fault("card", True)
+        await self.clock.sleep(CARD_RETRY_SECONDS)
+
+    def _card_ok(self) -> None:
+        if self._card_told or "card" in self.notices.items:
+            log.warning("the memory card can be written again")
+        self._card_told = False
+        self.notices.clear("card")
+        self.status_light.set_fault("card", False)
+
     def _evening_changed(self, what: str) -> None:
         if what == "abandon" and self.evening.held is None:
             self.status_light.set_fault("resume", False)
@@ -547,6 +640,26 @@ class Service:
                 log.error("not feeding the watchdog: %s", problem)
             await self.clock.sleep(interval)
 
+
+    async def _watch_sound(self) -> None:
+        """The sound device gone (a USB speaker unplugged): the speaker already holds each
+        clip's time and tries the device again with the next one; here the organiser
+        learns of it: the status LED and a notice on the page, whose live part shows each
+        cue as it is said, so that the organiser can read them out meanwhile."""
+        lost: str | None = None
+        while True:
+            now = next((f"{getattr(p, 'last_error', None) or 'no device'}"
+                        for p in (getattr(s, "player", None) for s in self._speakers.values())
+                        if getattr(p, "failed", False)), None)
+            if (now is None) != (lost is None):
+                log.warning("sound: %s", f"the device is gone ({now})" if now else "back")
+                self.status_light.set_fault("sound", now is not None)
+            if now is None:
+                self.notices.clear("sound")
+            else:
+                self.notices.set("sound", "sound_lost", error=now)
+            lost = now
+            await self.clock.sleep(SOUND_CHECK_SECONDS)
 
     def _show_fault(self, fault: str | None) -> None:
         self.status_light.set_fault("journal", fault is not None)
@@ -690,7 +803,8 @@ def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, V
 
     def make(lang: str) -> Recognizer:
         chosen = rs.for_language(lang)
-        return make_recognizer(chosen.engine, lang, chosen.model_dir, chosen.wake_word)
+        return make_recognizer(chosen.engine, lang, chosen.model_dir, chosen.wake_word,
+                               chosen.adaptation)
 
     heard = can_hear(lang)
     if not heard:  # logged with the install command when the game begins (_voice_for)

@@ -43,6 +43,11 @@ class GameSettings:
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
 
+def default_adaptation(state_dir: Path) -> Path:
+    """Where `narrator adapt` puts the club's adaptation of the English acoustic model."""
+    return state_dir / "adaptation" / "en"
+
+
 def engine_for(engines: Mapping[str, Any], lang: str) -> Any:
     """The recognizer a per-language `recognizer.engine` gives `lang`: a language it does
     not name gets pocketsphinx for English (its wheel ships the model), else Vosk."""
@@ -61,6 +66,9 @@ class RecognizerSettings:
     lang: str = "en"
     engines: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     models: Path | None = None
+    # pocketsphinx's acoustic model adapted to the club (`narrator adapt`): an MLLR file or
+    # an adapted model folder, used when it is there (English, pocketsphinx only).
+    adaptation: Path | None = None
 
     def for_language(self, lang: str) -> RecognizerSettings:
         """The recognizer the config picks for a game in `lang`."""
@@ -370,7 +378,8 @@ class _Reader:
         return voice
 
     def recognizer(self, data: Mapping[str, Any], lang: str, state_dir: Path) -> RecognizerSettings:
-        r = self.section(data, "recognizer", ("engine", "model_dir", "wake_word", "device"))
+        r = self.section(data, "recognizer", ("engine", "model_dir", "wake_word", "device",
+                                              "adaptation"))
         engine = r.get("engine", "pocketsphinx")
         engines: dict[str, str] = {}
         if isinstance(engine, Mapping):  # per language: {en: pocketsphinx, ru: vosk}
@@ -391,8 +400,14 @@ class _Reader:
         if isinstance(device, bool) or not isinstance(device, int | str | None):
             raise self.fail("recognizer.device", f"expected a device name or index, got {device!r}")
         wake = self.text(r.get("wake_word"), "recognizer.wake_word")
+        adaptation = self.folder(r.get("adaptation"), "recognizer.adaptation")
+        if adaptation is not None and not (self.found(adaptation, "recognizer.adaptation")
+                                           or self.found(adaptation, "recognizer.adaptation",
+                                                         folder=True)):
+            raise self.fail("recognizer.adaptation", f"no such file or folder: {adaptation}")
         return RecognizerSettings(engine, model_dir, wake, device, lang,
-                                  MappingProxyType(engines), state_dir / "models")
+                                  MappingProxyType(engines), state_dir / "models",
+                                  adaptation or default_adaptation(state_dir))
 
     def web(self, data: Mapping[str, Any]) -> WebSettings:
         w = self.section(data, "web", ("listen", "pin"))

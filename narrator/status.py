@@ -35,17 +35,24 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "confirm_remove": ("seat",),
     "confirm_forfeit": ("seat",),  # the keypad's //N Enter, waiting for the same keys again
     "web_page": ("address", "port", "pin"),  # the organiser's page, said once at start-up
+    "web_page_off": (),  # ...or that it is off: its port is taken (said in its place)
     # A fault stops the game (the journal can't be written): the same words whatever
     # happened at the table, so they carry nothing; then the game goes on.
     "technical_pause": (),
     "technical_resume": (),
     # A resumed journal had a damaged line: the game goes on from the step before it.
     "journal_repaired": (),
+    # The unfinished game's journal could not be read at all: kept aside, a new game.
+    "journal_unreadable": (),
     # The unfinished game found on start needs what this box lacks now (an answer display,
     # pads): it is not played; the page says why (narrator.evening.host.Held).
     "resume_refused": (),
     # Restarted between games: the next game starts when asked for (Enter, page, voice).
     "between_games": (),
+    # The memory card refused the ended game's protocol (it is written when the card
+    # takes it), or any new game's journal (the box waits and tries again).
+    "protocol_unsaved": (),
+    "card_unwritable": (),
 }
 
 

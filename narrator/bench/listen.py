@@ -14,7 +14,9 @@ synthesizer's recording: listen_clips.speech_end) -> the command event, with the
 audio arriving in the microphone's chunks (CHUNK_SECONDS) (the chunk wait counts, and the
 CPU time of the call that gave the command and of any calls still running when its chunk
 came); recognizer_rtf: CPU seconds per second of
-audio. With NARRATOR_VOSK_MODEL naming an English Vosk model folder the same clips are
+audio. With NARRATOR_ADAPTATION naming an adaptation of pocketsphinx's model (`narrator
+adapt`: an MLLR file or a model folder) the default line is heard again with it (figures
+prefixed adapted_). With NARRATOR_VOSK_MODEL naming an English Vosk model folder the same clips are
 also heard by Vosk (figures prefixed vosk_).
 """
 
@@ -208,10 +210,11 @@ def _hear(recognizer: Recognizer, samples: bytes) -> tuple[list[Command], float,
     return got, cpu, first
 
 
-def _pocketsphinx(commands: CommandSet, early_end: float | None = None) -> Recognizer:
+def _pocketsphinx(commands: CommandSet, early_end: float | None = None,
+                  adaptation: Path | None = None) -> Recognizer:
     from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 
-    return PocketsphinxRecognizer(commands, early_end=early_end)
+    return PocketsphinxRecognizer(commands, early_end=early_end, adaptation=adaptation)
 
 
 def run(quick: bool) -> dict[str, float | int | str]:
@@ -237,6 +240,12 @@ def run(quick: bool) -> dict[str, float | int | str]:
             out.update(evaluate(early, part).figures("early_"))
         out["listen_voices"] = ", ".join(HELD_BACK_VOICES)
         out["listen_rooms"] = ", ".join(name for name, _, _ in CONDITIONS)
+        adapted = os.environ.get("NARRATOR_ADAPTATION")
+        if adapted:
+            # An adaptation of the acoustic model (narrator adapt): the default line with
+            # it, figures prefixed adapted_.
+            out.update(evaluate(_pocketsphinx(commands, adaptation=Path(adapted)),
+                                part).figures("adapted_"))
         model = os.environ.get("NARRATOR_VOSK_MODEL")
         if model:
             from narrator.voice.recognizer_vosk import VoskRecognizer

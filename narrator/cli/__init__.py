@@ -29,6 +29,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "say": ("narrator.cli.say", "speak a text or a cue, or write it to a WAV"),
     "listen": ("narrator.cli.listen", "recognise voice commands from a file or the microphone"),
     "voices": ("narrator.cli.voices", "the voices installed for each language, and the default"),
+    "adapt": ("narrator.cli.adapt", "adapt the English voice-command model to a club's recordings"),
     "voice-pack": ("narrator.cli.voice_pack", "record or check a voice pack (a club's own host)"),
 }
 

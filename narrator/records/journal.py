@@ -13,7 +13,9 @@ The journal holds the roles: the file is created mode 0600 in folders of mode 07
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import errno
 import json
 import logging
 import os
@@ -63,14 +65,26 @@ def games_dir(state_dir: str | Path) -> Path:
 
 
 def write_private(path: Path, text: str) -> Path:
-    """Write a whole file readable by its owner only (mode 0600, also if it existed)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    """Write a whole file readable by its owner only (mode 0600, also if it existed).
+
+    Atomically: the text goes to a hidden file beside it, then takes its name. A full or
+    failing card, or a power cut mid-write, leaves the old file whole (opening it with
+    O_TRUNC lost the remembered names and the PIN on a full card)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.fchmod(fd, 0o600)
-        _write_all(fd, text.encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        try:
+            os.fchmod(fd, 0o600)
+            _write_all(fd, text.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
     return path
 
 
@@ -95,6 +109,9 @@ class GameHeader:
     # How the players gave their inputs, as the cues told them: pads, keypad or both (""
     # in journals written before it was recorded).
     input: str = ""
+    # Where `started` came from (narrator.wallclock.SOURCES: phone, network, box, unset;
+    # "" in journals written before it was recorded).
+    clock: str = ""
 
     def rule_set(self) -> RuleSet:
         from narrator.rules.loader import load
@@ -113,7 +130,7 @@ class GameHeader:
             "game_id": self.game_id, "started": self.started, "history": self.history,
             "names": list(self.names), "event": dict(self.event), "deal": self.deal,
             "input": self.input,
-        }
+        } | ({"clock": self.clock} if self.clock else {})
 
     @classmethod
     def from_json(cls, data: Any, path: str, where: str = "line 1") -> GameHeader:
@@ -127,7 +144,8 @@ class GameHeader:
             "roles": (list, type(None)), "game_id": str, "started": str, "history": int,
         }
         # Journals written before the evening's set-up existed have no names, event, deal.
-        optional: dict[str, type] = {"names": list, "event": dict, "deal": str, "input": str}
+        optional: dict[str, type] = {"names": list, "event": dict, "deal": str, "input": str,
+                                     "clock": str}
         unknown = set(data) - set(types) - set(optional)
         if unknown:
             raise bad(f"unknown header keys {sorted(unknown)}")
@@ -151,6 +169,7 @@ class GameHeader:
             game_id=data["game_id"], started=data["started"], history=data["history"],
             names=tuple(names), event=dict(data.get("event", {})),
             deal=data.get("deal", "cards"), input=data.get("input", ""),
+            clock=data.get("clock", ""),
         )
 
 
@@ -213,9 +232,17 @@ class Journal:
                 started=header.started or time.strftime("%Y-%m-%dT%H:%M:%S", stamp),
             )
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
-        journal = cls(root, path, header, fd, 0, wall, disk)
-        journal._write({"journal": VERSION, "header": header.to_json(), "wall": now})
-        _fsync_dir(folder)
+        try:
+            _write_all(fd, _line({"journal": VERSION, "header": header.to_json(), "wall": now}))
+            os.fsync(fd)
+            _fsync_dir(folder)
+        except OSError:
+            # No game without its header: the empty file goes, the caller tries again.
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise
+        journal = cls(root, path, header, fd, 1, wall, disk)
         log.info("new game %s: %s, %d seats", header.game_id, header.rules, header.seats)
         return journal
 
@@ -249,7 +276,7 @@ class Journal:
                 contents = read(path)
         except _NoHeader as exc:
             log.warning("%s: %s; the file is set aside", path, exc)
-            path.rename(path.with_suffix(f".broken-{int(wall())}"))
+            _move_aside(path, wall())
             return None
         if contents.ended:
             _archive(root, path, wall(), game_id=contents.header.game_id)
@@ -288,13 +315,18 @@ class Journal:
     def finish(self, outcome: Outcome | None) -> Path:
         """Close the journal of an ended (or abandoned, outcome None) game and move it to
         games/; the next start begins a new game. Returns the archived file."""
-        self.disk.close()  # every action line first, in order
         now = self._wall()
-        end: dict[str, Any] = {"end": _outcome_json(outcome), "wall": now}
-        if outcome is None:
-            end["abandoned"] = True  # said in so many words: the archive lists it so
-        self._write(end)
-        self.close()
+        if self._fd is not None:  # else an earlier try wrote the end, and the move failed
+            if getattr(self.disk, "failing", False):
+                # Closing would wait for the writer thread, which retries until the card
+                # takes its lines: the loop would freeze. The caller tries again later.
+                raise OSError(errno.EIO, "the journal cannot be written now")
+            self.disk.close()  # every action line first, in order
+            end: dict[str, Any] = {"end": _outcome_json(outcome), "wall": now}
+            if outcome is None:
+                end["abandoned"] = True  # said in so many words: the archive lists it so
+            self._write(end)
+            self.close()
         return _archive(self.state_dir, self.path, now, game_id=self.header.game_id)
 
     def close(self) -> None:
@@ -306,8 +338,16 @@ class Journal:
     def _write(self, obj: Mapping[str, Any]) -> None:
         if self._fd is None:
             raise RecordError(str(self.path), "", "the journal is closed")
-        _write_all(self._fd, _line(obj))
-        os.fsync(self._fd)
+        start = os.fstat(self._fd).st_size
+        try:
+            _write_all(self._fd, _line(obj))
+            os.fsync(self._fd)
+        except OSError:
+            # A full card may take half the line: cut it back, so that a later try
+            # writes it whole and no torn line stays in the middle of the file.
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, start)
+            raise
         self.lines += 1
 
 
@@ -438,6 +478,28 @@ def _set_aside(path: Path, line: int, now: float, problem: str) -> Path:
     log.warning("%s: line %d is bad (%s); the game resumes from the %d lines before it, "
                 "and the rest is kept in %s", path, line, problem, line - 1, side)
     return side
+
+
+def set_aside(state_dir: str | Path, now: float) -> Path | None:
+    """Move the unfinished game's journal out of the way, kept whole beside it
+    (`current.broken-<time>.jsonl`): for one that can't be resumed at all (its header
+    unreadable, its rule set gone), so that the box can begin a new game. Returns where
+    it is kept (None if there was none)."""
+    path = journal_dir(state_dir) / CURRENT
+    if not path.exists():
+        return None
+    return _move_aside(path, now)
+
+
+def _move_aside(path: Path, now: float) -> Path:
+    target = path.with_name(f"{path.stem}.broken-{int(now)}.jsonl")
+    n = 2
+    while target.exists():
+        target = path.with_name(f"{path.stem}.broken-{int(now)}-{n}.jsonl")
+        n += 1
+    path.rename(target)
+    _fsync_dir(path.parent)
+    return target
 
 
 def _outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:

@@ -30,7 +30,8 @@ class ProtocolBuilder:
     def __init__(self, rules: RuleSet, seats: int, *, game_id: str = "", lang: str = "en",
                  seed: int = 0, settings: Mapping[str, Any] | None = None, started: str = "",
                  undo_depth: int = 200, names: Sequence[str] = (),
-                 event: Mapping[str, Any] | None = None, input_method: str = "") -> None:
+                 event: Mapping[str, Any] | None = None, input_method: str = "",
+                 clock: str = "") -> None:
         self.rules = rules
         self.undo_depth = undo_depth
         self._history: list[dict[str, Any]] = []
@@ -39,6 +40,9 @@ class ProtocolBuilder:
             "game": {"id": game_id, "rules": rules.name, "title": rules.title, "seats": seats,
                      "lang": lang, "seed": seed, "settings": dict(settings or {}),
                      "started": started, "finished": "",
+                     # Where the date and time came from (narrator.wallclock): a rating
+                     # dates games by them, and a box's unset clock must not pass for true.
+                     "clock": clock,
                      "event": dict(event or {}),
                      # How the players gave their inputs (pads, keypad, both).
                      "input": input_method,

@@ -136,6 +136,9 @@ class _Sheet:
                       str(self.game.get("finished") or ""))
         if when:
             items.append(f"{self.t('started')}: {escape(when)}")
+            clock = str(self.game.get("clock") or "")
+            if clock in ("box", "unset"):  # the box's own clock: the date may be wrong
+                items.append(f'<b class="clock">{self.t("clock_" + clock)}</b>')
         items.append(f"{self.t('game_id')}: {escape(str(self.game.get('id') or ''))}")
         return '<div class="meta">' + "".join(f"<span>{i}</span>" for i in items) + "</div>"
 

@@ -8,6 +8,7 @@ files are written (JSON, Polemica, HTML; mode 0600) and the journal is archived.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import time
@@ -76,6 +77,10 @@ class GameSession:
         self.game = game
         self.protocol = protocol
         self.files: ProtocolFiles | None = None
+        # Why the ended game's protocol and journal end are not on the card yet (full,
+        # read-only): the game's end is still said; `complete` tries again.
+        self.unsaved: str | None = None
+        self._redated: dict[str, str] = {}  # see redate: kept over an undo's older copy
         self._wall = wall
 
     @property
@@ -119,7 +124,8 @@ class GameSession:
             protocol.feed(effects, entry.wall if entry else _started(journal.header, wall))
         session = cls(Path(state_dir), journal, game, protocol, wall)
         if game.over:
-            session._finish()
+            if session._finish() is None:  # the card can't take it yet: the caller retries
+                raise OSError(errno.EIO, session.unsaved)
             return None
         # The moment's words again (a night step's wake cue, the speaker, the nominee):
         # they were said before the power went, and the table must know whose turn it is.
@@ -131,7 +137,7 @@ class GameSession:
         changes) if the rules refuse it, OSError (nothing changes) if the journal can't
         be written."""
         game = self.game
-        if game.over or self.files is not None:
+        if game.over or self.files is not None or self.unsaved is not None:
             # Its journal is archived and its protocol written: not even an undo now.
             raise RuleError("the game is over" if game.over else "the game was abandoned",
                             "game_over")
@@ -152,20 +158,48 @@ class GameSession:
             self._finish()
         return effects
 
+    def redate(self, started: str, clock: str) -> None:
+        """The organiser's phone told the time after this game began on the box's own
+        clock: its protocol carries the start by the phone's time (the journal keeps what
+        the box wrote then)."""
+        self._redated = {"started": started, "clock": clock}
+        self.protocol.d["game"].update(self._redated)
+
     def durable(self) -> Future[None]:
         """Done once every action applied so far is on disk: act on effects only then."""
         return self.journal.sync()
 
-    def abandon(self) -> ProtocolFiles:
-        """End an unfinished game ("new game"): its protocol is written as it stands."""
+    def abandon(self) -> ProtocolFiles | None:
+        """End an unfinished game ("new game"): its protocol is written as it stands (None,
+        and `unsaved` says why, when the card can't take it yet)."""
         self.protocol.abandon(self._wall())
         return self._finish()
 
-    def _finish(self) -> ProtocolFiles:
+    def complete(self) -> ProtocolFiles:
+        """The ended game's files, written now if the card refused them before; OSError
+        while it still does."""
+        if self.files is None and self._finish() is None:
+            raise OSError(errno.EIO, self.unsaved)
+        assert self.files is not None
+        return self.files
+
+    def _finish(self) -> ProtocolFiles | None:
         outcome = self.game.state.outcome
-        self.files = write_protocol(self.protocol, protocols_dir(self.state_dir),
-                                    self.header.game_id)
-        self.journal.finish(outcome)
+        self.protocol.d["game"].update(self._redated)
+        try:
+            files = write_protocol(self.protocol, protocols_dir(self.state_dir),
+                                   self.header.game_id)
+            self.journal.finish(outcome)
+        except OSError as exc:
+            # The journal keeps every line of the game (not archived, so a restart
+            # completes it too); only its end and the protocol wait for the card.
+            why = f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")
+            if self.unsaved is None:
+                log.error("the protocol of game %s cannot be written (%s); it is tried again "
+                          "before the next game", self.header.game_id, why)
+            self.unsaved = why
+            return None
+        self.files, self.unsaved = files, None
         log.info("game %s over: %s", self.header.game_id,
                  f"{outcome.winner} won" if outcome else "abandoned")
         return self.files
@@ -175,7 +209,8 @@ def _builder(game: Game, header: GameHeader) -> ProtocolBuilder:
     return ProtocolBuilder(game.engine.rules, game.state.seats, game_id=header.game_id,
                            lang=header.lang, seed=header.seed, settings=header.settings,
                            started=header.started, undo_depth=game.limit,
-                           names=header.names, event=header.event, input_method=header.input)
+                           names=header.names, event=header.event, input_method=header.input,
+                           clock=header.clock)
 
 
 def _started(header: GameHeader, wall: Callable[[], float]) -> float:

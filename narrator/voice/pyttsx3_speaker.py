@@ -23,6 +23,10 @@ from narrator.voice.wav import Clip
 
 log = logging.getLogger(__name__)
 
+# Far above a render (espeak-ng: under a second; a neural voice on a Pi: a few seconds),
+# far below the watchdog's 90 s.
+RENDER_WAIT_SECONDS = 15.0
+
 
 class Pyttsx3Speaker:
     def __init__(self, settings: VoiceSettings, clock: Clock | None = None,
@@ -44,6 +48,10 @@ class Pyttsx3Speaker:
         self.player = player or Player(settings.device, settings.volume, settings.sample_rate,
                                        ambience, settings.ambience_volume)
         self.last: Playing | None = None  # the last clip handed to the player (for benches)
+        # A cue not in the cache waits this long (real time) for the speech engine; a
+        # child that hangs would otherwise hold the table silent for its own time limit
+        # (70 s for espeak-ng, per retry) and get the box restarted by the watchdog.
+        self.render_wait = RENDER_WAIT_SECONDS
 
     async def say(self, text: str) -> None:
         if not text.strip():
@@ -51,9 +59,13 @@ class Pyttsx3Speaker:
         clip = self.cache.loaded(text)
         if clip is None:
             try:
-                clip = await asyncio.to_thread(self.cache.clip, text)
-            except DeviceError as exc:
-                log.error("cannot speak %r: %s", text, exc)
+                clip = await asyncio.wait_for(asyncio.to_thread(self.cache.clip, text),
+                                              self.render_wait)
+            except (DeviceError, TimeoutError) as exc:
+                # The render thread, if stuck, finishes or fails on its own later.
+                why = str(exc) or f"no answer in {self.render_wait:g} s"
+                log.error("the speech engine gave no clip for %r (%s); its time is held",
+                          text, why)
                 await self._hold(estimate_seconds(text, self.settings.language, self.settings.rate))
                 return
         log.debug("playing %.2f s of speech", clip.seconds)  # the bench's first word

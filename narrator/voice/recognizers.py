@@ -6,6 +6,7 @@ themselves import. Neither back end loads its library before a recognizer is mad
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from narrator.errors import ConfigError
@@ -15,6 +16,7 @@ from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 from narrator.voice.recognizer_vosk import VoskRecognizer
 
 ENGINES = ("pocketsphinx", "vosk")
+log = logging.getLogger(__name__)
 
 
 def has_model(engine: str, lang: str, model_dir: Path | None) -> bool:
@@ -27,10 +29,11 @@ def has_model(engine: str, lang: str, model_dir: Path | None) -> bool:
 
 
 def make_recognizer(engine: str, lang: str, model_dir: Path | None = None,
-                    wake_word: str | None = None) -> Recognizer:
+                    wake_word: str | None = None, adaptation: Path | None = None) -> Recognizer:
     """A real recognizer for the game's language (settings: recognizer.engine,
-    recognizer.model_dir, recognizer.wake_word). A language the engine cannot hear is a
-    ConfigError that says what to configure."""
+    recognizer.model_dir, recognizer.wake_word, recognizer.adaptation: pocketsphinx's
+    model adapted to the club, used when it is there). A language the engine cannot hear
+    is a ConfigError that says what to configure."""
     if engine not in ENGINES:
         raise ConfigError("settings", "recognizer.engine",
                           f"expected one of {', '.join(ENGINES)}, got {engine!r}")
@@ -40,6 +43,14 @@ def make_recognizer(engine: str, lang: str, model_dir: Path | None = None,
             raise ConfigError("settings", "recognizer.engine",
                               f"pocketsphinx has no {lang!r} model; use engine vosk with "
                               f"recognizer.model_dir (--model DIR) naming a Vosk {lang} model")
+        if adaptation is not None and adaptation.exists():
+            try:
+                return PocketsphinxRecognizer(commands, adaptation=adaptation)
+            except RuntimeError as exc:  # pocketsphinx's "Failed to initialize"
+                # The adaptation only improves hearing: a broken one must not cost the
+                # evening its voice commands.
+                log.warning("cannot load the adaptation %s (%s): the model as it ships "
+                            "hears instead", adaptation, exc)
         return PocketsphinxRecognizer(commands)
     if model_dir is None:
         raise ConfigError("settings", "recognizer.model_dir",

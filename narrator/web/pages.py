@@ -63,9 +63,12 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
     if game["paused"]:
         parts.append(f'<p class="badge paused">{esc(t("paused"))}</p>')
     if view.get("fault"):
-        # A technical pause: the box says it and blinks the status LED; here, why.
+        # A technical pause: the box says it and blinks the status LED; here, why. After
+        # GO_ON_SECONDS the game goes on unsaved: no longer a pause, and not "nothing lost".
+        badge, words = ("fault_unsaved_badge", "fault_unsaved") if view.get("unsaved") \
+            else ("fault", "fault_journal")
         parts.append(f'<p class="fault" role="alert"><span class="badge fault">'
-                     f'{esc(t("fault"))}</span> {esc(t("fault_journal", reason=view["fault"]))}</p>')
+                     f'{esc(t(badge))}</span> {esc(t(words, reason=view["fault"]))}</p>')
     cache = view.get("voice_cache")
     if cache:
         ready = t("voice_cache", done=cache["done"], total=cache["total"])

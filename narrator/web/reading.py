@@ -94,6 +94,7 @@ def view_of(box: Box) -> dict[str, Any]:
                                          ("polemica", files.polemica)) if path is not None]
     out = public_state(info_of(box), st, timer, box.performer.last_said, formats)
     out["fault"] = box.disk_fault  # a technical pause: the journal cannot be written
+    out["unsaved"] = box.unsaved  # ...for so long that the game went on without it
     return out
 
 

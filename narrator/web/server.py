@@ -35,6 +35,7 @@ from narrator.web import actions as page_actions
 from narrator.web import pages
 from narrator.web.auth import COOKIE, PinGate
 from narrator.web.live import Hub
+from narrator.web.notices import notes as box_notes
 from narrator.web.phone_deal import PhoneDeal
 from narrator.web.reading import (
     Undos,
@@ -154,10 +155,11 @@ class WebServer:
 
     def voice_note(self, t: Text) -> str:
         """A line above the game when voice commands are off, saying why."""
+        notes = box_notes(t, getattr(self.host, "notices", None))  # the card, the record
         status = getattr(self.host, "voice_status", None)
         if status is None or status.off is None:
-            return ""
-        return pages.voice_off(t, status.off, status.lang)
+            return notes
+        return notes + pages.voice_off(t, status.off, status.lang)
 
     def _message(self) -> bytes:
         view = self.view()

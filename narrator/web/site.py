@@ -13,14 +13,14 @@ from typing import Any
 from narrator.clock import Clock
 from narrator.evening import Evening
 from narrator.settings import Settings
-from narrator.web import archive, deal, setup
+from narrator.web import archive, deal, notices, phone_time, setup
 from narrator.web.activation import inherited_socket
 from narrator.web.auth import SESSIONS_FILE, PinGate
 from narrator.web.server import Host, WebServer
 
 log = logging.getLogger("narrator.web")
 
-PAGES = (setup.routes, archive.routes, deal.routes)
+PAGES = (setup.routes, archive.routes, deal.routes, notices.routes, phone_time.routes)
 
 
 def make_server(host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> WebServer:
@@ -54,8 +54,10 @@ async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any
     try:
         await server.start(web_settings.host, web_settings.port, sock)
     except OSError as exc:
-        log.error("the organiser's page cannot listen on %s:%d: %s", web_settings.host,
-                  web_settings.port, exc.strerror or exc)
+        log.error("the organiser's page cannot listen on %s:%d: %s; the game goes on without "
+                  "it", web_settings.host, web_settings.port, exc.strerror or exc)
+        if announce is not None:  # said where its address would have been
+            announce.append(Say("web_page_off", {}))
         return None
     where = reachable_host(web_settings.host)
     # The PIN is logged on purpose: the organiser reads it from `journalctl -u narrator`.

@@ -255,6 +255,7 @@ def test_an_abandoned_game_writes_its_protocol_as_it_stands(tmp_path: Path) -> N
     for _ in range(30):
         session.apply(WindowClosed(session.game.state.window), at=0.0)
     files = session.abandon()
+    assert files is not None
     data = json.loads(files.json.read_text())
     assert not data["over"] and data["winner"] is None
     assert data["stands"]["phase"] in ("night", "day")

@@ -91,3 +91,48 @@ def test_a_failed_render_keeps_the_game_and_its_timing(
     assert asyncio.run(scene()) == pytest.approx(
         estimate_seconds("Mafia, go to sleep.") + SOUND_SECONDS["gong"])
     assert "espeak-ng is gone" in caplog.text
+
+
+class HangingRenderer:
+    """The speech engine's child hangs mid-cue (stopped, or stuck in a driver): the render
+    never comes back until released."""
+
+    key = "hanging"
+
+    def __init__(self) -> None:
+        import threading
+
+        self.release = threading.Event()
+
+    def render(self, text: str, path: Path) -> None:
+        self.release.wait(30)
+        raise DeviceError("released")
+
+
+def test_a_hung_speech_engine_costs_the_cue_not_the_game(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Before, the cue waited for the child's own time limit (70 s for espeak-ng, once per
+    retry): the table sat in silence and the watchdog could restart the box. Now the
+    speaker waits `render_wait` (real time: it watches the engine), then holds the cue's
+    time on the game's clock and goes on; the page shows the cue meanwhile."""
+    from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
+
+    renderer = HangingRenderer()
+
+    async def scene() -> float:
+        clock = FakeClock()
+        speaker = Pyttsx3Speaker(VoiceSettings(cache_dir=tmp_path, sounds_dir=tmp_path),
+                                 clock, renderer=renderer)
+        speaker.render_wait = 0.05
+        task = asyncio.create_task(speaker.say("Mafia, go to sleep."))
+        while not task.done():
+            await asyncio.sleep(0.001)  # the render's time limit is real time
+            await clock.run_until_idle()
+        return clock.now()
+
+    try:
+        held = asyncio.run(asyncio.wait_for(scene(), 10))
+    finally:
+        renderer.release.set()
+    assert held == pytest.approx(estimate_seconds("Mafia, go to sleep."))
+    assert "the speech engine gave no clip" in caplog.text

@@ -335,3 +335,19 @@ async def _russian_game(evening: EveningBox) -> None:
 
 async def _abandon(evening: EveningBox) -> None:
     evening.service.evening.abandon()
+
+
+def test_a_signed_in_phone_tells_the_box_the_date(evening: EveningBox, tmp_path: Path) -> None:
+    """The box's clock may be 1970 (no real-time clock, no network); the phone's is right:
+    the page's script tells the box once the organiser is signed in, not before."""
+    evening.until(lambda: evening.box is not None)
+    wall = evening.service.wallclock
+    with chromium(tmp_path / "profile") as driver:
+        driver.get(evening.url + "/game")
+        wait_for(driver, lambda d: d.find_elements(By.ID, "live"))
+        evening.settle()
+        assert wall.source != "phone"  # nobody signed in yet
+        sign_in(driver, evening.url)
+        wait_for(driver, lambda _d: wall.source == "phone")
+        phone = driver.execute_script("return Date.now()") / 1000
+        assert abs(wall.now() - phone) < 60

@@ -79,3 +79,46 @@ def test_the_address_and_pin_are_logged_and_said_once_after_ready(
     logged = [r.getMessage() for r in caplog.records if "organiser's page:" in r.getMessage()]
     assert len(logged) == 1 and logged[0].startswith("the organiser's page: http://127.0.0.1:")
     assert logged[0].endswith(f"/  PIN {pin}") and len(pin) == 4 and pin.isdigit()
+
+
+def test_a_port_already_taken_leaves_the_game_and_says_the_page_is_off(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Another program holds the page's port (or a second box was started): the game runs
+    on the keypad and the voice; the table hears once that the page is off, and why is in
+    the log. Before, the box said nothing, and the organiser waited for a page that never
+    came."""
+    import socket
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    settings = load_settings(None, {"state_dir": str(tmp_path / "state"), "keypad": "none",
+                                    "cache_dir": str(tmp_path / "cache"),
+                                    "web.listen": f"127.0.0.1:{port}"})
+
+    async def main() -> tuple[list[str], bool]:
+        clock = FakeClock()
+        speaker = FakeSpeaker(clock)
+        service = Service(settings, Ports(speaker, None, [FakeKeypad()]), clock)
+        page = await serve(service, settings, clock, service.announce, service.evening)
+        task = asyncio.get_running_loop().create_task(service.run(games=1))
+        while len(speaker.said) < 4:
+            assert await clock.step()
+        playing = service.box is not None and not task.done()
+        task.cancel()
+        assert page is None
+        return [text for _at, text in speaker.said], playing
+
+    try:
+        with caplog.at_level(logging.INFO, logger="narrator.web"):
+            said, playing = asyncio.run(main())
+    finally:
+        taken.close()
+    assert playing
+    assert said[:2] == ["The narrator is ready.",
+                        "The organiser's page is off: its port is taken. The game goes on "
+                        "without it."]
+    assert "A new game begins." in said
+    logged = [r.getMessage() for r in caplog.records if "cannot listen" in r.getMessage()]
+    assert len(logged) == 1 and f"127.0.0.1:{port}" in logged[0]

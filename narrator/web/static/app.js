@@ -5,6 +5,14 @@
   const live = document.getElementById("live");
   let timerEnd = null;
 
+  // The phone knows the date; the box (no network, no real-time clock) may not. A signed-in
+  // organiser's page tells it, for the protocols' dates (narrator/web/phone_time.py).
+  if (document.querySelector('form[action="/logout"]')) {
+    fetch("/api/clock", {method: "POST", credentials: "same-origin",
+                         headers: {"Content-Type": "application/json"},
+                         body: JSON.stringify({now: Date.now()})}).catch(function () {});
+  }
+
   function startTimer() {
     const el = live && live.querySelector(".timer");
     timerEnd = null;

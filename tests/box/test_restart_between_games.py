@@ -94,12 +94,12 @@ def test_a_power_cut_in_the_game_begun_after_waiting_resumes_it(tmp_path: Path) 
     async def waited_then_cut() -> None:
         clock = FakeClock()
         keypad = FakeKeypad()
-        service, _speaker = make(tmp_path, clock, keypad)
+        service, speaker = make(tmp_path, clock, keypad)
         task = asyncio.get_running_loop().create_task(service.run(games=1))
-        while not service.evening.starting:
+        while WAITING not in [text for _at, text in speaker.said]:
             if not await clock.step():
                 clock.advance(1.0)
-                keypad.press("enter")
+        keypad.press("enter")
         while service.box is None or service.box.game.state.phase != "day":
             if not await clock.step():
                 clock.advance(1.0)

@@ -311,3 +311,63 @@ def test_a_full_card_never_spoils_a_file_already_saved(tmp_path: Path) -> None:
     last = recall(state)
     assert last is not None and last.names == names
     assert sorted(p.name for p in state.iterdir()) == ["evening.json"]
+
+
+def test_a_card_that_stays_unwritable_lets_the_table_play_unsaved(tmp_path: Path) -> None:
+    """Eight games tonight and a card that will not take a journal (full, read-only after
+    fsck): after three tries the game begins all the same, unsaved, and the table and the
+    page are told so (note the result by hand); the LED stays on error. Once the card is
+    back, the next game is saved again."""
+    state = tmp_path / "state"
+    state.mkdir()
+    blocked = state / "journal"
+    blocked.write_text("the card refuses this folder")
+
+    async def main() -> tuple[list[str], bool, str, list[str], list[str]]:
+        clock = FakeClock()
+        keypad = FakeKeypad()
+        service, _panel, _speaker = make_service(tmp_path, clock, keypad)
+        keypad.attach(service.submit)
+        task = asyncio.get_running_loop().create_task(service.run(games=2))
+        await drive_until(clock, lambda: service.box is not None)  # after three tries
+        first = service.box
+        assert first is not None and clock.now() >= 3 * 5.0
+        await drive_until(clock, lambda: first.game.over and first.performer.idle)
+        cues = [s.cue for s in first.performer.spoken]
+        light, notices = service.status_light.state_now(), list(service.notices.items)
+        blocked.unlink()  # the card is back
+        keypad.press("enter")
+        await drive_until(clock, lambda: service.box is not first)
+        second = service.box
+        assert second is not None
+        await drive_until(clock, lambda: len(second.performer.spoken) > 0)
+        task.cancel()
+        return cues, first.game.over, light, notices, list(service.notices.items)
+
+    cues, over, light, notices, after = asyncio.run(main())
+    assert over and cues[:2] == ["ready", "game_unsaved"] and "new_game" in cues
+    assert light == "error" and "card" in notices
+    assert "card" not in after
+    assert (state / "journal" / "current.jsonl").is_file()  # the second game is saved
+    assert not (state / "protocols").exists()  # the first left nothing behind
+
+
+async def drive_until(clock: FakeClock, done: Callable[[], bool], limit: float = 20_000) -> None:
+    start_at = clock.now()
+    while not done():
+        if not await clock.step():
+            clock.advance(1.0)
+        assert clock.now() - start_at < limit, "never happened"
+
+
+def test_a_card_that_refuses_the_pin_still_gives_the_page_one(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Found for real: `narrator run` on a full card, first start (no PIN kept yet), died
+    with ENOSPC making the page's PIN, before a word was said: a restart loop."""
+    from narrator.web.auth import load_or_make_pin
+
+    state = tmp_path / "state"
+    state.write_text("the card refuses this folder")
+    pin = load_or_make_pin(None, state)
+    assert pin.isdigit() and len(pin) == 4
+    assert "cannot keep the page's PIN" in caplog.text

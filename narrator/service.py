@@ -496,9 +496,9 @@ class Service:
         page = [] if self._announced else list(self.announce)
         for_the_day: list[Effect] = []
         if found is not None and found[0].game.state.phase == "night" and not found[0].game.over:
-            # A resume at night: nothing but the night script (eyes are closed). The page
-            # forgot its sessions with the power, so the organiser needs them again soon:
-            # at the morning, or the next game's opening if the night ends the game.
+            # A resume at night: nothing but the night script (eyes are closed). A phone
+            # signed in stays so (web-sessions.json), but another may need the address and
+            # PIN soon: at the morning, or the next game's opening if the night ends it.
             page, for_the_day = [], page
         greeting.extend(page)
         greeting.extend(self._voice_for(setup.lang))

@@ -27,9 +27,12 @@ PIN = "1357"
 
 
 class EveningBox:
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, port: int = 0) -> None:
+        """`port`: the page's port (0: a free one); a restarted box takes its old one, so
+        a page left open finds it again."""
         self.loop = LoopThread()
         self.tmp = tmp
+        self.port = port
         self.service, self.server, self.clock = self.loop.call(self._start())
         self.url = f"http://127.0.0.1:{self.server.port}"
 
@@ -37,7 +40,7 @@ class EveningBox:
         clock = FakeClock()
         settings = load_settings(None, {"state_dir": str(self.tmp / "state"), "keypad": "none",
                                         "cache_dir": str(self.tmp / "cache"),
-                                        "web.listen": "127.0.0.1:0", "web.pin": PIN})
+                                        "web.listen": f"127.0.0.1:{self.port}", "web.pin": PIN})
         speaker = FakeSpeaker(clock)
         panel = FakeSeatPanel(10, clock)
         keypad = FakeKeypad()

@@ -351,3 +351,30 @@ def test_a_signed_in_phone_tells_the_box_the_date(evening: EveningBox, tmp_path:
         wait_for(driver, lambda _d: wall.source == "phone")
         phone = driver.execute_script("return Date.now()") / 1000
         assert abs(wall.now() - phone) < 60
+
+
+def test_a_page_left_open_tells_a_restarted_box_the_date(tmp_path: Path) -> None:
+    """Found at a club evening: the phone told the box the date when a page was opened, but
+    a page left open through a power cut only reconnected its live part, so the resumed
+    game ended dated by the box's own clock (a Pi's last shutdown), before its start."""
+    first = EveningBox(tmp_path)
+    try:
+        first.until(lambda: first.box is not None)
+        with chromium(tmp_path / "profile") as driver:
+            sign_in(driver, first.url)
+            driver.get(first.url + "/game")
+            wait_for(driver, lambda _d: first.service.wallclock.source == "phone")
+            port = first.server.port
+            first.close()
+            again = EveningBox(tmp_path, port)
+            try:
+                assert again.service.wallclock.source != "phone"
+                # Nobody opens a page: the one left open reconnects its live part.
+                wait_for(driver, lambda _d: again.service.wallclock.source == "phone", 20)
+                phone = driver.execute_script("return Date.now()") / 1000
+                assert abs(again.service.wallclock.now() - phone) < 60
+            finally:
+                again.close()
+    finally:
+        if not first.loop.loop.is_closed():
+            first.close()

@@ -7,11 +7,16 @@
 
   // The phone knows the date; the box (no network, no real-time clock) may not. A signed-in
   // organiser's page tells it, for the protocols' dates (narrator/web/phone_time.py).
-  if (document.querySelector('form[action="/logout"]')) {
+  // Told again each time the live part (re)connects: a page left open through a power cut
+  // reconnects to a box that forgot it (its clock may be its last shutdown's).
+  const signedIn = !!document.querySelector('form[action="/logout"]');
+  function tellTime() {
+    if (!signedIn) return;
     fetch("/api/clock", {method: "POST", credentials: "same-origin",
                          headers: {"Content-Type": "application/json"},
                          body: JSON.stringify({now: Date.now()})}).catch(function () {});
   }
+  tellTime();
 
   function startTimer() {
     const el = live && live.querySelector(".timer");
@@ -31,6 +36,8 @@
     startTimer();
     setInterval(tick, 200);
     const stream = new EventSource(live.dataset.stream);
+    let opened = false;
+    stream.onopen = function () { if (opened) tellTime(); opened = true; };
     stream.onmessage = function (event) {
       const msg = JSON.parse(event.data);
       // Another game (the next one, or the first after set-up): its seats and controls

@@ -12,7 +12,6 @@ import errno
 import json
 import logging
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,17 +21,13 @@ import pytest
 from narrator.clock import FakeClock
 from narrator.daemon import GO_ON_SECONDS, Box
 from narrator.devices.keypads import FakeKeypad
-from narrator.performer import Performer
-from narrator.phrases.book import PhraseBook
-from narrator.records.disk import FileOps, ThreadDisk
-from narrator.records.journal import GameHeader, read, replay
-from narrator.records.session import GameSession
-from narrator.voice.fake import FakeSpeaker
+from narrator.records.disk import FileOps
+from narrator.records.journal import read, replay
 from narrator.web import pages
 from narrator.web.reading import view_of
 from narrator.web.text import text
-from narrator.windows import WindowTimers
 from tests.box.test_service import make_service, start
+from tests.faults.disk_box import box_on_disk
 
 SPORT = ("civilian",) * 6 + ("sheriff", "mafia", "mafia", "don")
 
@@ -182,31 +177,9 @@ def test_a_card_gone_read_only_pauses_then_the_game_goes_on_and_is_saved_if_it_c
             return super().write(fd, data)
 
     async def main() -> tuple[list[str], int, int, dict[str, Any], Box]:
-        boxes: list[Box] = []
-
-        def disk(fd: int) -> ThreadDisk:
-            # A real writer thread, retrying every millisecond of real time.
-            return ThreadDisk(fd, on_fault=lambda e: boxes[0].disk_failed(e),
-                              on_recover=lambda: boxes[0].disk_recovered(), ops=ReadOnly(),
-                              sleep=lambda _s: time.sleep(0.001))
-
-        header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",
-                            started="2025-01-01T20:00:00")
-        session, opening = GameSession.start(tmp_path, header, wall=lambda: 1.7e9, disk=disk)
-        speaker = FakeSpeaker(clock)
-        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
-        box = Box(session, Performer(speaker, PhraseBook.load("en"), timers), clock)
-        boxes.append(box)
-        box.start(opening)
-
-        async def until(done: Callable[[], bool]) -> None:
-            for _ in range(20_000):
-                if done():
-                    return
-                if not await clock.step():
-                    await asyncio.sleep(0.001)  # the writer thread's turn
-            raise AssertionError("never happened")
-
+        made = box_on_disk(tmp_path, clock, ReadOnly())
+        box, session, speaker, until = made.box, made.session, made.speaker, made.until
+        made.start()
         await until(lambda: box.disk_fault is not None)
         stopped = box.game.state.window
         await until(lambda: box.unsaved)

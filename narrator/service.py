@@ -29,7 +29,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol
 
 from narrator.clock import Clock, MonotonicClock
-from narrator.daemon import Box, supervise
+from narrator.daemon import Box, Session, Unrecorded, supervise
 from narrator.devices.display import AnswerDisplay, reveal_text
 from narrator.devices.keymap import DIGITS
 from narrator.devices.keypads import Keypad
@@ -45,7 +45,7 @@ from narrator.notices import Notices
 from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.records.disk import Disk, DiskMaker, direct_disk
-from narrator.records.journal import set_aside
+from narrator.records.journal import GameHeader, set_aside
 from narrator.records.session import GameSession
 from narrator.sdnotify import Notifier, watchdog_interval
 from narrator.settings import Settings
@@ -68,9 +68,8 @@ CONFIRM_SECONDS = 15.0
 
 # A card that refuses the next game's journal (full, read-only) is tried again this often.
 CARD_RETRY_SECONDS = 5.0
-
-# How often the sound device's state is looked at for the page and the status LED.
-SOUND_CHECK_SECONDS = 2.0
+# ...this many times; then the game begins all the same, unsaved (said, shown).
+CARD_TRIES = 3
 
 Sink = Callable[[Action], None]
 
@@ -137,6 +136,8 @@ class Service:
         # The box's own troubles for the organiser's page (the card refuses to save...).
         self.notices = Notices()
         self._card_told = False  # the card's refusal said aloud, once an outage
+        self._card_tries = 0  # refusals in a row (CARD_TRIES: then a game unsaved)
+        self._pending: GameSession | None = None  # an ended game whose files wait
         self._warming: asyncio.Task[None] | None = None
         self._speakers: dict[str, Speaker] = {settings.game.lang: ports.speaker}
         self._voice_told: set[tuple[str, str]] = set()  # (why voice is off, language) said
@@ -393,7 +394,9 @@ class Service:
         """Serve games until stopped (or `games` of them have ended)."""
         await self.start_up()
         watchdog = asyncio.get_running_loop().create_task(self._watchdog())
-        sound = asyncio.get_running_loop().create_task(self._watch_sound())
+        self._loop = asyncio.get_running_loop()
+        for speaker in self._speakers.values():
+            self._hear_sound(speaker)
         devices = self._start_devices()
         first = True
         try:
@@ -403,7 +406,8 @@ class Service:
                 except OSError as exc:  # the card can't take a journal or a protocol now
                     await self._card_refused(exc)
                     continue
-                self._card_ok()
+                if box is None or isinstance(box.session, GameSession):
+                    self._card_ok()
                 first = False
                 if box is None:  # a game held, or between games: nothing until asked
                     await self.evening.wanted()
@@ -424,7 +428,6 @@ class Service:
                 await self.evening.wanted()
         finally:
             watchdog.cancel()
-            sound.cancel()
             if self._warming is not None:
                 self._warming.cancel()
             for task in devices:
@@ -446,10 +449,21 @@ class Service:
         def disk(fd: int) -> Disk:
             return self.journal_disk(fd, failed, recovered)
 
+        # After CARD_TRIES refusals the table plays all the same, unsaved (said and shown).
+        unsaved_ok = self._card_tries >= CARD_TRIES
         last = self.box.session if self.box is not None else None
         if isinstance(last, GameSession) and last.unsaved is not None:
-            last.complete()  # the ended game's files first: OSError while the card refuses
-            log.info("the protocol of game %s is written now", last.header.game_id)
+            self._pending = last
+        if self._pending is not None:
+            try:
+                self._pending.complete()  # the ended game's files first
+            except OSError:
+                if not unsaved_ok:
+                    raise
+            else:
+                log.info("the protocol of game %s is written now",
+                         self._pending.header.game_id)
+                self._pending = None
         unreadable = False
         try:
             found = GameSession.resume(self.settings.state_dir, wall=self.wall,
@@ -457,6 +471,10 @@ class Service:
         except RecordError as exc:  # nothing of it can be resumed: kept aside, a new game
             found, unreadable = None, True
             self._unreadable(exc)
+        except OSError:
+            if not unsaved_ok:
+                raise
+            found = None  # it stays on the card for a box that can write again
         if not first:
             self.notices.clear("record")  # told at start-up; a later game is on its own
         # Restarted after a game's end (or an abandon): wait to be asked, as after the end.
@@ -478,9 +496,9 @@ class Service:
         page = [] if self._announced else list(self.announce)
         for_the_day: list[Effect] = []
         if found is not None and found[0].game.state.phase == "night" and not found[0].game.over:
-            # A resume at night: nothing but the night script (eyes are closed). The page
-            # forgot its sessions with the power, so the organiser needs them again soon:
-            # at the morning, or the next game's opening if the night ends the game.
+            # A resume at night: nothing but the night script (eyes are closed). A phone
+            # signed in stays so (web-sessions.json), but another may need the address and
+            # PIN soon: at the morning, or the next game's opening if the night ends it.
             page, for_the_day = [], page
         greeting.extend(page)
         greeting.extend(self._voice_for(setup.lang))
@@ -490,20 +508,28 @@ class Service:
         if found is not None and (problem := self._box_check(setup)) is not None:
             self._hold(found[0], setup, problem, greeting)
             return None
+        session: Session
         if found is not None:
-            session, opening = found
-            log.info("resuming game %s", session.header.game_id)
-            if session.journal.repaired is not None:
+            resumed, opening = found
+            log.info("resuming game %s", resumed.header.game_id)
+            if resumed.journal.repaired is not None:
                 greeting.append(Say("journal_repaired", {}))
-            greeting.append(where_we_are(session.game.state))
+            greeting.append(where_we_are(resumed.game.state))
+            session = resumed
         else:
             if first and (problem := self._box_check(setup)) is not None:
                 raise SetupError("set-up", [problem])  # the journal found had ended after all
             header = replace(setup.header(_seed(setup, self.clock), self.input_method),
                              clock=self.wallclock.source)
-            session, opening = GameSession.start(self.settings.state_dir, header, wall=self.wall,
-                                                 disk=disk)
-            self._began = (session, self.clock.now())
+            try:
+                started, opening = GameSession.start(self.settings.state_dir, header,
+                                                     wall=self.wall, disk=disk)
+                self._began = (started, self.clock.now())
+                session = started
+            except OSError:
+                if not unsaved_ok:
+                    raise
+                session, opening = self._unsaved_game(header, greeting)
             greeting.append(Say("new_game", {}))
         # The game's rule set names the cards the box may say (a jailed player's card).
         performer.book = self.book.for_rules(session.game.engine.rules.name).for_input(
@@ -570,6 +596,17 @@ class Service:
             started = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.wallclock.at(at)))
             session.redate(started, "phone")
 
+    def _unsaved_game(self, header: GameHeader, greeting: list[Effect]
+                      ) -> tuple[Unrecorded, list[Effect]]:
+        """A game the card can't keep: played all the same (eight games tonight), kept
+        nowhere; the table hears it, the page and the LED keep saying it."""
+        log.error("the memory card still cannot be written: this game is played unsaved")
+        game = header.new_game()
+        greeting.append(Say("game_unsaved", {}))
+        self.notices.set("card", "game_unsaved")
+        self.status_light.set_fault("card", True)
+        return Unrecorded(game), list(game.opening)
+
     def _unreadable(self, exc: RecordError) -> None:
         """The unfinished game's journal can't be resumed at all (its header garbled by a
         power cut on a cheap card, its rule-set file gone): it is kept whole beside it,
@@ -601,12 +638,14 @@ class Service:
             self._say_soon([Say("card_unwritable", {})])
         self.notices.set("card", "card_unwritable", reason=why)
         self.status_light.set_fault("card", True)
+        self._card_tries += 1
         await self.clock.sleep(CARD_RETRY_SECONDS)
 
     def _card_ok(self) -> None:
         if self._card_told or "card" in self.notices.items:
             log.warning("the memory card can be written again")
         self._card_told = False
+        self._card_tries = 0
         self.notices.clear("card")
         self.status_light.set_fault("card", False)
 
@@ -641,25 +680,28 @@ class Service:
             await self.clock.sleep(interval)
 
 
-    async def _watch_sound(self) -> None:
-        """The sound device gone (a USB speaker unplugged): the speaker already holds each
-        clip's time and tries the device again with the next one; here the organiser
-        learns of it: the status LED and a notice on the page, whose live part shows each
-        cue as it is said, so that the organiser can read them out meanwhile."""
-        lost: str | None = None
-        while True:
-            now = next((f"{getattr(p, 'last_error', None) or 'no device'}"
-                        for p in (getattr(s, "player", None) for s in self._speakers.values())
-                        if getattr(p, "failed", False)), None)
-            if (now is None) != (lost is None):
-                log.warning("sound: %s", f"the device is gone ({now})" if now else "back")
-                self.status_light.set_fault("sound", now is not None)
-            if now is None:
-                self.notices.clear("sound")
-            else:
-                self.notices.set("sound", "sound_lost", error=now)
-            lost = now
-            await self.clock.sleep(SOUND_CHECK_SECONDS)
+    def _hear_sound(self, speaker: Speaker) -> None:
+        """Follow a speaker's sound device (its Player tells when it fails or is back;
+        fakes have none)."""
+        player = getattr(speaker, "player", None)
+        loop = getattr(self, "_loop", None)
+        if player is not None and hasattr(player, "on_change") and loop is not None:
+            player.on_change = lambda: loop.call_soon_threadsafe(self._sound_changed)
+
+    def _sound_changed(self) -> None:
+        """The sound device gone (a USB speaker unplugged) or back: the speaker already
+        holds each clip's time and tries the device again with the next one; here the
+        organiser learns of it: the status LED and a notice on the page, whose live part
+        shows each cue as it is said, so that the organiser can read them out meanwhile."""
+        lost = next((f"{getattr(p, 'last_error', None) or 'no device'}"
+                     for p in (getattr(s, "player", None) for s in self._speakers.values())
+                     if getattr(p, "failed", False)), None)
+        log.warning("sound: %s", f"the device is gone ({lost})" if lost else "back")
+        self.status_light.set_fault("sound", lost is not None)
+        if lost is None:
+            self.notices.clear("sound")
+        else:
+            self.notices.set("sound", "sound_lost", error=lost)
 
     def _show_fault(self, fault: str | None) -> None:
         self.status_light.set_fault("journal", fault is not None)
@@ -704,6 +746,7 @@ class Service:
         if lang not in self._speakers:
             make = self.ports.speakers
             self._speakers[lang] = make(lang) if make is not None else self.ports.speaker
+            self._hear_sound(self._speakers[lang])
         return self._speakers[lang]
 
 

@@ -47,12 +47,13 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     # The unfinished game found on start needs what this box lacks now (an answer display,
     # pads): it is not played; the page says why (narrator.evening.host.Held).
     "resume_refused": (),
-    # Restarted between games: the next game starts when asked for (Enter, page, voice).
-    "between_games": (),
     # The memory card refused the ended game's protocol (it is written when the card
     # takes it), or any new game's journal (the box waits and tries again).
     "protocol_unsaved": (),
     "card_unwritable": (),
+    "game_unsaved": (),  # ...for so long that a game is played unsaved
+    # Restarted between games: the next game starts when asked for (Enter, page, voice).
+    "between_games": (),
 }
 
 

@@ -61,35 +61,54 @@ def _vm_rss_mb(pid: int) -> float:
     return 0.0
 
 
-def _demo_peak_rss_mb() -> float:
-    # The demo's own peak, from wait4: RUSAGE_CHILDREN would give the largest child this
-    # process ever waited for (under pytest, a browser another test started).
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "narrator", "demo", "--fast", "--seed", "2", "--no-state"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise subprocess.CalledProcessError(proc.returncode, proc.args)
-    return usage.ru_maxrss / 1024
+# Each child reports its own peak (VmHWM: the high-water mark of the memory it exec'd
+# into). ru_maxrss from wait4 or RUSAGE_SELF is no good here: Linux folds the forked copy
+# of the parent into it at exec, so under a big parent (pytest after a recognizer, the
+# bench after its listen part) every child "peaked" at the parent's size.
+_PEAK = """
+def _peak_kb():
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+"""
 
+_DEMO = _PEAK + """
+import sys
+from narrator.cli import main
+code = main(["demo", "--fast", "--seed", "2", "--no-state"])
+print(_peak_kb())
+sys.exit(code)
+"""
 
-_WITH_RECOGNIZER = """
-import asyncio, resource
+_WITH_RECOGNIZER = _PEAK + """
+import asyncio
 from narrator.voice.recognizers import make_recognizer
 from narrator.demo import DemoOptions, play_demo
 from narrator.rules.loader import load_bundled
 recognizer = make_recognizer("pocketsphinx", "en")
 asyncio.run(play_demo(DemoOptions(load_bundled("sport"), 10, 2, fast=True)))
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print(_peak_kb())
 """
 
 
-def _with_recognizer_rss_mb() -> float:
-    done = subprocess.run([sys.executable, "-c", _WITH_RECOGNIZER], check=True, text=True,
+def _child_peak_mb(script: str) -> float:
+    done = subprocess.run([sys.executable, "-c", script], check=True, text=True,
                           capture_output=True, env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
     return int(done.stdout.strip().splitlines()[-1]) / 1024
+
+
+def _demo_peak_rss_mb() -> float:
+    return _child_peak_mb(_DEMO)
+
+
+def _with_recognizer_rss_mb() -> float:
+    return _child_peak_mb(_WITH_RECOGNIZER)
 
 
 def run(quick: bool) -> dict[str, float | int | str]:

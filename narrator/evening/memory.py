@@ -27,9 +27,10 @@ ENDINGS = ("finished", "abandoned")
 
 
 def remember(state_dir: str | Path, setup: GameSetup) -> None:
-    root = private_dir(Path(state_dir))
-    try:
-        write_private(root / FILE, json.dumps(setup.to_json(), ensure_ascii=False, indent=1) + "\n")
+    root = Path(state_dir)
+    try:  # the folder too: on a card gone read-only even its chmod fails
+        text = json.dumps(setup.to_json(), ensure_ascii=False, indent=1) + "\n"
+        write_private(private_dir(root) / FILE, text)
     except OSError as exc:
         log.warning("cannot remember the set-up in %s: %s", root / FILE, exc.strerror)
 
@@ -49,9 +50,9 @@ def recall(state_dir: str | Path) -> GameSetup | None:
 
 def remember_end(state_dir: str | Path, how: str) -> None:
     """The game in play has ended (`how`: ENDINGS): the box is between games."""
-    root = private_dir(Path(state_dir))
+    root = Path(state_dir)
     try:
-        write_private(root / ENDED, json.dumps({"ended": how}) + "\n")
+        write_private(private_dir(root) / ENDED, json.dumps({"ended": how}) + "\n")
     except OSError as exc:
         log.warning("cannot note the game's end in %s: %s", root / ENDED, exc.strerror)
 

@@ -85,6 +85,8 @@ class Player:
         self._stream: Any = None
         self._latency_frames = 0
         self.failed = False  # the device failed and has not come back yet
+        # Hears `failed` change (from the playback thread): the service shows it.
+        self.on_change: Callable[[], None] | None = None
         self.last_error: str | None = None
         self.failures = 0
 
@@ -272,10 +274,23 @@ class Player:
             return None
         self._stream = stream
         self._latency_frames = round(float(stream.latency) * self.rate)
-        if self.failed:
+        was = self.failed
+        if was:
             log.warning("audio device %s is back", self._name())
         self.failed = False
+        if was:
+            self._tell()
         return stream
+
+    def _tell(self) -> None:
+        # From the playback thread: the listener hands it to its own loop; its fault must
+        # never stop the playback.
+        hear = self.on_change
+        if hear is not None:
+            try:
+                hear()
+            except Exception:
+                log.exception("a watcher of the audio device failed")
 
     def _drain(self, waiting: list[tuple[int, Playing]]) -> None:
         if self._stream is not None and self._stream.active:
@@ -299,10 +314,13 @@ class Player:
         """Count a failure; the log says so once, until the device works again."""
         self.failures += 1
         self.last_error = error
-        if not self.failed:
+        was = self.failed
+        if not was:
             log.error("audio device %s failed (%s); the game goes on without sound until it "
                       "comes back", self._name(), error)
         self.failed = True
+        if not was:
+            self._tell()
 
     def _close_stream(self) -> None:
         stream, self._stream = self._stream, None

@@ -61,8 +61,9 @@ class Pyttsx3Speaker:
             try:
                 clip = await asyncio.wait_for(asyncio.to_thread(self.cache.clip, text),
                                               self.render_wait)
-            except (DeviceError, TimeoutError) as exc:
-                # The render thread, if stuck, finishes or fails on its own later.
+            except (DeviceError, TimeoutError, OSError) as exc:
+                # The render thread, if stuck, finishes or fails on its own later. OSError:
+                # the cache's card refuses the clip (full, read-only).
                 why = str(exc) or f"no answer in {self.render_wait:g} s"
                 log.error("the speech engine gave no clip for %r (%s); its time is held",
                           text, why)

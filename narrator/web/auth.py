@@ -50,8 +50,14 @@ def load_or_make_pin(configured: str | None, folder: Path) -> str:
     pin = f"{secrets.randbelow(10_000):04d}"
     from narrator.records.journal import private_dir, write_private
 
-    private_dir(folder)
-    write_private(path, pin + "\n")
+    try:
+        private_dir(folder)
+        write_private(path, pin + "\n")
+    except OSError as exc:
+        # A full or read-only card must not keep the box from starting (it did: exit 1 and
+        # a restart loop): the PIN holds for this run, and is said and logged as usual.
+        log.warning("cannot keep the page's PIN in %s (%s): it holds until a restart",
+                    path, exc.strerror or exc)
     return pin
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
+from narrator.notices import Notices
 from narrator.web.text import Text
 
 PROTOCOL_FORMATS = {"html": "html", "json": "json", "polemica": "polemica.json"}
@@ -253,6 +254,14 @@ def _evening_controls(t: Text, button: str) -> str:
             '<p id="result" class="result" role="status" aria-live="polite"></p>'
             '<script type="application/json" id="words">'
             f'{_json_words(t, ("confirm_abandon", "done", "refused"))}</script></section>')
+
+
+def box_notes(t: Text, notices: Notices | None) -> str:
+    """The box's own notices (narrator.notices: the card, the record), a line each."""
+    if notices is None:
+        return ""
+    return "".join(f'<p class="fault" role="alert">{esc(t("notice_" + n.word, **n.params))}</p>'
+                   for n in notices.items.values())
 
 
 def voice_off(t: Text, reason: str, lang: str) -> str:

@@ -35,7 +35,6 @@ from narrator.web import actions as page_actions
 from narrator.web import pages
 from narrator.web.auth import COOKIE, PinGate
 from narrator.web.live import Hub
-from narrator.web.notices import notes as box_notes
 from narrator.web.phone_deal import PhoneDeal
 from narrator.web.reading import (
     Undos,
@@ -155,7 +154,7 @@ class WebServer:
 
     def voice_note(self, t: Text) -> str:
         """A line above the game when voice commands are off, saying why."""
-        notes = box_notes(t, getattr(self.host, "notices", None))  # the card, the record
+        notes = pages.box_notes(t, getattr(self.host, "notices", None))  # the card, the record
         status = getattr(self.host, "voice_status", None)
         if status is None or status.off is None:
             return notes

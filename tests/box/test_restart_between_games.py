@@ -94,12 +94,12 @@ def test_a_power_cut_in_the_game_begun_after_waiting_resumes_it(tmp_path: Path) 
     async def waited_then_cut() -> None:
         clock = FakeClock()
         keypad = FakeKeypad()
-        service, _speaker = make(tmp_path, clock, keypad)
+        service, speaker = make(tmp_path, clock, keypad)
         task = asyncio.get_running_loop().create_task(service.run(games=1))
-        while not service.evening.starting:
+        while WAITING not in [text for _at, text in speaker.said]:
             if not await clock.step():
                 clock.advance(1.0)
-                keypad.press("enter")
+        keypad.press("enter")
         while service.box is None or service.box.game.state.phase != "day":
             if not await clock.step():
                 clock.advance(1.0)
@@ -124,3 +124,16 @@ def test_a_power_cut_in_the_game_begun_after_waiting_resumes_it(tmp_path: Path) 
     asyncio.run(waited_then_cut())
     assert not (tmp_path / "state" / "between-games.json").exists()
     asyncio.run(resumed())
+
+
+def test_the_between_games_note(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from narrator.evening.memory import ENDED, forget_end, last_end, remember_end
+
+    assert last_end(tmp_path) is None  # a box that has not played: the game starts
+    remember_end(tmp_path, "finished")
+    assert last_end(tmp_path) == "finished" and oct((tmp_path / ENDED).stat().st_mode)[-3:] == "600"
+    (tmp_path / ENDED).write_text("{torn")  # a damaged note still means a game ended
+    assert last_end(tmp_path) == "abandoned" and "unreadable" in caplog.text
+    forget_end(tmp_path)
+    forget_end(tmp_path)  # a game begun twice over (a resume): nothing to remove
+    assert last_end(tmp_path) is None

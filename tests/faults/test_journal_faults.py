@@ -10,7 +10,6 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,6 +26,7 @@ from narrator.records.journal import GameHeader, read
 from narrator.records.session import GameSession
 from narrator.voice.fake import FakeSpeaker
 from narrator.windows import WindowTimers
+from tests.faults.disk_box import box_on_disk
 
 SPORT = ("civilian",) * 6 + ("sheriff", "mafia", "mafia", "don")
 
@@ -138,31 +138,10 @@ def test_the_box_says_a_technical_pause_and_goes_on(tmp_path: Path) -> None:
             super().fsync(fd)
 
     async def main() -> tuple[list[str], list[str]]:
-        boxes: list[Box] = []
-
-        def disk(fd: int) -> ThreadDisk:
-            # The writer thread is real: it retries every millisecond of real time.
-            return ThreadDisk(fd, on_fault=lambda e: boxes[0].disk_failed(e),
-                              on_recover=lambda: boxes[0].disk_recovered(), ops=Stuck(),
-                              sleep=lambda _s: time.sleep(0.001))
-
-        header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",
-                            started="2025-01-01T20:00:00")
-        session, opening = GameSession.start(tmp_path, header, wall=lambda: 1.7e9, disk=disk)
-        speaker = FakeSpeaker(clock)
-        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
-        box = Box(session, Performer(speaker, PhraseBook.load("en"), timers), clock)
-        boxes.append(box)
+        made = box_on_disk(tmp_path, clock, Stuck())
+        box, session, speaker, timers, until = made.box, made.session, made.speaker, made.timers, made.until
         box.on_fault.append(faults.append)
-        box.start(opening)
-        async def until(done: Callable[[], bool]) -> None:
-            for _ in range(20_000):
-                if done():
-                    return
-                if not await clock.step():
-                    await asyncio.sleep(0.001)  # the writer thread's turn
-            raise AssertionError("never happened")
-
+        made.start()
         await until(lambda: box.disk_fault is not None)
         assert timers.paused
         before = box.game.state.window

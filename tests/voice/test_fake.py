@@ -136,3 +136,38 @@ def test_a_hung_speech_engine_costs_the_cue_not_the_game(
         renderer.release.set()
     assert held == pytest.approx(estimate_seconds("Mafia, go to sleep."))
     assert "the speech engine gave no clip" in caplog.text
+
+
+class SilentRenderer:
+    """Renders nothing itself: the cache's own folder fails first (a full card)."""
+
+    key = "silent"
+
+    def render(self, text: str, path: Path) -> None:
+        raise AssertionError("not reached: the cache's folder cannot be made")
+
+
+def test_a_speech_cache_on_a_card_that_refuses_it_holds_the_cue_time(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The speech cache lives on the same card: when it refuses the rendered clip (full,
+    read-only) the cue's time is held like any other failed cue. Before, the OSError
+    reached the performer, which went on at once: a night shorter than the script."""
+    from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
+
+    card = tmp_path / "cache"
+    card.write_text("the card refuses this folder")
+
+    async def scene() -> float:
+        clock = FakeClock()
+        speaker = Pyttsx3Speaker(VoiceSettings(cache_dir=card, sounds_dir=tmp_path), clock,
+                                 renderer=SilentRenderer())
+        task = asyncio.create_task(speaker.say("Mafia, go to sleep."))
+        while not task.done():
+            await asyncio.sleep(0.001)  # the render runs in a thread
+            await clock.run_until_idle()
+        task.result()
+        return clock.now()
+
+    assert asyncio.run(asyncio.wait_for(scene(), 10)) == pytest.approx(
+        estimate_seconds("Mafia, go to sleep."))
+    assert "the speech engine gave no clip" in caplog.text

@@ -15,7 +15,7 @@ from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
 from narrator.notices import Notices
 from narrator.web.auth import PinGate
-from narrator.web.notices import notes
+from narrator.web.pages import box_notes as notes
 from narrator.web.site import make_server
 from narrator.web.text import text
 from tests.box.test_service import make_service

@@ -82,11 +82,11 @@ def test_at_night_a_russian_page_refuses_in_russian(tmp_path: Path) -> None:
     run(tmp_path, "ru", body)
 
 
-def _codes() -> set[str]:
-    """Every refusal code the project names: RuleError/EveningError's second argument, and
-    the page's own answer(status, t, "code", ...)."""
+def _codes() -> dict[str, list[set[str]]]:
+    """Every refusal code the project names (RuleError/EveningError's second argument, and
+    the page's own answer(status, t, "code", ...)), with the parameters each place gives."""
     root = Path(narrator.__file__).parent
-    codes: set[str] = set()
+    codes: dict[str, list[set[str]]] = {}
     for path in root.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
@@ -97,13 +97,19 @@ def _codes() -> set[str]:
                 continue
             arg = node.args[place]
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                codes.add(arg.value)
+                given = {k.arg for k in node.keywords if k.arg}
+                codes.setdefault(arg.value, []).append(given)
     return codes
 
 
 def test_every_refusal_code_has_words_in_both_languages() -> None:
+    import string
+
     codes = _codes()
-    assert {"paused", "no_foul", "at_night", "sign_in_first", "game_in_play"} <= codes
+    assert {"paused", "no_foul", "at_night", "sign_in_first", "game_in_play"} <= set(codes)
     for lang in ("en", "ru"):
         words = text(lang).table["refusals"]
         assert not sorted(c for c in codes if not isinstance(words.get(c), str)), lang
+        for code, places in codes.items():  # the words name only what every place gives
+            wanted = {n for _, n, _, _ in string.Formatter().parse(words[code]) if n}
+            assert all(wanted <= given for given in places), (lang, code, wanted, places)

@@ -35,10 +35,19 @@
   if (live && live.dataset.stream) {
     startTimer();
     setInterval(tick, 200);
-    const stream = new EventSource(live.dataset.stream);
     let opened = false;
-    stream.onopen = function () { if (opened) tellTime(); opened = true; };
-    stream.onmessage = function (event) {
+    const connect = function () {
+      const stream = new EventSource(live.dataset.stream);
+      stream.onopen = function () { if (opened) tellTime(); opened = true; };
+      // The browser retries a dropped stream by itself, but gives up for good when the box
+      // answers with an error (a restart caught half-way): a page left open would then
+      // never update again, so it starts a new stream.
+      stream.onerror = function () {
+        if (stream.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+      };
+      stream.onmessage = onMessage;
+    };
+    const onMessage = function (event) {
       const msg = JSON.parse(event.data);
       // Another game (the next one, or the first after set-up): its seats and controls
       // differ, so the whole page is fetched again.
@@ -50,6 +59,7 @@
       startTimer();
       tick();
     };
+    connect();
   }
 
   // Set-up: another rule set, table size or language changes the form's shape; the box

@@ -459,10 +459,10 @@ def _set_aside(path: Path, line: int, now: float, problem: str) -> Path:
     raw = path.read_bytes()
     lines = raw.splitlines(keepends=True)
     keep = sum(len(x) for x in lines[:line - 1])
-    side = path.with_name(f"{path.stem}.bad-{int(now)}.jsonl")
+    side = path.with_name(f"{path.stem}.bad-{_stamp(now)}.jsonl")
     n = 2
     while side.exists():
-        side = path.with_name(f"{path.stem}.bad-{int(now)}-{n}.jsonl")
+        side = path.with_name(f"{path.stem}.bad-{_stamp(now)}-{n}.jsonl")
         n += 1
     fd = os.open(side, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
@@ -491,11 +491,17 @@ def set_aside(state_dir: str | Path, now: float) -> Path | None:
     return _move_aside(path, now)
 
 
+def _stamp(now: float) -> str:
+    # A file the organiser is pointed to (the page's notice names it) reads as a time, in
+    # the form the protocols' names use, not as seconds since 1970.
+    return time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+
+
 def _move_aside(path: Path, now: float) -> Path:
-    target = path.with_name(f"{path.stem}.broken-{int(now)}.jsonl")
+    target = path.with_name(f"{path.stem}.broken-{_stamp(now)}.jsonl")
     n = 2
     while target.exists():
-        target = path.with_name(f"{path.stem}.broken-{int(now)}-{n}.jsonl")
+        target = path.with_name(f"{path.stem}.broken-{_stamp(now)}-{n}.jsonl")
         n += 1
     path.rename(target)
     _fsync_dir(path.parent)

@@ -244,6 +244,7 @@ def test_a_corrupt_line_resumes_the_good_prefix_and_keeps_the_tail(tmp_path: Pat
     assert resumed.game.state.to_json() == state
     side = resumed.journal.repaired
     assert side is not None and side.name.startswith("current.bad-")
+    assert time.strftime("%Y%m%d-%H%M%S", time.localtime(1.7e9 + 60)) in side.name  # a time to read
     assert side.read_bytes() == b"".join(lines[7:])
     assert side.stat().st_mode & 0o777 == 0o600
     assert len(path.read_bytes().splitlines()) == 7

@@ -23,10 +23,16 @@ class Hub:
         self._subscribers: set[asyncio.Queue[bytes]] = set()
         self._last = b""
         self._scheduled = False
+        self._closed = False
         self.pushed = 0  # messages sent (for the bench and the tests)
 
     def subscribe(self) -> asyncio.Queue[bytes]:
         queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=64)
+        if self._closed:
+            # A page that reconnected while the server stops: told to end at once. Kept,
+            # it would hold the server's shutdown open (it never hears the close).
+            queue.put_nowait(b"")
+            return queue
         self._subscribers.add(queue)
         return queue
 
@@ -67,6 +73,7 @@ class Hub:
             queue.put_nowait(message)
 
     def close(self) -> None:
+        self._closed = True
         for queue in list(self._subscribers):
             while not queue.empty():
                 queue.get_nowait()

@@ -209,6 +209,9 @@ class WebServer:
         return int(self._runner.addresses[0][1])
 
     async def stop(self) -> None:
+        # The open pages' live streams end first: aiohttp waits for every handler before
+        # it stops, and a stream only ends when told.
+        self.hub.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

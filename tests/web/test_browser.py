@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -355,11 +356,10 @@ def test_a_signed_in_phone_tells_the_box_the_date(evening: EveningBox, tmp_path:
         assert abs(wall.now() - phone) < 60
 
 
-def test_a_page_left_open_comes_back_after_a_box_that_answered_with_an_error(
-        tmp_path: Path) -> None:
-    """A restart caught half-way answers the page's live stream with an error: the browser
-    then gives the stream up for good (only a dropped one is retried), and a phone left
-    open would never update again. The page starts a new stream itself."""
+@contextmanager
+def page_left_open(tmp_path: Path) -> Iterator[tuple[WebDriver, int]]:
+    """A signed-in phone's page that has told the box the date, then the box gone (a power
+    cut) and the page left open: the driver and the port a restarted box takes again."""
     first = EveningBox(tmp_path)
     try:
         first.until(lambda: first.box is not None)
@@ -369,59 +369,57 @@ def test_a_page_left_open_comes_back_after_a_box_that_answered_with_an_error(
             wait_for(driver, lambda _d: first.service.wallclock.source == "phone")
             port = first.server.port
             first.close()
-            hits: list[str] = []
-
-            class Refusing(BaseHTTPRequestHandler):
-                def do_GET(self) -> None:
-                    hits.append(self.path)
-                    self.send_response(503)
-                    self.end_headers()
-
-                do_POST = do_GET
-
-                def log_message(self, *_args: object) -> None:
-                    pass
-
-            refusing = ThreadingHTTPServer(("127.0.0.1", port), Refusing)
-            serving = threading.Thread(target=refusing.serve_forever, daemon=True)
-            serving.start()
-            try:
-                wait_for(driver, lambda _d: "/api/events" in hits, 20)
-            finally:
-                refusing.shutdown()
-                refusing.server_close()
-            again = EveningBox(tmp_path, port)
-            try:
-                wait_for(driver, lambda _d: again.service.wallclock.source == "phone", 20)
-            finally:
-                again.close()
+            yield driver, port
     finally:
         if not first.loop.loop.is_closed():
             first.close()
+
+
+def test_a_page_left_open_comes_back_after_a_box_that_answered_with_an_error(
+        tmp_path: Path) -> None:
+    """A restart caught half-way answers the page's live stream with an error: the browser
+    then gives the stream up for good (only a dropped one is retried), and a phone left
+    open would never update again. The page starts a new stream itself."""
+    with page_left_open(tmp_path) as (driver, port):
+        hits: list[str] = []
+
+        class Refusing(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                hits.append(self.path)
+                self.send_response(503)
+                self.end_headers()
+
+            do_POST = do_GET
+
+            def log_message(self, *_args: object) -> None:
+                pass
+
+        refusing = ThreadingHTTPServer(("127.0.0.1", port), Refusing)
+        serving = threading.Thread(target=refusing.serve_forever, daemon=True)
+        serving.start()
+        try:
+            wait_for(driver, lambda _d: "/api/events" in hits, 20)
+        finally:
+            refusing.shutdown()
+            refusing.server_close()
+        again = EveningBox(tmp_path, port)
+        try:
+            wait_for(driver, lambda _d: again.service.wallclock.source == "phone", 20)
+        finally:
+            again.close()
 
 
 def test_a_page_left_open_tells_a_restarted_box_the_date(tmp_path: Path) -> None:
     """Found at a club evening: the phone told the box the date when a page was opened, but
     a page left open through a power cut only reconnected its live part, so the resumed
     game ended dated by the box's own clock (a Pi's last shutdown), before its start."""
-    first = EveningBox(tmp_path)
-    try:
-        first.until(lambda: first.box is not None)
-        with chromium(tmp_path / "profile") as driver:
-            sign_in(driver, first.url)
-            driver.get(first.url + "/game")
-            wait_for(driver, lambda _d: first.service.wallclock.source == "phone")
-            port = first.server.port
-            first.close()
-            again = EveningBox(tmp_path, port)
-            try:
-                assert again.service.wallclock.source != "phone"
-                # Nobody opens a page: the one left open reconnects its live part.
-                wait_for(driver, lambda _d: again.service.wallclock.source == "phone", 20)
-                phone = driver.execute_script("return Date.now()") / 1000
-                assert abs(again.service.wallclock.now() - phone) < 60
-            finally:
-                again.close()
-    finally:
-        if not first.loop.loop.is_closed():
-            first.close()
+    with page_left_open(tmp_path) as (driver, port):
+        again = EveningBox(tmp_path, port)
+        try:
+            assert again.service.wallclock.source != "phone"
+            # Nobody opens a page: the one left open reconnects its live part.
+            wait_for(driver, lambda _d: again.service.wallclock.source == "phone", 20)
+            phone = driver.execute_script("return Date.now()") / 1000
+            assert abs(again.service.wallclock.now() - phone) < 60
+        finally:
+            again.close()

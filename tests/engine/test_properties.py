@@ -158,8 +158,7 @@ def test_clone_copies_every_field_and_shares_no_list_or_dict() -> None:
             setattr(state, f.name, not value)
         elif isinstance(value, int):
             setattr(state, f.name, value + 3)
-        # Strings, tuples, frozen values and None: the same object must come through. Each
-        # of the field's own type: the compiled State (scripts/build_engine.py) checks it.
+        # Strings, tuples, frozen values and None: the same object must come through.
         elif isinstance(value, str):
             setattr(state, f.name, value + "!")
         elif isinstance(value, tuple):

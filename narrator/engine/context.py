@@ -44,29 +44,13 @@ class Ctx:
     out: list[Effect] = field(default_factory=list)
     # The dimmed seats of `day_lights`, kept while the eliminations list they came from
     # is the state's and has not grown (it is only ever appended to).
-    _dim_of: list[Elimination] | None = None
-    _dim_len: int = 0
-    _dim: tuple[int, ...] = ()
-    _one_lit: dict[int, SeatLights] = field(default_factory=dict)  # for `_dim`, by seat
+    _dim_of: list[Elimination] | None = field(default=None, init=False)
+    _dim_len: int = field(default=0, init=False)
+    _dim: tuple[int, ...] = field(default=(), init=False)
+    _one_lit: dict[int, SeatLights] = field(default_factory=dict, init=False)  # for `_dim`, by seat
     # While `check_win` runs: the sides' count, shared by the win checks (wins.sides).
-    checking_win: bool = False
-    counted: dict[str, int] | None = None
-
-    # The constructors of this module's values are written out (dataclass keeps them):
-    # compiled (scripts/build_engine.py), a class's own __init__ is native code, the
-    # generated one is not (about 4,000 instructions a value).
-    def __init__(self, rules: RuleSet, state: State, hooks: Registry,
-                 out: list[Effect] | None = None) -> None:
-        self.rules = rules
-        self.state = state
-        self.hooks = hooks
-        self.out = [] if out is None else out
-        self._dim_of = None
-        self._dim_len = 0
-        self._dim = ()
-        self._one_lit = {}
-        self.checking_win = False
-        self.counted = None
+    checking_win: bool = field(default=False, init=False)
+    counted: dict[str, int] | None = field(default=None, init=False)
 
     # speech and sound
     def say(self, cue: str, **params: Param) -> None:
@@ -295,29 +279,19 @@ def waits_only(ctx: Ctx, task: Task) -> bool:
     raise RuleError(f"{task.name} is not an agenda task")
 
 
+@dataclass(slots=True)
 class TaskSpec(Generic[T]):
     """What a task does. `start` runs when the task reaches the front of the agenda; it
     returns True when it opened a window and the agenda must wait. While that window is
     open, actions aimed at the moment (taps, votes, nominations...) go to `act`; when the
     window closes, `closed` runs (None: nothing to do then, the agenda just goes on).
+    """
 
-    A plain class, not a generic dataclass: mypyc cannot compile the latter."""
-
-    __slots__ = ("accepts", "act", "closed", "start")
     start: Callable[[Ctx, T], bool]
-    act: Callable[[Ctx, T, Action], None]
-    closed: Callable[[Ctx, T], None] | None
+    act: Callable[[Ctx, T, Action], None] = _no_input
+    closed: Callable[[Ctx, T], None] | None = None
     # Which action kinds `act` may accept: the legal-action query asks this before generating.
-    accepts: frozenset[str]
-
-    def __init__(self, start: Callable[[Ctx, T], bool],
-                 act: Callable[[Ctx, T, Action], None] = _no_input,
-                 closed: Callable[[Ctx, T], None] | None = None,
-                 accepts: frozenset[str] = frozenset()) -> None:
-        self.start = start
-        self.act = act
-        self.closed = closed
-        self.accepts = accepts
+    accepts: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,11 +316,6 @@ class Attack:
     news: str = ""
     order: int = 0
 
-    def __init__(self, how: str, news: str = "", order: int = 0) -> None:
-        object.__setattr__(self, "how", how)
-        object.__setattr__(self, "news", news)
-        object.__setattr__(self, "order", order)
-
 
 @dataclass(frozen=True, slots=True)
 class News:
@@ -357,12 +326,6 @@ class News:
     cue: str
     seat: int
     always: bool = False
-
-    def __init__(self, order: int, cue: str, seat: int, always: bool = False) -> None:
-        object.__setattr__(self, "order", order)
-        object.__setattr__(self, "cue", cue)
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "always", always)
 
 
 @dataclass(slots=True)
@@ -381,18 +344,6 @@ class Dawn:
     save_news: dict[int, News] = field(default_factory=dict)  # said if the save worked
     stopped: set[int] = field(default_factory=set)  # seats whose attackers a guard stopped
     news: list[News] = field(default_factory=list)
-
-    def __init__(self) -> None:
-        self.kills = {}
-        self.killed_by = {}
-        self.kill_called = False
-        self.saved = set()
-        self.morning = []
-        self.attacks = {}
-        self.saves = {}
-        self.save_news = {}
-        self.stopped = set()
-        self.news = []
 
     def attack(self, seat: int, how: str, news: str = "", order: int = 0) -> None:
         self.kills.setdefault(seat, how)

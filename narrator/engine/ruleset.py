@@ -307,8 +307,7 @@ class RuleSet:
     meet_count_seconds: float = 3.0
     # Built from the fields above (__post_init__): the night steps by id, the team each
     # role counts for in the win checks (asked after every elimination for every seat),
-    # and `cues` as a dict (compiled, a dict's get is direct; a Mapping's is a method call,
-    # and every cue said asks).
+    # and `cues` as a dict (every cue said asks).
     step_index: dict[str, Step] = field(init=False, repr=False, compare=False)
     count_teams: dict[str, str] = field(init=False, repr=False, compare=False)
     cue_words: dict[str, str] = field(init=False, repr=False, compare=False)
@@ -326,8 +325,6 @@ class RuleSet:
         return self.night_zero + self.night
 
     def __post_init__(self) -> None:
-        # Built once here rather than cached properties: a compiled class
-        # (scripts/build_engine.py) has no instance dict to cache in.
         object.__setattr__(self, "step_index", {step.id: step for step in self.steps()})
         object.__setattr__(self, "count_teams",
                            {name: role.count_team for name, role in self.roles.items()})

@@ -24,14 +24,6 @@ from narrator.errors import RuleError
 # The JSON form written by to_json. Version 1 (no "format" key) is read too.
 FORMAT = 2
 
-# The frozen values' constructors are written out (dataclass keeps them), setting each
-# field as the generated one does: compiled (scripts/build_engine.py), a class's own
-# __init__ is native code, the generated one is not; every vote builds a Cast and a Ballot.
-# `object.__setattr__(self, "field", value)` is spelled out each time: compiled, that exact
-# call is a plain store into the field; under another name it is a call through the
-# interpreter (about 550 instructions a field).
-
-
 @dataclass(frozen=True, slots=True)
 class Window:
     """The open window's purpose, length and seat (0: none), to open it again on resume."""
@@ -39,11 +31,6 @@ class Window:
     purpose: str
     seconds: float
     seat: int = 0
-
-    def __init__(self, purpose: str, seconds: float, seat: int = 0) -> None:
-        object.__setattr__(self, "purpose", purpose)
-        object.__setattr__(self, "seconds", seconds)
-        object.__setattr__(self, "seat", seat)
 
     def to_json(self) -> dict[str, Any]:
         return {"purpose": self.purpose, "seconds": self.seconds, "seat": self.seat}
@@ -60,10 +47,6 @@ class Pick:
     actor: int
     target: int
 
-    def __init__(self, actor: int, target: int) -> None:
-        object.__setattr__(self, "actor", actor)
-        object.__setattr__(self, "target", target)
-
     def to_json(self) -> list[int]:
         return [self.actor, self.target]
 
@@ -72,10 +55,6 @@ class Pick:
 class Nomination:
     by: int  # 0: the host's keypad, or an accuser not named (Princeton)
     target: int
-
-    def __init__(self, by: int, target: int) -> None:
-        object.__setattr__(self, "by", by)
-        object.__setattr__(self, "target", target)
 
     def to_json(self) -> list[int]:
         return [self.by, self.target]
@@ -87,10 +66,6 @@ class Cast:
 
     voter: int
     candidate: int
-
-    def __init__(self, voter: int, candidate: int) -> None:
-        object.__setattr__(self, "voter", voter)
-        object.__setattr__(self, "candidate", candidate)
 
     def to_json(self) -> list[int]:
         return [self.voter, self.candidate]
@@ -113,14 +88,6 @@ class Ballot:
     candidates: tuple[int, ...]
     prev: tuple[int, ...] = ()
     votes: tuple[Cast, ...] = ()
-
-    def __init__(self, kind: str, round: int, candidates: tuple[int, ...],
-                 prev: tuple[int, ...] = (), votes: tuple[Cast, ...] = ()) -> None:
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "round", round)
-        object.__setattr__(self, "candidates", candidates)
-        object.__setattr__(self, "prev", prev)
-        object.__setattr__(self, "votes", votes)
 
     def voters(self) -> list[int]:
         return [c.voter for c in self.votes]
@@ -155,12 +122,6 @@ class Elimination:
     how: str
     phase: str
     number: int
-
-    def __init__(self, seat: int, how: str, phase: str, number: int) -> None:
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "how", how)
-        object.__setattr__(self, "phase", phase)
-        object.__setattr__(self, "number", number)
 
     def to_json(self) -> list[Any]:
         return [self.seat, self.how, self.phase, self.number]

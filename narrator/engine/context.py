@@ -76,18 +76,25 @@ class Ctx:
         """Open a window for `task` and stop the agenda until it closes. Returns True."""
         st = self.state
         st.current = task
-        st.windows += 1
-        st.window = st.windows
-        st.open = Window(purpose, seconds, seat or 0)
-        self.out.append(OpenWindow(st.window, purpose, seconds, seat))
+        window = st.window = st.windows = st.windows + 1
+        _describe(st, purpose, seconds, seat or 0)
+        self.out.append(OpenWindow(window, purpose, seconds, seat))
         return True
 
     def say_seat_and_wait(self, task: Task, cue: str, seat: int, purpose: str,
                           seconds: float) -> bool:
-        """`say_seat(cue, seat)` then `wait(task, purpose, seconds)` (no seat): what every
-        number of a call-out does, most of a game's moments."""
-        self.say_seat(cue, seat)
-        return self.wait(task, purpose, seconds)
+        """`say_seat(cue, seat)` then `wait(task, purpose, seconds)` (no seat), in one
+        call: what every number of a call-out does, most of a game's moments."""
+        said = Say(self.rules.cue_words.get(cue, cue), {"seat": seat})
+        st = self.state
+        st.last_say = said
+        st.current = task
+        window = st.window = st.windows = st.windows + 1
+        _describe(st, purpose, seconds, 0)
+        out = self.out
+        out.append(said)
+        out.append(OpenWindow(window, purpose, seconds, None))
+        return True
 
     def push(self, *tasks: Task) -> None:
         """Put tasks at the front of the agenda, in the given order."""
@@ -176,6 +183,16 @@ class Ctx:
         self.record("game_over", reason=outcome.reason, winner=outcome.winner)
         self.record("roles", secret=True, roles=st.roles[1:])
         self.out.append(GameOver(outcome))
+
+
+def _describe(st: State, purpose: str, seconds: float, seat: int) -> None:
+    """The open window's description (`st.open`), kept when the window before had the
+    same one: most windows are a call-out's beats, alike but for their number."""
+    opened = st.open
+    # 30 and 30.0 are equal but not one JSON: the type is compared too.
+    if (opened is None or opened.purpose != purpose or opened.seconds != seconds
+            or opened.seat != seat or type(opened.seconds) is not type(seconds)):
+        st.open = Window(purpose, seconds, seat)
 
 
 # --- tasks --------------------------------------------------------------------------------

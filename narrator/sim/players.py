@@ -156,8 +156,6 @@ class Table:
         single = st.ballot is not None and len(st.ballot.candidates) == 1
         sure, unsure = (0.8, 0.3) if single else (0.55, 0.15)
         teams = self._seat_teams or [self.team(st, s) for s in range(st.seats + 1)]
-        # `rng.below` each time, not a local bound method: compiled, that is a direct call,
-        # a bound method a call through the interpreter.
         rng = self.rng
         voted += st.muted
         skipped = 0

@@ -337,7 +337,7 @@ WinCheck = Callable[[Ctx], Outcome | None]
 OnElimination = Callable[[Ctx, int, str], None]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Registry:
     """Every hook the engine can run, by the name rule sets and tasks use."""
 

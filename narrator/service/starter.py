@@ -10,6 +10,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Generic, Protocol, TypeVar
 
 from narrator.clock import Clock
 from narrator.daemon import Box, Session, Unrecorded
@@ -37,29 +38,40 @@ from narrator.windows import WindowTimers
 log = logging.getLogger("narrator.service")
 
 
-class WaitingFiles:
-    """An ended game whose files (its protocol) the card refused: none, or that game,
-    written before the next game begins."""
+class EndedGame(Protocol):
+    """An ended game whose files can be written again (records.session.GameSession)."""
+
+    def complete(self) -> object: ...
+
+
+Ended = TypeVar("Ended", bound=EndedGame)
+
+
+class WaitingFiles(Generic[Ended]):
+    """An ended game whose files (its protocol) the card refused: none waiting, or that
+    game, written before the next game begins."""
 
     def __init__(self) -> None:
-        self.session: GameSession | None = None
+        self.game: Ended | None = None
 
-    def keep(self, session: GameSession) -> None:
-        self.session = session
+    def keep(self, game: Ended) -> None:
+        self.game = game
 
-    def write(self, unsaved_ok: bool) -> None:
-        """Write them now (OSError: the card still refuses; swallowed when the next game
-        may be played unsaved, and they wait on)."""
-        if self.session is None:
-            return
+    def write(self, unsaved_ok: bool) -> Ended | None:
+        """Write them now; the game whose files are written now, if one waited. OSError:
+        the card still refuses (swallowed when the next game may be played unsaved: they
+        wait on)."""
+        game = self.game
+        if game is None:
+            return None
         try:
-            self.session.complete()  # the ended game's files first
+            game.complete()  # the ended game's files first
         except OSError:
             if not unsaved_ok:
                 raise
-        else:
-            log.info("the protocol of game %s is written now", self.session.header.game_id)
-            self.session = None
+            return None
+        self.game = None
+        return game
 
 
 class Starter:
@@ -82,7 +94,7 @@ class Starter:
         self.voice_status = voice_status
         self.on_box: list[Callable[[Box], None]] = []  # hears of each game's box (tests, demo)
         self.began: tuple[GameSession, float] | None = None  # a new game, when on `clock`
-        self.waiting = WaitingFiles()
+        self.waiting: WaitingFiles[GameSession] = WaitingFiles()
         # The wall clock only stamps journal lines and protocols (tests may jump it).
         self.wall: Callable[[], float] = wallclock.now
         wallclock.listeners.append(self._phone_told_time)
@@ -108,7 +120,9 @@ class Starter:
         last = playing.box.session if playing.box is not None else None
         if isinstance(last, GameSession) and last.unsaved is not None:
             self.waiting.keep(last)
-        self.waiting.write(unsaved_ok)
+        written = self.waiting.write(unsaved_ok)
+        if written is not None:
+            log.info("the protocol of game %s is written now", written.header.game_id)
         unreadable = False
         try:
             found = GameSession.resume(self.settings.state_dir, wall=self.wall,

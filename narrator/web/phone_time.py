@@ -12,16 +12,14 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from narrator.wallclock import WallClock
-
 if TYPE_CHECKING:
     from narrator.web.server import WebServer
 
 
 def routes(server: WebServer, app: web.Application) -> None:
-    clock = getattr(server.host, "wallclock", None)
-    if not isinstance(clock, WallClock):
+    if server.box_host is None:
         return
+    clock = server.box_host.wallclock
 
     async def tell(request: web.Request) -> web.StreamResponse:
         if not server.signed_in(request):

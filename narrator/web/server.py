@@ -21,7 +21,7 @@ import re
 import socket
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from aiohttp import web
 
@@ -29,8 +29,12 @@ from narrator.clock import Clock
 from narrator.daemon import Box
 from narrator.engine.actions import Action, Undo
 from narrator.errors import RuleError
+from narrator.notices import Notices
 from narrator.records.session import GameSession, protocols_dir
 from narrator.settings import Settings
+from narrator.voice.voice_status import VoiceStatus
+from narrator.wallclock import WallClock
+from narrator.warmup import Progress
 from narrator.web import actions as page_actions
 from narrator.web import pages
 from narrator.web.auth import COOKIE, PinGate
@@ -74,12 +78,33 @@ class Host(Protocol):
     def on_box(self) -> list[Callable[[Box], None]]: ...
 
 
+@runtime_checkable
+class BoxHost(Host, Protocol):
+    """The running box's service (narrator.service.Service) has more for the page than a
+    bare host (a bench's, a test's): the speech rendered ahead, its own notices (the card,
+    the record), why voice commands are off, and the wall clock a phone sets."""
+
+    @property
+    def warmup(self) -> Progress: ...
+
+    @property
+    def notices(self) -> Notices: ...
+
+    @property
+    def voice_status(self) -> VoiceStatus: ...
+
+    @property
+    def wallclock(self) -> WallClock: ...
+
+
 class WebServer:
     def __init__(self, host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None,
                  pages: Sequence[Pages] = ()) -> None:
         """`pages`: what adds the routes of the pages beyond the game's own (set-up,
         archive, deal: narrator.web.site has the box's list)."""
         self.host = host
+        # What the running box has beyond a bare host (None: a bench's or a test's host).
+        self.box_host: BoxHost | None = host if isinstance(host, BoxHost) else None
         self._pages = tuple(pages)
         self.evening = evening
         self.deal: PhoneDeal | None = None  # a deal without cards in progress
@@ -92,9 +117,8 @@ class WebServer:
                         for name in _STATIC}
         self.app = self._make_app()
         host.on_box.append(self.attach)
-        warmup = getattr(host, "warmup", None)  # the speech rendered ahead (the service's)
-        if warmup is not None:
-            warmup.listeners.append(self.hub.poke)
+        if self.box_host is not None:  # the speech rendered ahead: the page follows it
+            self.box_host.warmup.listeners.append(self.hub.poke)
         if host.box is not None:
             self.attach(host.box)
         if evening is not None:  # a held game set aside, a game asked for: the page follows
@@ -147,15 +171,16 @@ class WebServer:
         if evening is not None and evening.box is box and not evening.in_play \
                 and not box.game.over:
             view = abandoned_view(view, evening.abandoned)
-        warmup = getattr(self.host, "warmup", None)
+        warmup = self.box_host.warmup if self.box_host is not None else None
         if warmup is not None and warmup.started and not warmup.ready:
             view["voice_cache"] = warmup.to_json()
         return view
 
     def voice_note(self, t: Text) -> str:
         """A line above the game when voice commands are off, saying why."""
-        notes = pages.box_notes(t, getattr(self.host, "notices", None))  # the card, the record
-        status = getattr(self.host, "voice_status", None)
+        host = self.box_host
+        notes = pages.box_notes(t, host.notices if host is not None else None)  # the card...
+        status = host.voice_status if host is not None else None
         if status is None or status.off is None:
             return notes
         return notes + pages.voice_off(t, status.off, status.lang)
@@ -305,9 +330,8 @@ class WebServer:
         view = self.view()
         if view is None:
             return answer(404, self.text(), "no_game", "no game is running")
-        status = getattr(self.host, "voice_status", None)
-        if status is not None:
-            view = {**view, "voice": status.to_json()}
+        if self.box_host is not None:
+            view = {**view, "voice": self.box_host.voice_status.to_json()}
         return web.json_response(view, headers=_NO_STORE, dumps=_dumps)
 
     async def api_action(self, request: web.Request) -> web.StreamResponse:

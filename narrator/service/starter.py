@@ -100,20 +100,10 @@ class Starter:
         wallclock.listeners.append(self._phone_told_time)
 
     def new_box(self, first: bool) -> Box | None:
-        # The journal's writer thread tells the box (made below) when the disk fails.
+        """The next game's box, started (None: a held game, or a restart between games:
+        nothing is played until asked). OSError: the card refuses it (tried again)."""
         boxes: list[Box] = []
-
-        def failed(exc: OSError) -> None:
-            for b in boxes:
-                b.disk_failed(exc)
-
-        def recovered() -> None:
-            for b in boxes:
-                b.disk_recovered()
-
-        def disk(fd: int) -> Disk:
-            return self.journal_disk(fd, failed, recovered)
-
+        disk = self._disks(boxes)
         # After CARD_TRIES refusals the table plays all the same, unsaved (said and shown).
         unsaved_ok = self.faults.card.play_unsaved
         playing = self.playing
@@ -123,17 +113,7 @@ class Starter:
         written = self.waiting.write(unsaved_ok)
         if written is not None:
             log.info("the protocol of game %s is written now", written.header.game_id)
-        unreadable = False
-        try:
-            found = GameSession.resume(self.settings.state_dir, wall=self.wall,
-                                       disk=disk) if first else None
-        except RecordError as exc:  # nothing of it can be resumed: kept aside, a new game
-            found, unreadable = None, True
-            self.faults.unreadable(exc, self.settings.state_dir, self.wall())
-        except OSError:
-            if not unsaved_ok:
-                raise
-            found = None  # it stays on the card for a box that can write again
+        found, unreadable = self._find(disk, unsaved_ok) if first else (None, False)
         if not first:
             self.faults.notices.clear("record")  # told at start-up; a later game is on its own
         # Restarted after a game's end (or an abandon): wait to be asked, as after the end.
@@ -147,20 +127,9 @@ class Starter:
                               self.ports.panel, self._mute,
                               on_pause=[k.set_paused for k in self.ports.keypads]
                               + [light.set_paused], displays=self.fit.screens)
-        greeting: list[Effect] = []
-        if first:
-            greeting.append(Say("ready", {}))
-        if unreadable:
-            greeting.append(Say("journal_unreadable", {}))
-        page = self.announcer.page_address()
-        for_the_day: list[Effect] = []
-        if found is not None and found[0].game.state.phase == "night" and not found[0].game.over:
-            # A resume at night: nothing but the night script (eyes are closed). A phone
-            # signed in stays so (web-sessions.json), but another may need the address and
-            # PIN soon: at the morning, or the next game's opening if the night ends it.
-            page, for_the_day = [], page
-        greeting.extend(page)
-        greeting.extend(self.announcer.voice_for(setup.lang, self.voice_status))
+        resumed_at_night = found is not None and found[0].game.state.phase == "night" \
+            and not found[0].game.over
+        greeting, for_the_day = self._greeting(first, unreadable, resumed_at_night, setup)
         if waiting:
             self._between_games(greeting, setup)
             return None
@@ -178,17 +147,7 @@ class Starter:
         else:
             if first and (problem := self.fit.check(setup)) is not None:
                 raise SetupError("set-up", [problem])  # the journal found had ended after all
-            header = replace(setup.header(_seed(setup, self.clock), playing.input_method),
-                             clock=self.wallclock.source)
-            try:
-                started, opening = GameSession.start(self.settings.state_dir, header,
-                                                     wall=self.wall, disk=disk)
-                self.began = (started, self.clock.now())
-                session = started
-            except OSError:
-                if not unsaved_ok:
-                    raise
-                session, opening = self._unsaved_game(header, greeting)
+            session, opening = self._start(setup, disk, unsaved_ok, greeting)
             greeting.append(Say("new_game", {}))
         # The game's rule set names the cards the box may say (a jailed player's card).
         performer.book = playing.book.for_rules(session.game.engine.rules.name).for_input(
@@ -196,11 +155,52 @@ class Starter:
         box = Box(session, performer, self.clock)
         box.for_the_day = for_the_day
         boxes.append(box)
+        self._begin(box, setup, greeting + opening)
+        return box
+
+    def _greeting(self, first: bool, unreadable: bool, resumed_at_night: bool,
+                  setup: GameSetup) -> tuple[list[Effect], list[Effect]]:
+        """What the box says before the game's own opening, and what waits for the day."""
+        greeting: list[Effect] = []
+        if first:
+            greeting.append(Say("ready", {}))
+        if unreadable:
+            greeting.append(Say("journal_unreadable", {}))
+        page = self.announcer.page_address()
+        for_the_day: list[Effect] = []
+        if resumed_at_night:
+            # A resume at night: nothing but the night script (eyes are closed). A phone
+            # signed in stays so (web-sessions.json), but another may need the address and
+            # PIN soon: at the morning, or the next game's opening if the night ends it.
+            page, for_the_day = [], page
+        greeting.extend(page)
+        greeting.extend(self.announcer.voice_for(setup.lang, self.voice_status))
+        return greeting, for_the_day
+
+    def _start(self, setup: GameSetup, disk: Callable[[int], Disk], unsaved_ok: bool,
+               greeting: list[Effect]) -> tuple[Session, list[Effect]]:
+        """A new game's session on the card (or, once the card has refused it CARD_TRIES
+        times, kept nowhere) and its opening."""
+        header = replace(setup.header(_seed(setup, self.clock), self.playing.input_method),
+                         clock=self.wallclock.source)
+        try:
+            started, opening = GameSession.start(self.settings.state_dir, header,
+                                                 wall=self.wall, disk=disk)
+        except OSError:
+            if not unsaved_ok:
+                raise
+            return self._unsaved_game(header, greeting)
+        self.began = (started, self.clock.now())
+        return started, opening
+
+    def _begin(self, box: Box, setup: GameSetup, effects: list[Effect]) -> None:
+        """The game's box becomes the one played: the devices start it afresh, the parts
+        hear of it, and it says `effects` first."""
         # Nothing of the last game's keys carries over: half-typed digits, its pause, an
         # abandon waiting for its confirmation, its cards on a screen.
         for screen in self.fit.screens:
             screen.wipe()
-        paused = session.game.state.paused
+        paused = box.game.state.paused
         for keypad in self.ports.keypads:
             keypad.new_game(paused)
         if self.ports.panel is not None:
@@ -209,15 +209,46 @@ class Starter:
         box.on_fault.append(self.faults.journal)
         box.listeners.append(lambda _action, _effects: self.faults.protocol_unsaved(box))
         box.on_refused = self.desk.refused
-        playing.box = box
+        self.playing.box = box
         self.evening.began(box, setup)
         for hook in self.on_box:
             hook(box)
-        box.start(greeting + opening)
+        box.start(effects)
+        light = self.faults.status_light
         light.set_fault("microphone", self.voice_status.off == "voice_mic_lost")
         light.set_game(True)
         self.notifier.ready("game running")
-        return box
+
+    def _disks(self, boxes: list[Box]) -> Callable[[int], Disk]:
+        """The journal's disk: its writer thread tells the box (in `boxes`, once made)
+        when the card fails and when it is back."""
+
+        def failed(exc: OSError) -> None:
+            for b in boxes:
+                b.disk_failed(exc)
+
+        def recovered() -> None:
+            for b in boxes:
+                b.disk_recovered()
+
+        def disk(fd: int) -> Disk:
+            return self.journal_disk(fd, failed, recovered)
+
+        return disk
+
+    def _find(self, disk: Callable[[int], Disk], unsaved_ok: bool
+              ) -> tuple[tuple[GameSession, list[Effect]] | None, bool]:
+        """The unfinished game on the card, resumed (None: there is none), and whether
+        one was there that can't be read (set aside)."""
+        try:
+            return GameSession.resume(self.settings.state_dir, wall=self.wall, disk=disk), False
+        except RecordError as exc:  # nothing of it can be resumed: kept aside, a new game
+            self.faults.unreadable(exc, self.settings.state_dir, self.wall())
+            return None, True
+        except OSError:
+            if not unsaved_ok:
+                raise
+            return None, False  # it stays on the card for a box that can write again
 
     def _mute(self, on: bool) -> None:
         if self.ports.voice is not None:

@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
+from narrator.web.server import NoticesHost
+
 if TYPE_CHECKING:
     from narrator.web.server import WebServer
 
 
 def routes(server: WebServer, _app: web.Application) -> None:
-    if server.box_host is not None:
-        server.box_host.notices.listeners.append(server.hub.poke)
+    if isinstance(server.host, NoticesHost):
+        server.host.notices.listeners.append(server.hub.poke)
 

@@ -12,14 +12,16 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
+from narrator.web.server import ClockHost
+
 if TYPE_CHECKING:
     from narrator.web.server import WebServer
 
 
 def routes(server: WebServer, app: web.Application) -> None:
-    if server.box_host is None:
+    if not isinstance(server.host, ClockHost):
         return
-    clock = server.box_host.wallclock
+    clock = server.host.wallclock
 
     async def tell(request: web.Request) -> web.StreamResponse:
         if not server.signed_in(request):

@@ -78,23 +78,39 @@ class Host(Protocol):
     def on_box(self) -> list[Callable[[Box], None]]: ...
 
 
+# What the running box's service (narrator.service.Service) has for the page beyond a
+# bare host (a bench's, a test's), each looked for where it is used: a test's host may
+# be given one later.
 @runtime_checkable
-class BoxHost(Host, Protocol):
-    """The running box's service (narrator.service.Service) has more for the page than a
-    bare host (a bench's, a test's): the speech rendered ahead, its own notices (the card,
-    the record), why voice commands are off, and the wall clock a phone sets."""
-
+class WarmingHost(Protocol):
     @property
-    def warmup(self) -> Progress: ...
+    def warmup(self) -> Progress:
+        """The speech rendered ahead."""
+        ...
 
-    @property
-    def notices(self) -> Notices: ...
 
+@runtime_checkable
+class NoticesHost(Protocol):
     @property
-    def voice_status(self) -> VoiceStatus: ...
+    def notices(self) -> Notices:
+        """The box's own troubles (the card, the record)."""
+        ...
 
+
+@runtime_checkable
+class VoiceHost(Protocol):
     @property
-    def wallclock(self) -> WallClock: ...
+    def voice_status(self) -> VoiceStatus:
+        """Why voice commands are off, when they are."""
+        ...
+
+
+@runtime_checkable
+class ClockHost(Protocol):
+    @property
+    def wallclock(self) -> WallClock:
+        """The date and time, as the organiser's phone tells it."""
+        ...
 
 
 class WebServer:
@@ -103,8 +119,6 @@ class WebServer:
         """`pages`: what adds the routes of the pages beyond the game's own (set-up,
         archive, deal: narrator.web.site has the box's list)."""
         self.host = host
-        # What the running box has beyond a bare host (None: a bench's or a test's host).
-        self.box_host: BoxHost | None = host if isinstance(host, BoxHost) else None
         self._pages = tuple(pages)
         self.evening = evening
         self.deal: PhoneDeal | None = None  # a deal without cards in progress
@@ -117,8 +131,8 @@ class WebServer:
                         for name in _STATIC}
         self.app = self._make_app()
         host.on_box.append(self.attach)
-        if self.box_host is not None:  # the speech rendered ahead: the page follows it
-            self.box_host.warmup.listeners.append(self.hub.poke)
+        if isinstance(host, WarmingHost):  # the speech rendered ahead: the page follows it
+            host.warmup.listeners.append(self.hub.poke)
         if host.box is not None:
             self.attach(host.box)
         if evening is not None:  # a held game set aside, a game asked for: the page follows
@@ -171,16 +185,16 @@ class WebServer:
         if evening is not None and evening.box is box and not evening.in_play \
                 and not box.game.over:
             view = abandoned_view(view, evening.abandoned)
-        warmup = self.box_host.warmup if self.box_host is not None else None
+        warmup = self.host.warmup if isinstance(self.host, WarmingHost) else None
         if warmup is not None and warmup.started and not warmup.ready:
             view["voice_cache"] = warmup.to_json()
         return view
 
     def voice_note(self, t: Text) -> str:
         """A line above the game when voice commands are off, saying why."""
-        host = self.box_host
-        notes = pages.box_notes(t, host.notices if host is not None else None)  # the card...
-        status = host.voice_status if host is not None else None
+        host = self.host
+        notes = pages.box_notes(t, host.notices if isinstance(host, NoticesHost) else None)
+        status = host.voice_status if isinstance(host, VoiceHost) else None
         if status is None or status.off is None:
             return notes
         return notes + pages.voice_off(t, status.off, status.lang)
@@ -330,8 +344,8 @@ class WebServer:
         view = self.view()
         if view is None:
             return answer(404, self.text(), "no_game", "no game is running")
-        if self.box_host is not None:
-            view = {**view, "voice": self.box_host.voice_status.to_json()}
+        if isinstance(self.host, VoiceHost):
+            view = {**view, "voice": self.host.voice_status.to_json()}
         return web.json_response(view, headers=_NO_STORE, dumps=_dumps)
 
     async def api_action(self, request: web.Request) -> web.StreamResponse:

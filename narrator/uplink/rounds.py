@@ -1,0 +1,139 @@
+"""The box's page, tournament part: the key typed once by the signed-in organiser
+(`/tournament`), and the round the collector sends (`POST /api/tournament/round`), signed
+with that key. A round becomes the next game's set-up (names by seat, tournament, table,
+round and game number, rule set and settings), shown on the set-up page for the table to
+confirm; a box that plays by itself (`--simulate`) starts it at once. A request not
+signed with this box's key changes nothing: a box takes seating only from its own
+tournament's collector.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from html import escape
+from pathlib import Path
+from typing import Any, Protocol
+
+from aiohttp import web
+
+from narrator.evening import Evening, EveningError, SetupError
+from narrator.evening.setup import Event, GameSetup
+from narrator.tournament.signing import NONCE, SIGNATURE, Verifier, normal_key, sign_answer
+from narrator.uplink import pairing
+
+log = logging.getLogger("narrator.uplink")
+
+ROUND_PATH = "/api/tournament/round"
+# The simulated box starts each round as soon as it takes it (the table's confirmation).
+AUTO_START: list[bool] = [False]
+
+
+class Page(Protocol):
+    """What these routes need of the box's web server."""
+
+    evening: Evening | None
+
+    def signed_in(self, request: web.Request) -> bool: ...
+
+
+def state_dir_of(server: Any) -> Path:
+    return Path(server.host.settings.state_dir)
+
+
+def routes(server: Page, app: web.Application) -> None:
+    folder = state_dir_of(server)
+    verifiers: dict[str, Verifier] = {}
+
+    def verifier(key: str) -> Verifier:
+        if key not in verifiers:
+            verifiers.clear()
+            verifiers[key] = Verifier(key)
+        return verifiers[key]
+
+    async def page(request: web.Request) -> web.Response:
+        current = pairing.load(folder)
+        signed = server.signed_in(request)
+        state = (f"<p>Paired: {escape(current.tournament or 'waiting for the first round')}"
+                 f"{' · collector ' + escape(current.collector) if current.collector else ''}</p>"
+                 if current.paired else "<p>Not paired with a tournament.</p>")
+        form = ('<form method="post" action="/api/tournament/key"><label>Tournament key / Ключ турнира '
+                '<input name="key" type="password" autocomplete="off" required></label> <button>OK</button></form>'
+                if signed else '<p><a href="/login?next=/tournament">Sign in / Войти</a></p>')
+        html = ('<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" '
+                'content="width=device-width, initial-scale=1"><title>Tournament</title>'
+                '<link rel="stylesheet" href="/static/style.css"></head><body><main><section class="box">'
+                f'<h2>Tournament / Турнир</h2>{state}{form}</section></main></body></html>')
+        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def set_key(request: web.Request) -> web.StreamResponse:
+        if not server.signed_in(request):
+            return web.json_response({"error": "enter the PIN first"}, status=401)
+        if request.content_type == "application/json":
+            try:
+                data = json.loads(await request.text())
+            except ValueError:
+                data = {}
+            key = data.get("key") if isinstance(data, dict) else None
+        else:
+            key = (await request.post()).get("key")
+        if not isinstance(key, str) or len(normal_key(key)) < 12 or len(key) > 100:
+            return web.json_response({"error": "key: the tournament key as the collector shows it"},
+                                     status=400)
+        pairing.save(folder, pairing.Pairing(key=key.strip()))
+        log.info("paired with a tournament key")
+        if request.content_type == "application/json":
+            return web.json_response({"paired": True})
+        raise web.HTTPSeeOther("/tournament")
+
+    async def take_round(request: web.Request) -> web.Response:
+        current = pairing.load(folder)
+        body = await request.read()
+        if not current.paired:
+            return web.json_response({"error": "this box has no tournament key"}, status=403)
+        why = verifier(current.key).check("POST", ROUND_PATH, request.headers, body)
+        if why is not None:
+            log.warning("a round from %s refused: %s", request.remote, why)
+            return web.json_response({"error": why}, status=401)
+        nonce = request.headers[NONCE]
+
+        def answer(status: int, data: dict[str, Any]) -> web.Response:
+            raw = json.dumps(data).encode()
+            return web.Response(body=raw, status=status, content_type="application/json",
+                                headers={SIGNATURE: sign_answer(current.key, status, nonce, raw)})
+
+        evening = server.evening
+        if evening is None:
+            return answer(409, {"error": "this box has no set-up"})
+        try:
+            data = json.loads(body)
+            setup = GameSetup(rules=str(data["rules"]), seats=int(data["seats"]), lang=str(data["lang"]),
+                              names=tuple(str(n) for n in data["names"]),
+                              event=Event(str(data["tournament"]), int(data["table"]), int(data["round"]),
+                                          int(data["game"])),
+                              settings=dict(data.get("settings") or {}))
+            checked = evening.check(setup)
+            collector = str(data["collector"])
+            if not collector.startswith(("http://", "https://")):
+                raise ValueError("collector: not an address")
+        except SetupError as exc:
+            return answer(400, exc.to_json())
+        except (ValueError, KeyError, TypeError) as exc:
+            return answer(400, {"error": f"not a round: {exc}"})
+        if evening.in_play:
+            return answer(409, {"error": "a game is in play at this table: send the round again after it"})
+        pairing.save(folder, current.with_round(checked.event.tournament, collector))
+        evening.setup = checked
+        evening.finished = False  # the set-up page offers this game, not one after it
+        log.info("round %s taken: table %s", checked.event.round, checked.event.table)
+        if AUTO_START[0]:
+            try:
+                evening.start(checked)
+            except EveningError as exc:
+                return answer(409, {"error": str(exc)})
+        return answer(200, {"ok": True, "round": checked.event.round, "table": checked.event.table})
+
+    app.router.add_get("/tournament", page)
+    app.router.add_post("/api/tournament/key", set_key)
+    app.router.add_post(ROUND_PATH, take_round)
+

@@ -145,13 +145,13 @@ class Collector:
         self.sessions.add(token)
         response = web.HTTPSeeOther(f"/?lang={self._words(request).lang}")
         response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
-        return response
+        raise response
 
     async def logout(self, request: web.Request) -> web.StreamResponse:
         self.sessions.discard(request.cookies.get(COOKIE, ""))
         response = web.HTTPSeeOther("/")
         response.del_cookie(COOKIE, path="/")
-        return response
+        raise response
 
     # -- the organiser's controls
     def _organiser(self, request: web.Request) -> None:
@@ -370,4 +370,4 @@ def _refuse(request: web.Request, why: str) -> web.StreamResponse:
 def _done(request: web.Request, data: Mapping[str, Any]) -> web.StreamResponse:
     if _wants_json(request):
         return web.json_response(dict(data))
-    return web.HTTPSeeOther("/")
+    raise web.HTTPSeeOther("/")

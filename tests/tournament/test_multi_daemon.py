@@ -27,6 +27,7 @@ from typing import Any
 import aiohttp
 
 from narrator.tournament.signing import make_key, sign_request
+from narrator.uplink import pairing
 from narrator.tournament.tables import DemoBox, free_port, make_box, pair_box, start_box, stop_box, wait_up
 
 TABLES, ROUNDS = 4, 2
@@ -124,6 +125,7 @@ async def _tournament(tmp: Path) -> None:
         wrong = str(table_of[boxes[3].table])
         assert sent[wrong].startswith("not the tournament's box"), sent
         assert all(v == "taken" for t, v in sent.items() if t != wrong), sent
+        assert pairing.load(boxes[3].state).tournament == ""  # the stranger's round not taken
 
         # The box with the wrong key delivers nothing: its signature is refused.
         body = json.dumps({"box": "intruder", "protocol": {"game": {"id": "x", "event": {

@@ -27,11 +27,18 @@ def shoot(url: str, profile: Path) -> None:
     for name, (width, height) in SIZES.items():
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--user-data-dir={profile / name}", f"--window-size={width},{height}"):
+        for flag in (
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            f"--user-data-dir={profile / name}",
+            f"--window-size={width},{height}",
+        ):
             options.add_argument(flag)
-        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"),
-                                  options=options)
+        driver = webdriver.Chrome(
+            service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
+        )
         try:
             driver.get(url)
             driver.save_screenshot(str(DOCS / f"tournament-{name}.png"))

@@ -80,15 +80,27 @@ async def _bench(folder: Path, tables: int, rounds: int) -> dict[str, float | in
     for _ in range(3):
         start = time.perf_counter()
         lines = collector.standings()
-        live(Words("en"), "Bench cup", lines, store.players(), store.boxes(), seating, store.sent(), store.games())
+        live(
+            Words("en"),
+            "Bench cup",
+            lines,
+            store.players(),
+            store.boxes(),
+            seating,
+            store.sent(),
+            store.games(),
+        )
         refresh.append(time.perf_counter() - start)
     assert sum(line.games for line in lines) == tables * rounds * 10
     return {
-        "tournament_tables": tables, "tournament_rounds": rounds,
+        "tournament_tables": tables,
+        "tournament_rounds": rounds,
         "tournament_seating_s": round(seating_s, 2),
         "tournament_intake_per_s": round(len(bodies) / intake, 1),
         "tournament_standings_refresh_ms": round(min(refresh) * 1000, 1),
-        "tournament_meetings_min": even.meetings_min, "tournament_meetings_max": even.meetings_max,
+        "tournament_meetings_min": even.meetings_min,
+        "tournament_meetings_max": even.meetings_max,
         "tournament_meetings_spread": even.meetings_spread,
-        "tournament_seat_spread_max": even.seat_spread_max, "tournament_seat_repeat_max": even.seat_repeat_max,
+        "tournament_seat_spread_max": even.seat_spread_max,
+        "tournament_seat_repeat_max": even.seat_repeat_max,
     }

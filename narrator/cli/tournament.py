@@ -14,23 +14,42 @@ from narrator.errors import InputFileError
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default="Tournament", help="the tournament's name")
-    parser.add_argument("--state-dir", metavar="DIR", default="tournament",
-                        help="where the tournament is kept (tournament.sqlite, key, exports)")
-    parser.add_argument("--listen", metavar="HOST:PORT", default="0.0.0.0:8090",
-                        help="the tournament's page (default 0.0.0.0:8090: the club's network)")
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        default="tournament",
+        help="where the tournament is kept (tournament.sqlite, key, exports)",
+    )
+    parser.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        default="0.0.0.0:8090",
+        help="the tournament's page (default 0.0.0.0:8090: the club's network)",
+    )
     parser.add_argument("--tables", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--rules", default="sport", help="a bundled rule set")
     parser.add_argument("--lang", choices=("en", "ru"), default="en")
-    parser.add_argument("--players", metavar="FILE.csv",
-                        help="players to add: name,club,rating_id a line (a header line is skipped)")
-    parser.add_argument("--mdns", metavar="all|off|ADDRESS", default="all",
-                        help="find the boxes by mDNS on every interface, not at all, or on one")
+    parser.add_argument(
+        "--players",
+        metavar="FILE.csv",
+        help="players to add: name,club,rating_id a line (a header line is skipped)",
+    )
+    parser.add_argument(
+        "--mdns",
+        metavar="all|off|ADDRESS",
+        default="all",
+        help="find the boxes by mDNS on every interface, not at all, or on one",
+    )
     parser.add_argument("--seed", type=int, default=1, help="the seating's random seed")
-    parser.add_argument("--export", metavar="DIR", help="write the exports (Polemica JSON per game, "
-                        "standings CSV, printable sheet) to DIR and exit")
-    parser.add_argument("--demo", type=int, metavar="N",
-                        help="a whole tournament of N simulated boxes on this computer")
+    parser.add_argument(
+        "--export",
+        metavar="DIR",
+        help="write the exports (Polemica JSON per game, standings CSV, printable sheet) to DIR and exit",
+    )
+    parser.add_argument(
+        "--demo", type=int, metavar="N", help="a whole tournament of N simulated boxes on this computer"
+    )
 
 
 def _listen(text: str) -> tuple[str, int]:
@@ -80,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
 
         if not 1 <= args.demo <= 30:
             raise InputFileError("command line", "--demo", "1 to 30 tables")
-        folder = Path(args.state_dir if args.state_dir != "tournament" else tempfile.mkdtemp(prefix="tourney-"))
+        folder = Path(
+            args.state_dir if args.state_dir != "tournament" else tempfile.mkdtemp(prefix="tourney-")
+        )
         key = _key(folder)
         host, port = _listen(args.listen if args.listen != "0.0.0.0:8090" else "127.0.0.1:0")
         asyncio.run(run_demo(args.demo, args.rounds if args.rounds != 8 else 2, folder, key, port))
@@ -88,7 +109,9 @@ def run(args: argparse.Namespace) -> int:
     from narrator.rules.loader import bundled_names
 
     if args.rules not in bundled_names():
-        raise InputFileError("command line", "--rules", f"one of {', '.join(bundled_names())}, not {args.rules!r}")
+        raise InputFileError(
+            "command line", "--rules", f"one of {', '.join(bundled_names())}, not {args.rules!r}"
+        )
     folder = Path(args.state_dir)
     host, port = _listen(args.listen)
     key = _key(folder)
@@ -100,15 +123,17 @@ def run(args: argparse.Namespace) -> int:
                 store.add_player(name, club, rating)
     except StoreError as exc:
         raise InputFileError(str(args.players), "", str(exc)) from None
-    collector = Collector(store, key, Tournament(args.name, args.rules, {}, args.lang, args.tables,
-                                                 args.rounds, seed=args.seed))
+    collector = Collector(
+        store, key, Tournament(args.name, args.rules, {}, args.lang, args.tables, args.rounds, seed=args.seed)
+    )
     if args.export:
         from narrator.tournament.exports import write_all
         from narrator.tournament.page import Words, sheet
 
         lines = collector.standings()
-        written = write_all(Path(args.export), args.name, lines, store.games(),
-                            sheet(Words(args.lang), args.name, lines))
+        written = write_all(
+            Path(args.export), args.name, lines, store.games(), sheet(Words(args.lang), args.name, lines)
+        )
         print(f"{len(written)} files written to {args.export}")
         return 0
 
@@ -121,11 +146,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"the tournament's page: http://{shown}:{collector.port}/\ntournament key: {key}", flush=True)
         discovery = None
         if args.mdns != "off":
+
             def found(table: str, address: str, box_port: int) -> None:
                 store.saw_box(table, address, box_port)
 
-            discovery = Discovery(found,
-                                  None if args.mdns == "all" else [args.mdns])
+            discovery = Discovery(found, None if args.mdns == "all" else [args.mdns])
             await discovery.start()
         try:
             await asyncio.Event().wait()

@@ -64,8 +64,14 @@ class Collector:
         self.url = ""  # where the boxes deliver: set once listening
         self.port = 0
         self._runner: web.AppRunner | None = None
-        store.put(name=tournament.name, rules=tournament.rules, settings=dict(tournament.settings),
-                  lang=tournament.lang, tables=tournament.tables, rounds=tournament.rounds)
+        store.put(
+            name=tournament.name,
+            rules=tournament.rules,
+            settings=dict(tournament.settings),
+            lang=tournament.lang,
+            tables=tournament.tables,
+            rounds=tournament.rounds,
+        )
 
     # -- the server
     def app(self) -> web.Application:
@@ -109,23 +115,31 @@ class Collector:
 
     def _words(self, request: web.Request) -> page.Words:
         lang = request.query.get("lang") or (
-            "ru" if request.headers.get("Accept-Language", "").lower().startswith("ru") else self.t.lang)
+            "ru" if request.headers.get("Accept-Language", "").lower().startswith("ru") else self.t.lang
+        )
         return page.Words(lang)
 
     def signed_in(self, request: web.Request) -> bool:
         return request.cookies.get(COOKIE, "") in self.sessions
 
     def _live(self, t: page.Words) -> str:
-        return page.live(t, self.t.name, self.standings(), self.store.players(), self.store.boxes(),
-                         self.store.seating(), self.store.sent(), self.store.games())
+        return page.live(
+            t,
+            self.t.name,
+            self.standings(),
+            self.store.players(),
+            self.store.boxes(),
+            self.store.seating(),
+            self.store.sent(),
+            self.store.games(),
+        )
 
     async def home(self, request: web.Request) -> web.Response:
         t = self._words(request)
         if request.query.get("fragment"):
             return _html(self._live(t))
         signed = self.signed_in(request)
-        controls = (page.controls(t, self.t.rounds, self.store.seated(), self.store.games())
-                    if signed else "")
+        controls = page.controls(t, self.t.rounds, self.store.seated(), self.store.games()) if signed else ""
         return _html(page.page(t, self.t.name, self.t.rules, self._live(t), controls, signed))
 
     async def style(self, request: web.Request) -> web.Response:
@@ -162,8 +176,9 @@ class Collector:
         self._organiser(request)
         fields = await _fields(request)
         try:
-            player = self.store.add_player(str(fields.get("name", "")), str(fields.get("club", "")),
-                                           str(fields.get("rating_id", "")))
+            player = self.store.add_player(
+                str(fields.get("name", "")), str(fields.get("club", "")), str(fields.get("rating_id", ""))
+            )
         except StoreError as exc:
             return _refuse(request, str(exc))
         return _done(request, player.to_json())
@@ -179,8 +194,10 @@ class Collector:
     def make_seating(self) -> None:
         players = self.store.players()
         if len(players) != self.t.tables * self.t.seats:
-            raise SeatingError(f"{len(players)} players for {self.t.tables} tables of {self.t.seats}: "
-                               f"{self.t.tables * self.t.seats} are needed")
+            raise SeatingError(
+                f"{len(players)} players for {self.t.tables} tables of {self.t.seats}: "
+                f"{self.t.tables * self.t.seats} are needed"
+            )
         schedule = make_schedule(len(players), self.t.tables, self.t.rounds, self.t.seed)
         ids = [p.id for p in players]
         self.store.set_seating([[[ids[i] for i in table] for table in rnd] for rnd in schedule])
@@ -207,11 +224,21 @@ class Collector:
                 if box is None:
                     out[table] = "no box"
                     continue
-                body = json.dumps({
-                    "tournament": self.t.name, "collector": self.url_for(box.host), "table": table,
-                    "round": rnd, "game": rnd, "rules": self.t.rules, "settings": dict(self.t.settings),
-                    "lang": self.t.lang, "seats": len(seated), "names": [names[p] for p in seated],
-                }, ensure_ascii=False).encode()
+                body = json.dumps(
+                    {
+                        "tournament": self.t.name,
+                        "collector": self.url_for(box.host),
+                        "table": table,
+                        "round": rnd,
+                        "game": rnd,
+                        "rules": self.t.rules,
+                        "settings": dict(self.t.settings),
+                        "lang": self.t.lang,
+                        "seats": len(seated),
+                        "names": [names[p] for p in seated],
+                    },
+                    ensure_ascii=False,
+                ).encode()
                 out[table] = await self._post(http, box.host, box.port, body)
                 if out[table] == "taken":
                     self.store.mark_sent(rnd, table)
@@ -221,10 +248,15 @@ class Collector:
     async def _post(self, http: aiohttp.ClientSession, host: str, port: int, body: bytes) -> str:
         headers = sign_request(self.key, "POST", ROUND_PATH, body)
         try:
-            async with http.post(f"http://{_host(host)}:{port}{ROUND_PATH}", data=body,
-                                 headers={**headers, "Content-Type": "application/json"}) as reply:
+            async with http.post(
+                f"http://{_host(host)}:{port}{ROUND_PATH}",
+                data=body,
+                headers={**headers, "Content-Type": "application/json"},
+            ) as reply:
                 answer = await reply.read()
-                if not answer_ok(self.key, reply.status, headers[NONCE], answer, reply.headers.get(SIGNATURE)):
+                if not answer_ok(
+                    self.key, reply.status, headers[NONCE], answer, reply.headers.get(SIGNATURE)
+                ):
                     return f"not the tournament's box (answer {reply.status})"
                 if reply.status != 200:
                     return str(json.loads(answer).get("error", reply.status))
@@ -252,8 +284,10 @@ class Collector:
         extra = fields.get("extra")
         if isinstance(extra, str) and extra.strip():
             try:
-                change["extra"] = {str(int(k)): float(v) for k, v in
-                                   (part.split("=") for part in extra.replace(" ", "").split(","))}
+                change["extra"] = {
+                    str(int(k)): float(v)
+                    for k, v in (part.split("=") for part in extra.replace(" ", "").split(","))
+                }
             except ValueError:
                 return _refuse(request, "extra points: seat=points, separated by commas (3=0.5,7=-0.25)")
         elif isinstance(extra, dict):
@@ -276,8 +310,11 @@ class Collector:
         raise web.HTTPNotFound(text="no such game")
 
     async def export_csv(self, request: web.Request) -> web.Response:
-        return web.Response(text=standings_csv(self.standings()), content_type="text/csv",
-                            headers={"Content-Disposition": 'attachment; filename="standings.csv"'})
+        return web.Response(
+            text=standings_csv(self.standings()),
+            content_type="text/csv",
+            headers={"Content-Disposition": 'attachment; filename="standings.csv"'},
+        )
 
     async def export_sheet(self, request: web.Request) -> web.Response:
         return _html(page.sheet(self._words(request), self.t.name, self.standings()))
@@ -294,20 +331,40 @@ class Collector:
         return web.json_response(records)
 
     async def api_standings(self, request: web.Request) -> web.Response:
-        return web.json_response({"tournament": self.t.name,
-                                  "standings": [line.to_json() for line in self.standings()]})
+        return web.json_response(
+            {"tournament": self.t.name, "standings": [line.to_json() for line in self.standings()]}
+        )
 
     async def api_state(self, request: web.Request) -> web.Response:
         names = {p.id: p.name for p in self.store.players()}
-        seating = {str(r): {str(t): [names.get(p, "") for p in seated] for t, seated in tables.items()}
-                   for r, tables in self.store.seating().items()}
-        return web.json_response({
-            "tournament": self.t.name, "rules": self.t.rules, "tables": self.t.tables, "rounds": self.t.rounds,
-            "boxes": [{"name": b.name, "table": b.table, "host": b.host, "port": b.port} for b in self.store.boxes()],
-            "players": len(names), "seating": seating, "sent": sorted(self.store.sent()),
-            "games": [{"id": g["_uid"], "event": g["game"].get("event"), "winner": g.get("winner"),
-                       "corrections": g["_corrections"]} for g in self.store.games()],
-        })
+        seating = {
+            str(r): {str(t): [names.get(p, "") for p in seated] for t, seated in tables.items()}
+            for r, tables in self.store.seating().items()
+        }
+        return web.json_response(
+            {
+                "tournament": self.t.name,
+                "rules": self.t.rules,
+                "tables": self.t.tables,
+                "rounds": self.t.rounds,
+                "boxes": [
+                    {"name": b.name, "table": b.table, "host": b.host, "port": b.port}
+                    for b in self.store.boxes()
+                ],
+                "players": len(names),
+                "seating": seating,
+                "sent": sorted(self.store.sent()),
+                "games": [
+                    {
+                        "id": g["_uid"],
+                        "event": g["game"].get("event"),
+                        "winner": g.get("winner"),
+                        "corrections": g["_corrections"],
+                    }
+                    for g in self.store.games()
+                ],
+            }
+        )
 
     # -- the boxes
     async def take_protocol(self, request: web.Request) -> web.Response:
@@ -334,8 +391,12 @@ class Collector:
 
     def _signed(self, status: int, nonce: str, data: Mapping[str, Any]) -> web.Response:
         body = json.dumps(data).encode()
-        return web.Response(body=body, status=status, content_type="application/json",
-                            headers={SIGNATURE: sign_answer(self.key, status, nonce, body)})
+        return web.Response(
+            body=body,
+            status=status,
+            content_type="application/json",
+            headers={SIGNATURE: sign_answer(self.key, status, nonce, body)},
+        )
 
 
 def _host(host: str) -> str:
@@ -343,8 +404,9 @@ def _host(host: str) -> str:
 
 
 def _html(text: str, status: int = 200) -> web.Response:
-    return web.Response(text=text, status=status, content_type="text/html",
-                        headers={"Cache-Control": "no-store"})
+    return web.Response(
+        text=text, status=status, content_type="text/html", headers={"Cache-Control": "no-store"}
+    )
 
 
 async def _fields(request: web.Request) -> dict[str, Any]:

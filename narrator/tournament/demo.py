@@ -19,17 +19,40 @@ from narrator.tournament.tables import make_box, pair_box, start_box, stop_box, 
 
 log = logging.getLogger("narrator.tournament")
 
-FIRST = ["Anna", "Boris", "Vera", "Gleb", "Daria", "Egor", "Zoya", "Ilya", "Kira", "Lev", "Maya", "Nikita",
-         "Olga", "Pavel", "Rita", "Semyon", "Taisia", "Ulyana", "Fedor", "Yana"]
+FIRST = [
+    "Anna",
+    "Boris",
+    "Vera",
+    "Gleb",
+    "Daria",
+    "Egor",
+    "Zoya",
+    "Ilya",
+    "Kira",
+    "Lev",
+    "Maya",
+    "Nikita",
+    "Olga",
+    "Pavel",
+    "Rita",
+    "Semyon",
+    "Taisia",
+    "Ulyana",
+    "Fedor",
+    "Yana",
+]
 CLUBS = ["Red Lamp", "Night Owls", "Don's Table", "Sheriff's Star"]
 
 
 def demo_players(n: int) -> list[tuple[str, str]]:
-    return [(f"{FIRST[i % len(FIRST)]} {chr(65 + i // len(FIRST))}.", CLUBS[i % len(CLUBS)]) for i in range(n)]
+    return [
+        (f"{FIRST[i % len(FIRST)]} {chr(65 + i // len(FIRST))}.", CLUBS[i % len(CLUBS)]) for i in range(n)
+    ]
 
 
-async def run_demo(tables: int, rounds: int, folder: Path, key: str, port: int = 0,
-                   seconds_per_round: float = 600.0) -> Collector:
+async def run_demo(
+    tables: int, rounds: int, folder: Path, key: str, port: int = 0, seconds_per_round: float = 600.0
+) -> Collector:
     folder.mkdir(parents=True, exist_ok=True)
     store = Store(folder / "tournament.sqlite")
     collector = Collector(store, key, Tournament("Demo cup", tables=tables, rounds=rounds))
@@ -77,7 +100,9 @@ async def run_demo(tables: int, rounds: int, folder: Path, key: str, port: int =
         lines = collector.standings()
         for line in lines[:10]:
             print(f"{line.place:>3}. {line.player.name:<14} {line.total:5.2f}  ({line.wins} wins)")
-        written = write_all(folder / "exports", "Demo cup", lines, store.games(), sheet(Words("en"), "Demo cup", lines))
+        written = write_all(
+            folder / "exports", "Demo cup", lines, store.games(), sheet(Words("en"), "Demo cup", lines)
+        )
         print(f"exports: {len(written)} files in {folder / 'exports'}", flush=True)
     finally:
         for b in boxes:

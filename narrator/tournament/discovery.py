@@ -43,8 +43,10 @@ class Discovery:
         if not await info.async_request(self._zc.zeroconf, 3000):
             return
         addresses = info.parsed_addresses()
-        props = {(k.decode() if isinstance(k, bytes) else str(k)):
-                 (v.decode() if isinstance(v, bytes) else "") for k, v in info.properties.items()}
+        props = {
+            (k.decode() if isinstance(k, bytes) else str(k)): (v.decode() if isinstance(v, bytes) else "")
+            for k, v in info.properties.items()
+        }
         table = props.get("table") or name.removesuffix("." + SERVICE)
         if addresses and info.port:
             log.info("box found: %s at %s:%d", table, addresses[0], info.port)

@@ -14,8 +14,18 @@ from typing import Any
 from narrator.records.export_polemica import ExportError, to_polemica
 from narrator.tournament.standings import Line
 
-CSV_COLUMNS = ("place", "name", "club", "rating_id", "games", "wins", "win_points", "best_move",
-               "extra", "total")
+CSV_COLUMNS = (
+    "place",
+    "name",
+    "club",
+    "rating_id",
+    "games",
+    "wins",
+    "win_points",
+    "best_move",
+    "extra",
+    "total",
+)
 
 
 def standings_csv(lines: Sequence[Line]) -> str:
@@ -37,8 +47,9 @@ def polemica_of(protocol: Mapping[str, Any], tournament: str) -> dict[str, Any]:
     return record
 
 
-def write_all(folder: Path, tournament: str, lines: Sequence[Line], games: Sequence[Mapping[str, Any]],
-              sheet: str) -> list[Path]:
+def write_all(
+    folder: Path, tournament: str, lines: Sequence[Line], games: Sequence[Mapping[str, Any]], sheet: str
+) -> list[Path]:
     """Write standings.csv, standings.html and polemica/<game id>.json; the files written.
     A game the Polemica format can't describe (another rule set) is left out, named in
     polemica/skipped.txt."""

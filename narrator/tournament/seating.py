@@ -31,21 +31,24 @@ class SeatingError(ValueError):
     pass
 
 
-def make_schedule(players: int, tables: int, rounds: int, seed: int = 1,
-                  steps: int | None = None) -> Schedule:
+def make_schedule(
+    players: int, tables: int, rounds: int, seed: int = 1, steps: int | None = None
+) -> Schedule:
     """A schedule for `players` (indexes 0..players-1) at `tables` tables of equal size."""
     if tables < 1 or rounds < 1:
         raise SeatingError("a tournament needs at least one table and one round")
     if players % tables:
-        raise SeatingError(f"{players} players do not fill {tables} tables evenly "
-                           f"({players // tables} or {players // tables + 1} a table)")
+        raise SeatingError(
+            f"{players} players do not fill {tables} tables evenly "
+            f"({players // tables} or {players // tables + 1} a table)"
+        )
     seats = players // tables
     rng = random.Random(seed)
     schedule: Schedule = []
     for _ in range(rounds):
         order = list(range(players))
         rng.shuffle(order)
-        schedule.append([order[t * seats:(t + 1) * seats] for t in range(tables)])
+        schedule.append([order[t * seats : (t + 1) * seats] for t in range(tables)])
     if players > 1:
         _anneal(schedule, players, seats, rng, 200 * players * rounds if steps is None else steps)
     _seat(schedule, seats)
@@ -127,8 +130,13 @@ def _seat(schedule: Schedule, seats: int) -> None:
         schedule[r][t] = table
 
 
-def _flip(left: dict[tuple[int, int], list[int | None]], right: list[list[tuple[int, int] | None]],
-          v: int, a: int, b: int) -> None:
+def _flip(
+    left: dict[tuple[int, int], list[int | None]],
+    right: list[list[tuple[int, int] | None]],
+    v: int,
+    a: int,
+    b: int,
+) -> None:
     """Swap colours a and b along the path that leaves game v by colour a (a bipartite
     graph: the path never comes back to v's other end), so that a is free at v."""
     path: list[tuple[tuple[int, int], int, int]] = []  # (player node, game, colour)
@@ -177,6 +185,11 @@ def evenness(schedule: Sequence[Sequence[Sequence[int]]], players: int) -> Evenn
                 for b in table:
                     meet[a][b] += 1
     pairs = [meet[a][b] for a in range(players) for b in range(a + 1, players)] or [0]
-    return Evenness(min(pairs), max(pairs), max(pairs) - min(pairs),
-                    max(max(p) - min(p) for p in pos), max(max(p) for p in pos),
-                    -(-len(schedule) // seats))
+    return Evenness(
+        min(pairs),
+        max(pairs),
+        max(pairs) - min(pairs),
+        max(max(p) - min(p) for p in pos),
+        max(max(p) for p in pos),
+        -(-len(schedule) // seats),
+    )

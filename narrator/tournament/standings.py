@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from narrator.engine.ruleset import RuleSet
 from narrator.rules.loader import bundled_names, load_bundled
 from narrator.rules.scoring import Scoring, points, scoring_of
 from narrator.tournament.store import Player
@@ -32,9 +34,21 @@ class Line:
     by_game: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"place": self.place, **self.player.to_json(), "games": self.games, "wins": self.wins,
-                "win_points": round(self.win_points, 4), "best_move": round(self.best_move, 4),
-                "extra": round(self.extra, 4), "total": round(self.total, 4)}
+        return {
+            "place": self.place,
+            **self.player.to_json(),
+            "games": self.games,
+            "wins": self.wins,
+            "win_points": round(self.win_points, 4),
+            "best_move": round(self.best_move, 4),
+            "extra": round(self.extra, 4),
+            "total": round(self.total, 4),
+        }
+
+
+@cache
+def _bundled(name: str) -> RuleSet:
+    return load_bundled(name)
 
 
 def game_points(protocol: Mapping[str, Any], scoring: Scoring | None = None) -> list[dict[str, float]] | None:
@@ -44,7 +58,7 @@ def game_points(protocol: Mapping[str, Any], scoring: Scoring | None = None) -> 
     name = protocol["game"].get("rules")
     if name not in bundled_names():  # a box's own rule-set file: not read from a path it names
         return None
-    rules = load_bundled(name)
+    rules = _bundled(name)
     scheme = scoring or scoring_of(rules)
     if scheme is None:
         return None
@@ -53,8 +67,11 @@ def game_points(protocol: Mapping[str, Any], scoring: Scoring | None = None) -> 
     return points(scheme, rules, roles, protocol.get("winner"), protocol.get("best_move"), extra)
 
 
-def standings(players: Sequence[Player], seating: Mapping[int, Mapping[int, Sequence[int]]],
-              games: Sequence[Mapping[str, Any]]) -> list[Line]:
+def standings(
+    players: Sequence[Player],
+    seating: Mapping[int, Mapping[int, Sequence[int]]],
+    games: Sequence[Mapping[str, Any]],
+) -> list[Line]:
     lines = {p.id: Line(p) for p in players}
     for protocol in games:
         event = protocol["game"].get("event") or {}
@@ -72,8 +89,15 @@ def standings(players: Sequence[Player], seating: Mapping[int, Mapping[int, Sequ
             line.best_move += score["best_move"]
             line.extra += score["extra"]
             line.total += score["total"]
-            line.by_game.append({"game_id": protocol.get("_uid", protocol["game"]["id"]), "round": event.get("round"),
-                                 "table": event.get("table"), "seat": seat, **score})
+            line.by_game.append(
+                {
+                    "game_id": protocol.get("_uid", protocol["game"]["id"]),
+                    "round": event.get("round"),
+                    "table": event.get("table"),
+                    "seat": seat,
+                    **score,
+                }
+            )
     order = sorted(lines.values(), key=_rank_key)
     for i, line in enumerate(order):
         same = i and _rank_key(order[i - 1])[:-1] == _rank_key(line)[:-1]
@@ -82,5 +106,10 @@ def standings(players: Sequence[Player], seating: Mapping[int, Mapping[int, Sequ
 
 
 def _rank_key(line: Line) -> tuple[float, int, float, int, str]:
-    return (-round(line.total, 4), -line.wins, -round(line.extra + line.best_move, 4), line.games,
-            line.player.name.casefold())
+    return (
+        -round(line.total, 4),
+        -line.wins,
+        -round(line.extra + line.best_move, 4),
+        line.games,
+        line.player.name.casefold(),
+    )

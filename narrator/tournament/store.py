@@ -133,8 +133,9 @@ class Store:
         if self.seated():
             raise StoreError("the rounds are seated: players can't be added now")
         with self._tx() as db:
-            cur = db.execute("INSERT INTO players (name, club, rating_id) VALUES (?, ?, ?)",
-                             (name, club, rating_id))
+            cur = db.execute(
+                "INSERT INTO players (name, club, rating_id) VALUES (?, ?, ?)", (name, club, rating_id)
+            )
             return Player(int(cur.lastrowid or 0), name, club, rating_id)
 
     def players(self) -> list[Player]:
@@ -157,8 +158,10 @@ class Store:
         return BoxRow(name, host, port, table, when)
 
     def boxes(self) -> list[BoxRow]:
-        return [BoxRow(*r) for r in self._rows(
-            "SELECT name, host, port, table_no, seen FROM boxes ORDER BY table_no")]
+        return [
+            BoxRow(*r)
+            for r in self._rows("SELECT name, host, port, table_no, seen FROM boxes ORDER BY table_no")
+        ]
 
     def box_at(self, table: int) -> BoxRow | None:
         rows = self._rows("SELECT name, host, port, table_no, seen FROM boxes WHERE table_no=?", (table,))
@@ -173,15 +176,22 @@ class Store:
         with self._tx() as db:
             if db.execute("SELECT 1 FROM seating LIMIT 1").fetchone():
                 raise StoreError("the rounds are seated already")
-            db.executemany("INSERT INTO seating VALUES (?, ?, ?, ?)", [
-                (r, t, s, p) for r, tables in enumerate(rounds, 1) for t, seats in enumerate(tables, 1)
-                for s, p in enumerate(seats, 1)])
+            db.executemany(
+                "INSERT INTO seating VALUES (?, ?, ?, ?)",
+                [
+                    (r, t, s, p)
+                    for r, tables in enumerate(rounds, 1)
+                    for t, seats in enumerate(tables, 1)
+                    for s, p in enumerate(seats, 1)
+                ],
+            )
 
     def seating(self) -> dict[int, dict[int, list[int]]]:
         """round -> table -> player ids by seat."""
         out: dict[int, dict[int, list[int]]] = {}
-        for r, t, _s, p in self._rows("SELECT round, table_no, seat, player FROM seating "
-                                      "ORDER BY round, table_no, seat"):
+        for r, t, _s, p in self._rows(
+            "SELECT round, table_no, seat, player FROM seating ORDER BY round, table_no, seat"
+        ):
             out.setdefault(r, {}).setdefault(t, []).append(p)
         return out
 
@@ -209,16 +219,29 @@ class Store:
         with self._tx() as db:
             row = db.execute("SELECT digest FROM protocols WHERE game_id=?", (game_id,)).fetchone()
             if row is None:
-                db.execute("INSERT INTO protocols VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (game_id, rnd if isinstance(rnd, int) else None,
-                            table if isinstance(table, int) else None, box, sha, when, body))
+                db.execute(
+                    "INSERT INTO protocols VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        rnd if isinstance(rnd, int) else None,
+                        table if isinstance(table, int) else None,
+                        box,
+                        sha,
+                        when,
+                        body,
+                    ),
+                )
                 return "new"
-            last = db.execute("SELECT digest FROM corrections WHERE game_id=? AND kind='box' "
-                              "ORDER BY id DESC LIMIT 1", (game_id,)).fetchone()
+            last = db.execute(
+                "SELECT digest FROM corrections WHERE game_id=? AND kind='box' ORDER BY id DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
             if (last[0] if last else row[0]) == sha:
                 return "same"
-            db.execute("INSERT INTO corrections (game_id, at, kind, digest, body) VALUES (?, ?, 'box', ?, ?)",
-                       (game_id, when, sha, body))
+            db.execute(
+                "INSERT INTO corrections (game_id, at, kind, digest, body) VALUES (?, ?, 'box', ?, ?)",
+                (game_id, when, sha, body),
+            )
             return "correction"
 
     def correct(self, game_id: str, change: Mapping[str, Any], who: str = "judge") -> None:
@@ -227,14 +250,17 @@ class Store:
             raise StoreError(f"no game {game_id!r} in this tournament")
         body = json.dumps(dict(change), ensure_ascii=False, sort_keys=True)
         with self._tx() as db:
-            db.execute("INSERT INTO corrections (game_id, at, kind, digest, body) VALUES (?, ?, ?, ?, ?)",
-                       (game_id, time.time(), who, digest(change), body))
+            db.execute(
+                "INSERT INTO corrections (game_id, at, kind, digest, body) VALUES (?, ?, ?, ?, ?)",
+                (game_id, time.time(), who, digest(change), body),
+            )
 
     def games(self) -> list[dict[str, Any]]:
         """Every game's protocol in force (corrections applied in order), by round and table."""
         out: dict[str, dict[str, Any]] = {}
         for game_id, box, body in self._rows(
-                "SELECT game_id, box, body FROM protocols ORDER BY round, table_no, received"):
+            "SELECT game_id, box, body FROM protocols ORDER BY round, table_no, received"
+        ):
             protocol = json.loads(body)
             protocol["_box"] = box
             protocol["_uid"] = game_id
@@ -253,8 +279,10 @@ class Store:
         return list(out.values())
 
     def corrections(self) -> list[dict[str, Any]]:
-        return [{"id": i, "game_id": g, "at": at, "kind": k}
-                for i, g, at, k in self._rows("SELECT id, game_id, at, kind FROM corrections ORDER BY id")]
+        return [
+            {"id": i, "game_id": g, "at": at, "kind": k}
+            for i, g, at, k in self._rows("SELECT id, game_id, at, kind FROM corrections ORDER BY id")
+        ]
 
     def nonce_book(self) -> NonceBook:
         return NonceBook(self)
@@ -282,6 +310,10 @@ class NonceBook(MutableMapping[str, float]):
 
     def __iter__(self) -> Iterator[str]:
         return iter([r[0] for r in self._store._rows("SELECT nonce FROM nonces")])
+
+    def purge(self, before: float) -> None:
+        with self._store._tx() as db:
+            db.execute("DELETE FROM nonces WHERE at < ?", (before,))
 
     def __len__(self) -> int:
         return int(self._store._rows("SELECT count(*) FROM nonces")[0][0])

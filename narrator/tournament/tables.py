@@ -45,16 +45,34 @@ def make_box(folder: Path, number: int, port: int | None = None) -> DemoBox:
     box.folder.mkdir(parents=True, exist_ok=True)
     (box.folder / "narrator.yaml").write_text(
         f"state_dir: {box.state}\ncache_dir: {box.folder / 'cache'}\nkeypad: none\nlog_level: warning\n"
-        f"web: {{listen: '127.0.0.1:{box.port}', pin: '{DEMO_PIN}'}}\n", encoding="utf-8")
+        f"web: {{listen: '127.0.0.1:{box.port}', pin: '{DEMO_PIN}'}}\n",
+        encoding="utf-8",
+    )
     return box
 
 
 def start_box(box: DemoBox, seed: int = 1, log: Path | None = None) -> DemoBox:
     out = open(log or box.folder / "box.log", "ab")  # noqa: SIM115 (the child keeps it)
     box.process = subprocess.Popen(
-        [sys.executable, "-m", "narrator", "run", "--simulate", "--config", str(box.folder / "narrator.yaml"),
-         "--table", box.table, "--mdns", "127.0.0.1", "--seed", str(seed)],
-        stdout=out, stderr=out, env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
+        [
+            sys.executable,
+            "-m",
+            "narrator",
+            "run",
+            "--simulate",
+            "--config",
+            str(box.folder / "narrator.yaml"),
+            "--table",
+            box.table,
+            "--mdns",
+            "127.0.0.1",
+            "--seed",
+            str(seed),
+        ],
+        stdout=out,
+        stderr=out,
+        env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"},
+    )
     out.close()
     return box
 
@@ -79,8 +97,9 @@ async def wait_up(url: str, seconds: float = 60.0) -> None:
 async def pair_box(url: str, key: str, pin: str = DEMO_PIN) -> int:
     """Sign in on the box's page with its PIN and enter the tournament key; the status."""
     async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
-        async with http.post(url + "/login", data={"pin": pin, "next": "/tournament"},
-                             allow_redirects=False) as reply:
+        async with http.post(
+            url + "/login", data={"pin": pin, "next": "/tournament"}, allow_redirects=False
+        ) as reply:
             if reply.status not in (302, 303):
                 return reply.status
         async with http.post(url + "/api/tournament/key", json={"key": key}) as reply:

@@ -44,8 +44,13 @@ class Announcer:
 
         slug = re.sub(r"[^a-z0-9-]+", "-", self.table.lower()).strip("-") or "narrator"
         info = AsyncServiceInfo(
-            SERVICE, service_name(self.table), addresses=[socket.inet_aton(self.address)], port=self.port,
-            properties={"table": self.table, "port": str(self.port), "v": "1"}, server=f"{slug}.local.")
+            SERVICE,
+            service_name(self.table),
+            addresses=[socket.inet_aton(self.address)],
+            port=self.port,
+            properties={"table": self.table, "port": str(self.port), "v": "1"},
+            server=f"{slug}.local.",
+        )
         try:
             zc = AsyncZeroconf(interfaces=self.interfaces or InterfaceChoice.All)
             await zc.async_register_service(info, allow_name_change=True)

@@ -33,8 +33,9 @@ INTERVAL = 3.0  # seconds between passes (on the box's clock)
 
 
 class Outbox:
-    def __init__(self, state_dir: Path, clock: Clock, box: str, port: Callable[[], int],
-                 interval: float = INTERVAL) -> None:
+    def __init__(
+        self, state_dir: Path, clock: Clock, box: str, port: Callable[[], int], interval: float = INTERVAL
+    ) -> None:
         self.state_dir = state_dir
         self.clock = clock
         self.box = box
@@ -90,15 +91,20 @@ class Outbox:
                 protocol = _read_json(path)
                 if protocol is None:
                     continue
-                body = json.dumps({"box": self.box, "port": self.port(), "protocol": protocol},
-                                  ensure_ascii=False).encode()
+                body = json.dumps(
+                    {"box": self.box, "port": self.port(), "protocol": protocol}, ensure_ascii=False
+                ).encode()
                 headers = sign_request(pairing.key, "POST", PATH, body)
                 try:
-                    async with http.post(pairing.collector.rstrip("/") + PATH, data=body,
-                                         headers={**headers, "Content-Type": "application/json"}) as reply:
+                    async with http.post(
+                        pairing.collector.rstrip("/") + PATH,
+                        data=body,
+                        headers={**headers, "Content-Type": "application/json"},
+                    ) as reply:
                         answer = await reply.read()
-                        genuine = answer_ok(pairing.key, reply.status, headers[NONCE], answer,
-                                            reply.headers.get(SIGNATURE))
+                        genuine = answer_ok(
+                            pairing.key, reply.status, headers[NONCE], answer, reply.headers.get(SIGNATURE)
+                        )
                         status = reply.status
                 except (TimeoutError, aiohttp.ClientError, OSError) as exc:
                     self.last_error = f"the collector is out of reach ({exc.__class__.__name__})"

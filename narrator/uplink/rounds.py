@@ -54,16 +54,25 @@ def routes(server: Page, app: web.Application) -> None:
     async def page(request: web.Request) -> web.Response:
         current = pairing.load(folder)
         signed = server.signed_in(request)
-        state = (f"<p>Paired: {escape(current.tournament or 'waiting for the first round')}"
-                 f"{' · collector ' + escape(current.collector) if current.collector else ''}</p>"
-                 if current.paired else "<p>Not paired with a tournament.</p>")
-        form = ('<form method="post" action="/api/tournament/key"><label>Tournament key / Ключ турнира '
-                '<input name="key" type="password" autocomplete="off" required></label> <button>OK</button></form>'
-                if signed else '<p><a href="/login?next=/tournament">Sign in / Войти</a></p>')
-        html = ('<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" '
-                'content="width=device-width, initial-scale=1"><title>Tournament</title>'
-                '<link rel="stylesheet" href="/static/style.css"></head><body><main><section class="box">'
-                f'<h2>Tournament / Турнир</h2>{state}{form}</section></main></body></html>')
+        state = (
+            f"<p>Paired: {escape(current.tournament or 'waiting for the first round')}"
+            f"{' · collector ' + escape(current.collector) if current.collector else ''}</p>"
+            if current.paired
+            else "<p>Not paired with a tournament.</p>"
+        )
+        form = (
+            '<form method="post" action="/api/tournament/key"><label>Tournament key / Ключ турнира '
+            '<input name="key" type="password" autocomplete="off" required></label> '
+            '<button>OK</button></form>'
+            if signed
+            else '<p><a href="/login?next=/tournament">Sign in / Войти</a></p>'
+        )
+        html = (
+            '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" '
+            'content="width=device-width, initial-scale=1"><title>Tournament</title>'
+            '<link rel="stylesheet" href="/static/style.css"></head><body><main><section class="box">'
+            f"<h2>Tournament / Турнир</h2>{state}{form}</section></main></body></html>"
+        )
         return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def set_key(request: web.Request) -> web.StreamResponse:
@@ -78,8 +87,9 @@ def routes(server: Page, app: web.Application) -> None:
         else:
             key = (await request.post()).get("key")
         if not isinstance(key, str) or len(normal_key(key)) < 12 or len(key) > 100:
-            return web.json_response({"error": "key: the tournament key as the collector shows it"},
-                                     status=400)
+            return web.json_response(
+                {"error": "key: the tournament key as the collector shows it"}, status=400
+            )
         pairing.save(folder, pairing.Pairing(key=key.strip()))
         log.info("paired with a tournament key")
         if request.content_type == "application/json":
@@ -99,19 +109,28 @@ def routes(server: Page, app: web.Application) -> None:
 
         def answer(status: int, data: dict[str, Any]) -> web.Response:
             raw = json.dumps(data).encode()
-            return web.Response(body=raw, status=status, content_type="application/json",
-                                headers={SIGNATURE: sign_answer(current.key, status, nonce, raw)})
+            return web.Response(
+                body=raw,
+                status=status,
+                content_type="application/json",
+                headers={SIGNATURE: sign_answer(current.key, status, nonce, raw)},
+            )
 
         evening = server.evening
         if evening is None:
             return answer(409, {"error": "this box has no set-up"})
         try:
             data = json.loads(body)
-            setup = GameSetup(rules=str(data["rules"]), seats=int(data["seats"]), lang=str(data["lang"]),
-                              names=tuple(str(n) for n in data["names"]),
-                              event=Event(str(data["tournament"]), int(data["table"]), int(data["round"]),
-                                          int(data["game"])),
-                              settings=dict(data.get("settings") or {}))
+            setup = GameSetup(
+                rules=str(data["rules"]),
+                seats=int(data["seats"]),
+                lang=str(data["lang"]),
+                names=tuple(str(n) for n in data["names"]),
+                event=Event(
+                    str(data["tournament"]), int(data["table"]), int(data["round"]), int(data["game"])
+                ),
+                settings=dict(data.get("settings") or {}),
+            )
             checked = evening.check(setup)
             collector = str(data["collector"])
             if not collector.startswith(("http://", "https://")):
@@ -136,4 +155,3 @@ def routes(server: Page, app: web.Application) -> None:
     app.router.add_get("/tournament", page)
     app.router.add_post("/api/tournament/key", set_key)
     app.router.add_post(ROUND_PATH, take_round)
-

@@ -57,8 +57,12 @@ def _panel(seats: int, clock: FakeClock) -> tuple[BoardPanel, Press]:
     return fake, lambda seat, down: fake.press(seat) if down else fake.release(seat)
 
 
-async def run_simulated(settings: Settings, setup: GameSetup, seed: int,
-                        started: Callable[[object], Awaitable[None]] | None = None) -> None:
+async def run_simulated(
+    settings: Settings,
+    setup: GameSetup,
+    seed: int,
+    started: Callable[[object], Awaitable[None]] | None = None,
+) -> None:
     """Serve games with simulated players until cancelled. `started(service)`: called
     once the service exists (the caller starts the page and the uplink there)."""
     from narrator.service import Ports, Service, unfinished_game

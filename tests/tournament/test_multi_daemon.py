@@ -27,8 +27,8 @@ from typing import Any
 import aiohttp
 
 from narrator.tournament.signing import make_key, sign_request
-from narrator.uplink import pairing
 from narrator.tournament.tables import DemoBox, free_port, make_box, pair_box, start_box, stop_box, wait_up
+from narrator.uplink import pairing
 
 TABLES, ROUNDS = 4, 2
 LIMIT = 90.0  # seconds for any one wait
@@ -37,10 +37,30 @@ LIMIT = 90.0  # seconds for any one wait
 def collector(folder: Path, port: int, players: Path) -> subprocess.Popen[bytes]:
     log = open(folder / "collector.log", "ab")  # noqa: SIM115
     return subprocess.Popen(
-        [sys.executable, "-m", "narrator", "tournament", "--name", "Loopback cup", "--state-dir", str(folder),
-         "--listen", f"127.0.0.1:{port}", "--tables", str(TABLES), "--rounds", str(ROUNDS),
-         "--players", str(players), "--mdns", "127.0.0.1"],
-        stdout=log, stderr=log, env={**os.environ, "NARRATOR_PURE_ENGINE": "1"})
+        [
+            sys.executable,
+            "-m",
+            "narrator",
+            "tournament",
+            "--name",
+            "Loopback cup",
+            "--state-dir",
+            str(folder),
+            "--listen",
+            f"127.0.0.1:{port}",
+            "--tables",
+            str(TABLES),
+            "--rounds",
+            str(ROUNDS),
+            "--players",
+            str(players),
+            "--mdns",
+            "127.0.0.1",
+        ],
+        stdout=log,
+        stderr=log,
+        env={**os.environ, "NARRATOR_PURE_ENGINE": "1"},
+    )
 
 
 async def until(what: str, check: Callable[[], Any], seconds: float = LIMIT) -> Any:
@@ -80,8 +100,11 @@ async def send(http: aiohttp.ClientSession, url: str, rnd: int) -> dict[str, str
 
 def protocols(box: DemoBox) -> list[Path]:
     folder = box.state / "protocols"
-    return sorted(p for p in folder.glob("*.json") if not p.name.endswith(".polemica.json")) \
-        if folder.exists() else []
+    return (
+        sorted(p for p in folder.glob("*.json") if not p.name.endswith(".polemica.json"))
+        if folder.exists()
+        else []
+    )
 
 
 def journals(box: DemoBox) -> list[Path]:
@@ -97,7 +120,9 @@ async def _tournament(tmp: Path) -> None:
     folder = tmp / "collector"
     folder.mkdir()
     players = tmp / "players.csv"
-    players.write_text("name,club,rating_id\n" + "".join(f"Player {i:02d},Club {i % 3},R{i}\n" for i in range(40)))
+    players.write_text(
+        "name,club,rating_id\n" + "".join(f"Player {i:02d},Club {i % 3},R{i}\n" for i in range(40))
+    )
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     proc = collector(folder, port, players)
@@ -105,16 +130,19 @@ async def _tournament(tmp: Path) -> None:
     try:
         for i, b in enumerate(boxes):
             start_box(b, seed=i + 1)
-        key = await until("the collector's key", lambda: (folder / "key").is_file() and
-                          (folder / "key").read_text().strip())
+        key = await until(
+            "the collector's key", lambda: (folder / "key").is_file() and (folder / "key").read_text().strip()
+        )
         await until("the collector's page", lambda: get(url + "/api/state"))
         await asyncio.gather(*(wait_up(b.url, LIMIT) for b in boxes))
         for b in boxes[:3]:
             assert await pair_box(b.url, key) == 200
         assert await pair_box(boxes[3].url, make_key()) == 200  # another tournament's key
 
-        state = await until("four boxes found by mDNS", lambda: _with(get(url + "/api/state"),
-                                                                      lambda s: len(s["boxes"]) == TABLES))
+        state = await until(
+            "four boxes found by mDNS",
+            lambda: _with(get(url + "/api/state"), lambda s: len(s["boxes"]) == TABLES),
+        )
         assert sorted(b["name"] for b in state["boxes"]) == sorted(b.table for b in boxes)
         table_of = {b["name"]: b["table"] for b in state["boxes"]}
 
@@ -128,18 +156,26 @@ async def _tournament(tmp: Path) -> None:
         assert pairing.load(boxes[3].state).tournament == ""  # the stranger's round not taken
 
         # The box with the wrong key delivers nothing: its signature is refused.
-        body = json.dumps({"box": "intruder", "protocol": {"game": {"id": "x", "event": {
-            "tournament": "Loopback cup"}}}}).encode()
-        async with aiohttp.ClientSession() as anon, anon.post(
-                url + "/api/box/protocol", data=body,
-                headers=sign_request(make_key(), "POST", "/api/box/protocol", body)) as reply:
+        body = json.dumps(
+            {"box": "intruder", "protocol": {"game": {"id": "x", "event": {"tournament": "Loopback cup"}}}}
+        ).encode()
+        async with (
+            aiohttp.ClientSession() as anon,
+            anon.post(
+                url + "/api/box/protocol",
+                data=body,
+                headers=sign_request(make_key(), "POST", "/api/box/protocol", body),
+            ) as reply,
+        ):
             assert reply.status == 401
         async with aiohttp.ClientSession() as anon, anon.post(url + "/seating") as reply:
             assert reply.status == 401  # a stranger changes nothing
 
         assert await pair_box(boxes[3].url, key) == 200  # the right key now
         assert (await send(http, url, 1))[wrong] == "taken"
-        await until("round 1's four games", lambda: _with(get(url + "/api/state"), lambda s: len(s["games"]) == 4))
+        await until(
+            "round 1's four games", lambda: _with(get(url + "/api/state"), lambda s: len(s["games"]) == 4)
+        )
 
         # Round 2: a box killed in mid-game, the collector killed while the round plays.
         before = len(journals(boxes[1]))
@@ -153,14 +189,17 @@ async def _tournament(tmp: Path) -> None:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         start_box(boxes[1], seed=2)
-        await until("every round-2 game over on the boxes",
-                    lambda: all(len(protocols(b)) == 2 for b in boxes))
+        await until(
+            "every round-2 game over on the boxes", lambda: all(len(protocols(b)) == 2 for b in boxes)
+        )
         proc = collector(folder, port, players)
         state = await until("the collector back", lambda: get(url + "/api/state"))
         assert state["seating"] == saved["seating"]
         assert {g["id"] for g in saved["games"]} <= {g["id"] for g in state["games"]}
-        state = await until("all eight games delivered",
-                            lambda: _with(get(url + "/api/state"), lambda s: len(s["games"]) == 8))
+        state = await until(
+            "all eight games delivered",
+            lambda: _with(get(url + "/api/state"), lambda s: len(s["games"]) == 8),
+        )
         assert sorted(g["event"]["round"] for g in state["games"]) == [1] * 4 + [2] * 4
 
         standings = (await get(url + "/api/standings"))["standings"]

@@ -17,8 +17,11 @@ def test_four_tables_two_rounds_reach_the_bound() -> None:
     assert ev.seat_repeat_max == 1  # no player in the same seat position twice
     # Ten players of a round-1 table meet again at four round-2 tables: 3 + 3 + 2 + 2 at
     # best, so 3 + 3 + 1 + 1 = 8 pairs meet twice per table, 32 in all, none three times.
-    twice = sum(1 for a, b in itertools.combinations(range(40), 2)
-                if sum(1 for rnd in schedule for t in rnd if a in t and b in t) == 2)
+    twice = sum(
+        1
+        for a, b in itertools.combinations(range(40), 2)
+        if sum(1 for rnd in schedule for t in rnd if a in t and b in t) == 2
+    )
     assert twice == 32
     assert ev.meetings_max == 2
 

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from narrator.tournament.signing import (
-    NONCE, SIGNATURE, Verifier, answer_ok, make_key, normal_key, sign_answer, sign_request,
+    NONCE,
+    SIGNATURE,
+    Verifier,
+    answer_ok,
+    make_key,
+    normal_key,
+    sign_answer,
+    sign_request,
 )
 
 KEY = "ABCD-EFGH-JKMN-PQRS"
@@ -19,10 +26,14 @@ def test_a_signed_request_passes_once_and_a_replay_is_refused() -> None:
 
 def test_wrong_key_changed_body_path_or_old_time_are_refused() -> None:
     v = Verifier(KEY, now=lambda: 1000.0)
-    assert v.check("POST", "/p", sign_request(make_key(), "POST", "/p", BODY, lambda: 1000.0), BODY) == "wrong key"
+    assert (
+        v.check("POST", "/p", sign_request(make_key(), "POST", "/p", BODY, lambda: 1000.0), BODY)
+        == "wrong key"
+    )
     assert v.check("POST", "/p", sign_request(KEY, "POST", "/p", BODY, lambda: 1000.0), b"{}") == "wrong key"
     assert v.check("POST", "/q", sign_request(KEY, "POST", "/p", BODY, lambda: 1000.0), BODY) == "wrong key"
-    assert v.check("POST", "/p", sign_request(KEY, "POST", "/p", BODY, lambda: 700.0), BODY).startswith("too old")
+    old = v.check("POST", "/p", sign_request(KEY, "POST", "/p", BODY, lambda: 700.0), BODY)
+    assert old is not None and old.startswith("too old")
     assert v.check("POST", "/p", {}, BODY) == "not signed"
 
 

@@ -15,12 +15,22 @@ from narrator.tournament.store import Store
 ROLES = ["don", "mafia", "mafia", "sheriff"] + ["civilian"] * 6
 
 
-def protocol(game_id: str, rnd: int, winner: str, best: dict[str, Any] | None,
-             extra: dict[str, float]) -> dict[str, Any]:
-    return {"game": {"id": game_id, "rules": "sport",
-                     "event": {"tournament": "Cup", "table": 1, "round": rnd, "game": rnd}},
-            "seats": [{"seat": s, "role": r} for s, r in enumerate(ROLES, start=1)],
-            "over": True, "abandoned": False, "winner": winner, "best_move": best, "extra": extra}
+def protocol(
+    game_id: str, rnd: int, winner: str, best: dict[str, Any] | None, extra: dict[str, float]
+) -> dict[str, Any]:
+    return {
+        "game": {
+            "id": game_id,
+            "rules": "sport",
+            "event": {"tournament": "Cup", "table": 1, "round": rnd, "game": rnd},
+        },
+        "seats": [{"seat": s, "role": r} for s, r in enumerate(ROLES, start=1)],
+        "over": True,
+        "abandoned": False,
+        "winner": winner,
+        "best_move": best,
+        "extra": extra,
+    }
 
 
 # Player n is p[n-1]. Round 1 seats p1..p10 in order; round 2 the other way round.
@@ -29,8 +39,16 @@ def protocol(game_id: str, rnd: int, winner: str, best: dict[str, Any] | None,
 # Game B (round 2): the mafia wins (seats 1-3: p10, p9, p8); seat 6 (p5) named 1, 2, 3:
 # three black, +0.5.
 HAND = {  # player: (total, wins, games)
-    1: (0.0, 0), 2: (-0.25, 0), 3: (0.0, 0), 4: (1.5, 1), 5: (1.75, 1),
-    6: (1.0, 1), 7: (1.0, 1), 8: (2.0, 2), 9: (2.0, 2), 10: (2.0, 2),
+    1: (0.0, 0),
+    2: (-0.25, 0),
+    3: (0.0, 0),
+    4: (1.5, 1),
+    5: (1.75, 1),
+    6: (1.0, 1),
+    7: (1.0, 1),
+    8: (2.0, 2),
+    9: (2.0, 2),
+    10: (2.0, 2),
 }
 PLACES = {8: 1, 9: 1, 10: 1, 5: 4, 4: 5, 6: 6, 7: 6, 1: 8, 3: 8, 2: 10}
 # The judge then gives game B to the town: seats 4-10 (p7..p1) win instead.
@@ -67,7 +85,9 @@ def test_corrections_are_new_records_and_a_reopened_store_keeps_everything(tmp_p
     store.correct("Table-1.20261128-110000", {"winner": "red"})
     assert {p: v[0] for p, v in table(store).items()} == AFTER
     # The box writes game A again with more extra points: a correction, the first kept.
-    a2 = protocol("20261128-100000", 1, "red", {"seat": 5, "seats": [1, 2, 7]}, {"4": 0.5, "2": -0.25, "1": 1.0})
+    a2 = protocol(
+        "20261128-100000", 1, "red", {"seat": 5, "seats": [1, 2, 7]}, {"4": 0.5, "2": -0.25, "1": 1.0}
+    )
     assert store.take_protocol("Table 1", a2) == "correction"
     assert store.take_protocol("Table 1", a2) == "same"
     assert [c["kind"] for c in store.corrections()] == ["judge", "box"]

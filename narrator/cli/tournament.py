@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the tournament's page (default 0.0.0.0:8090: the club's network)",
     )
     parser.add_argument("--tables", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--rounds", type=int, help="default: 8 (with --demo: 2)")
     parser.add_argument("--rules", default="sport", help="a bundled rule set")
     parser.add_argument("--lang", choices=("en", "ru"), default="en")
     parser.add_argument(
@@ -92,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
     from narrator.tournament.seating import SeatingError
     from narrator.tournament.store import Store, StoreError
 
-    if args.tables < 1 or args.rounds < 1:
+    rounds = args.rounds if args.rounds is not None else 2 if args.demo is not None else 8
+    if args.tables < 1 or rounds < 1:
         raise InputFileError("command line", "--tables/--rounds", "at least 1")
     if args.demo is not None:
         from narrator.tournament.demo import run_demo
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         )
         key = _key(folder)
         host, port = _listen(args.listen if args.listen != "0.0.0.0:8090" else "127.0.0.1:0")
-        asyncio.run(run_demo(args.demo, args.rounds if args.rounds != 8 else 2, folder, key, port))
+        asyncio.run(run_demo(args.demo, rounds, folder, key, port))
         return 0
     from narrator.rules.loader import bundled_names
 
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise InputFileError(str(args.players), "", str(exc)) from None
     collector = Collector(
-        store, key, Tournament(args.name, args.rules, {}, args.lang, args.tables, args.rounds, seed=args.seed)
+        store, key, Tournament(args.name, args.rules, {}, args.lang, args.tables, rounds, seed=args.seed)
     )
     if args.export:
         from narrator.tournament.exports import write_all

@@ -96,6 +96,7 @@ class Store:
         # One connection shared by the server's loop and its executor threads, one at a time.
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
         self._lock = threading.RLock()
+        self._games: tuple[tuple[Any, ...], list[dict[str, Any]]] | None = None
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
@@ -256,7 +257,14 @@ class Store:
             )
 
     def games(self) -> list[dict[str, Any]]:
-        """Every game's protocol in force (corrections applied in order), by round and table."""
+        """Every game's protocol in force (corrections applied in order), by round and table.
+        Both tables only grow, so their sizes say whether the last answer still holds (the
+        page asks every few seconds); the answer is shared: read it, never change it."""
+        version = tuple(
+            self._rows("SELECT (SELECT count(*) FROM protocols), (SELECT max(id) FROM corrections)")[0]
+        )
+        if self._games is not None and self._games[0] == version:
+            return self._games[1]
         out: dict[str, dict[str, Any]] = {}
         for game_id, box, body in self._rows(
             "SELECT game_id, box, body FROM protocols ORDER BY round, table_no, received"
@@ -276,7 +284,9 @@ class Store:
             else:
                 old.update({k: v for k, v in change.items() if k in ("winner", "extra")})
             out[game_id]["_corrections"] += 1
-        return list(out.values())
+        games = list(out.values())
+        self._games = (version, games)
+        return games
 
     def corrections(self) -> list[dict[str, Any]]:
         return [

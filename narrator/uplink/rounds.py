@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import json
 import logging
+from functools import cache
 from html import escape
+from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
 from aiohttp import web
 
+from narrator.errors import InputFileError
 from narrator.evening import Evening, EveningError, SetupError
 from narrator.evening.setup import Event, GameSetup
 from narrator.tournament.signing import NONCE, SIGNATURE, Verifier, normal_key, sign_answer
 from narrator.uplink import pairing
+from narrator.yamlfile import parse_yaml
 
 log = logging.getLogger("narrator.uplink")
 
@@ -33,8 +37,18 @@ class Page(Protocol):
     """What these routes need of the box's web server."""
 
     evening: Evening | None
+    host: Any
 
     def signed_in(self, request: web.Request) -> bool: ...
+
+
+@cache
+def words(lang: str) -> dict[str, str]:
+    """The tournament part's words on the box's page, in English or Russian."""
+    name = lang if lang in ("en", "ru") else "en"
+    text = (resources.files("narrator.uplink") / "words" / f"{name}.yaml").read_text(encoding="utf-8")
+    data = parse_yaml(text, f"narrator/uplink/words/{name}.yaml", InputFileError)
+    return {str(k): str(v) for k, v in data.items()}
 
 
 def state_dir_of(server: Any) -> Path:
@@ -53,25 +67,29 @@ def routes(server: Page, app: web.Application) -> None:
 
     async def page(request: web.Request) -> web.Response:
         current = pairing.load(folder)
-        signed = server.signed_in(request)
-        state = (
-            f"<p>Paired: {escape(current.tournament or 'waiting for the first round')}"
-            f"{' · collector ' + escape(current.collector) if current.collector else ''}</p>"
-            if current.paired
-            else "<p>Not paired with a tournament.</p>"
-        )
+        lang = str(request.query.get("lang") or server.host.settings.game.lang)
+        w = words(lang)
+        if not current.paired:
+            state = f"<p>{escape(w['not_paired'])}</p>"
+        elif current.tournament:
+            state = (
+                f"<p>{escape(w['paired'].format(tournament=current.tournament))}</p>"
+                f"<p><small>{escape(w['collector'].format(collector=current.collector))}</small></p>"
+            )
+        else:
+            state = f"<p>{escape(w['paired_waiting'])}</p>"
         form = (
-            '<form method="post" action="/api/tournament/key"><label>Tournament key / Ключ турнира '
+            f'<form method="post" action="/api/tournament/key"><label>{escape(w["key"])} '
             '<input name="key" type="password" autocomplete="off" required></label> '
-            '<button>OK</button></form>'
-            if signed
-            else '<p><a href="/login?next=/tournament">Sign in / Войти</a></p>'
+            f"<button>{escape(w['save'])}</button></form>"
+            if server.signed_in(request)
+            else f'<p><a href="/login?next=/tournament">{escape(w["sign_in"])}</a></p>'
         )
         html = (
-            '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" '
-            'content="width=device-width, initial-scale=1"><title>Tournament</title>'
+            f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8"><meta name="viewport" '
+            f'content="width=device-width, initial-scale=1"><title>{escape(w["title"])}</title>'
             '<link rel="stylesheet" href="/static/style.css"></head><body><main><section class="box">'
-            f"<h2>Tournament / Турнир</h2>{state}{form}</section></main></body></html>"
+            f"<h2>{escape(w['title'])}</h2>{state}{form}</section></main></body></html>"
         )
         return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
 

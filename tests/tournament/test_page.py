@@ -11,12 +11,14 @@ from aiohttp.test_utils import TestClient, TestServer
 from narrator.tournament.collector import Collector, Tournament
 from narrator.tournament.page import words
 from narrator.tournament.store import Store
+from narrator.uplink.rounds import words as box_words
 
 KEY = "WXYZ-2345-6789-ABCD"
 
 
 def test_both_languages_have_every_word() -> None:
     assert set(words("en")) == set(words("ru"))
+    assert set(box_words("en")) == set(box_words("ru"))  # the box's tournament page
     assert all(words("ru")[k] != words("en")[k] for k in ("standings", "players", "total"))
 
 

@@ -26,6 +26,7 @@ class Uplink:
         self.outbox = Outbox(settings.state_dir, clock, self.table, lambda: self.port)
         self.announcer: Announcer | None = None
         self._task: asyncio.Task[None] | None = None
+        self._announcing: asyncio.Task[bool] | None = None
 
     async def start(self, host: str | None, port: int | None) -> None:
         self.port = port or 0
@@ -33,12 +34,17 @@ class Uplink:
         if host is not None and port and self.mdns != "off":
             interfaces = None if self.mdns == "all" else [self.mdns]
             self.announcer = Announcer(self.table, self.mdns if interfaces else host, port, interfaces)
-            await self.announcer.start()
+            # mDNS probes the name for a second or so: the box does not wait for it.
+            self._announcing = asyncio.get_running_loop().create_task(self.announcer.start())
 
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self._announcing is not None and not self._announcing.done():
+            self._announcing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._announcing
         if self.announcer is not None:
             await self.announcer.stop()

@@ -26,6 +26,10 @@ from typing import Any
 
 import aiohttp
 
+from narrator.records.polemica import read_record
+from narrator.records.replay import replay
+from narrator.records.script import estimated_timeline
+from narrator.rules.loader import load_bundled
 from narrator.tournament.signing import make_key, sign_request
 from narrator.tournament.tables import DemoBox, free_port, make_box, pair_box, start_box, stop_box, wait_up
 from narrator.uplink import pairing
@@ -212,6 +216,22 @@ async def _tournament(tmp: Path) -> None:
         assert {s["name"]: s["total"] for s in standings} == {n: round(v, 4) for n, v in expected.items()}
         assert all(s["games"] == 2 for s in standings)
         assert [s["total"] for s in standings] == sorted((s["total"] for s in standings), reverse=True)
+
+        # Every game's sheet is on the page; every game exports as a Polemica record that
+        # the engine replays to the same winner.
+        game = state["games"][0]
+        async with aiohttp.ClientSession() as anon, anon.get(f"{url}/games/{game['id']}") as reply:
+            assert reply.status == 200 and "Player" in await reply.text()
+        records = await get(url + "/export/polemica.json")
+        assert len(records) == 8
+        for record in records:
+            path = tmp / f"{record['id']}.json"
+            path.write_text(json.dumps(record))
+            result = replay(load_bundled("sport"), read_record(path), estimated_timeline("en", 0.0, 0))
+            assert (
+                result.disagreement is None
+                and result.to_json()["winner"] == {0: "red", 1: "black"}[record["result"]]
+            )
     finally:
         for b in boxes:
             stop_box(b)

@@ -8,6 +8,7 @@ import asyncio
 import csv
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from narrator.errors import InputFileError
 
@@ -29,6 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tables", type=int, default=2)
     parser.add_argument("--rounds", type=int, help="default: 8 (with --demo: 2)")
     parser.add_argument("--rules", default="sport", help="a bundled rule set")
+    parser.add_argument(
+        "--preset",
+        metavar="NAME",
+        help="a preset of the rule set's settings for every game, e.g. tournament (sport)",
+    )
     parser.add_argument("--lang", choices=("en", "ru"), default="en")
     parser.add_argument(
         "--players",
@@ -113,6 +119,15 @@ def run(args: argparse.Namespace) -> int:
         raise InputFileError(
             "command line", "--rules", f"one of {', '.join(bundled_names())}, not {args.rules!r}"
         )
+    settings: dict[str, Any] = {}
+    if args.preset:
+        from narrator.rules.loader import load_bundled
+        from narrator.rules.settings import configure, with_preset
+
+        base = load_bundled(args.rules)
+        settings = with_preset(base, args.preset, {})
+        configure(base, settings, 10)  # refused here (exit 2), not at every box
+        settings = {k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()}
     folder = Path(args.state_dir)
     host, port = _listen(args.listen)
     key = _key(folder)
@@ -125,7 +140,9 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise InputFileError(str(args.players), "", str(exc)) from None
     collector = Collector(
-        store, key, Tournament(args.name, args.rules, {}, args.lang, args.tables, rounds, seed=args.seed)
+        store,
+        key,
+        Tournament(args.name, args.rules, settings, args.lang, args.tables, rounds, seed=args.seed),
     )
     if args.export:
         from narrator.tournament.exports import write_all

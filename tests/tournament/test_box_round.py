@@ -11,12 +11,15 @@ import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
 
+from narrator.rules.loader import load_bundled
+from narrator.rules.settings import with_preset
 from narrator.tournament.signing import NONCE, SIGNATURE, answer_ok, make_key, sign_request
 from narrator.uplink import pairing
 from tests.web.evening_box import PIN, EveningBox
 
 KEY = make_key()
 NAMES = [f"Игрок {n}" for n in range(1, 11)]
+PRESET = with_preset(load_bundled("sport"), "tournament", {})  # as `narrator tournament --preset` sends it
 ROUND = {
     "tournament": "Spring cup",
     "collector": "http://127.0.0.1:9",
@@ -24,7 +27,7 @@ ROUND = {
     "round": 2,
     "game": 2,
     "rules": "sport",
-    "settings": {},
+    "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in PRESET.items()},
     "lang": "en",
     "seats": 10,
     "names": NAMES,
@@ -76,6 +79,7 @@ def test_a_round_waits_for_the_game_then_shows_on_the_setup_page(tmp_path: Path)
         assert status == 200, answer
         assert answer_ok(KEY, 200, headers[NONCE], answer, got.get(SIGNATURE))
         setup = box.service.evening.setup
+        assert dict(setup.settings) == ROUND["settings"]
         assert setup.names == tuple(NAMES) and (setup.event.table, setup.event.round) == (3, 2)
         page = urllib.request.urlopen(box.url + "/setup", timeout=10).read().decode()
         assert "Spring cup" in page and "Игрок 10" in page

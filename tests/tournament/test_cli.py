@@ -50,3 +50,8 @@ def test_export_of_an_empty_tournament(tmp_path: Path, capsys: pytest.CaptureFix
     assert (tmp_path / "out" / "standings.csv").read_text().startswith("place,name")
     assert (tmp_path / "out" / "standings.html").is_file()
     assert oct((tmp_path / "t" / "key").stat().st_mode & 0o777) == "0o600"
+
+
+def test_an_unknown_preset_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--state-dir", str(tmp_path), "--preset", "nonsense"]) == 2
+    assert "preset" in capsys.readouterr().err

@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     async def main() -> None:
-        from narrator.tournament.discovery import Discovery
+        from narrator.tournament.discovery import Discovery, for_key
 
         await collector.start(host, port)
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
             def found(table: str, address: str, box_port: int) -> None:
                 store.saw_box(table, address, box_port)
 
-            discovery = Discovery(found, None if args.mdns == "all" else [args.mdns])
+            discovery = Discovery(for_key(key, found), None if args.mdns == "all" else [args.mdns])
             await discovery.start()
         try:
             await asyncio.Event().wait()

@@ -11,7 +11,7 @@ import logging
 from pathlib import Path
 
 from narrator.tournament.collector import Collector, Tournament
-from narrator.tournament.discovery import Discovery
+from narrator.tournament.discovery import Discovery, for_key
 from narrator.tournament.exports import write_all
 from narrator.tournament.page import Words, sheet
 from narrator.tournament.store import Store
@@ -64,7 +64,7 @@ async def run_demo(
         store.saw_box(table, host, port)
         found.add(table)
 
-    discovery = Discovery(seen, ["127.0.0.1"])
+    discovery = Discovery(for_key(key, seen), ["127.0.0.1"])
     await discovery.start()
     boxes = [start_box(make_box(folder, i + 1), seed=i + 1) for i in range(tables)]
     try:

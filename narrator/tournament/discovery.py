@@ -1,5 +1,6 @@
 """The boxes on the network: python-zeroconf browses for `_narrator._tcp` and hands each
-box found (its TXT record's table name, its address and page port) to `found`."""
+box found (its TXT record's table name, its address and page port, and the tag of its
+tournament key) to `found`; `for_key` keeps only the boxes paired with one key."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 log = logging.getLogger("narrator.tournament")
 
 SERVICE = "_narrator._tcp.local."
-Found = Callable[[str, str, int], None]  # table name, address, port
+Found = Callable[[str, str, int, str], None]  # table name, address, port, key tag
 
 
 class Discovery:
@@ -50,10 +51,25 @@ class Discovery:
         table = props.get("table") or name.removesuffix("." + SERVICE)
         if addresses and info.port:
             log.info("box found: %s at %s:%d", table, addresses[0], info.port)
-            self.found(table, addresses[0], int(info.port))
+            self.found(table, addresses[0], int(info.port), props.get("tag", ""))
 
     async def stop(self) -> None:
         if self._browser is not None:
             await self._browser.async_cancel()
         if self._zc is not None:
             await self._zc.async_close()
+
+
+def for_key(key: str, found: Callable[[str, str, int], None]) -> Found:
+    """A `found` that passes on only the boxes announcing this key's tag."""
+    from narrator.tournament.signing import key_tag
+
+    tag = key_tag(key)
+
+    def seen(table: str, address: str, port: int, their_tag: str) -> None:
+        if their_tag == tag:
+            found(table, address, port)
+        else:
+            log.info("a box of another tournament (or none) ignored: %s", table)
+
+    return seen

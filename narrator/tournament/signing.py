@@ -43,6 +43,12 @@ def _mac(key: str, *parts: bytes) -> str:
     return hmac.new(_secret(key), b"\n".join(parts), hashlib.sha256).hexdigest()
 
 
+def key_tag(key: str) -> str:
+    """What a box announces of its key (mDNS TXT `tag`): the collector lists only the boxes
+    of its own tournament. An HMAC of a constant: it tells nothing of the key."""
+    return _mac(key, b"announce")[:12]
+
+
 def sign_request(
     key: str, method: str, path: str, body: bytes, now: Callable[[], float] = time.time
 ) -> dict[str, str]:

@@ -31,8 +31,11 @@ def own_address(host: str) -> str:
 
 
 class Announcer:
-    def __init__(self, table: str, host: str, port: int, interfaces: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, table: str, host: str, port: int, interfaces: Sequence[str] | None = None, tag: str = ""
+    ) -> None:
         self.table = table
+        self.tag = tag  # signing.key_tag of the box's tournament key
         self.address = own_address(host)
         self.port = port
         self.interfaces = list(interfaces) if interfaces else None
@@ -48,7 +51,7 @@ class Announcer:
             service_name(self.table),
             addresses=[socket.inet_aton(self.address)],
             port=self.port,
-            properties={"table": self.table, "port": str(self.port), "v": "1"},
+            properties={"table": self.table, "port": str(self.port), "tag": self.tag, "v": "1"},
             server=f"{slug}.local.",
         )
         try:

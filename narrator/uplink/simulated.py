@@ -23,12 +23,12 @@ from narrator.devices.gpio import GpioSeatPanel, mock_pin_factory
 from narrator.devices.keypads import FakeKeypad
 from narrator.devices.panel import BoardPanel
 from narrator.devices.pinmap import GpioPads, load_pin_map
+from narrator.engine.deal import deal
 from narrator.evening import GameSetup
 from narrator.evening.memory import last_end, remember_end
 from narrator.settings import Settings
 from narrator.sim.driver import PadPlayers, Press
 from narrator.sim.players import Table as Players
-from narrator.sim.selfplay import deal
 from narrator.uplink import rounds
 from narrator.voice.fake import FakeSpeaker
 

@@ -141,14 +141,27 @@ async def _tournament(tmp: Path) -> None:
         await asyncio.gather(*(wait_up(b.url, LIMIT) for b in boxes))
         for b in boxes[:3]:
             assert await pair_box(b.url, key) == 200
-        assert await pair_box(boxes[3].url, make_key()) == 200  # another tournament's key
+        stranger = make_key()
+        assert await pair_box(boxes[3].url, stranger) == 200  # another tournament's key
 
-        state = await until(
-            "four boxes found by mDNS",
-            lambda: _with(get(url + "/api/state"), lambda s: len(s["boxes"]) == TABLES),
+        # A box announces its key's tag: the collector lists only its own tournament's.
+        names = {b.table for b in boxes}
+
+        def ours(state: dict[str, Any]) -> set[str]:
+            return {b["name"] for b in state["boxes"]} & names
+
+        await until(
+            "three boxes found by mDNS", lambda: _with(get(url + "/api/state"), lambda s: len(ours(s)) >= 3)
         )
-        assert sorted(b["name"] for b in state["boxes"]) == sorted(b.table for b in boxes)
+        assert boxes[3].table not in ours(await get(url + "/api/state"))
+        assert await pair_box(boxes[3].url, key) == 200
+        state = await until(
+            "the fourth found once paired",
+            lambda: _with(get(url + "/api/state"), lambda s: len(ours(s)) == 4),
+        )
+        assert len(state["boxes"]) == TABLES
         table_of = {b["name"]: b["table"] for b in state["boxes"]}
+        assert await pair_box(boxes[3].url, stranger) == 200  # its key changed since
 
         http = await organiser(url, key)
         async with http.post(url + "/seating", headers={"Accept": "application/json"}) as reply:

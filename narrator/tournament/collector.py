@@ -380,6 +380,9 @@ class Collector:
             event = protocol["game"].get("event") or {}
             if event.get("tournament") != self.t.name:
                 raise StoreError(f"the game is not of this tournament ({event.get('tournament')!r})")
+            if not protocol.get("over") or protocol.get("abandoned"):
+                # The page is public: a game in play must show nothing of its night.
+                raise StoreError("only a finished game's protocol is taken")
             kept = self.store.take_protocol(str(data.get("box", "")), protocol)
             port = data.get("port")
             if isinstance(port, int) and request.remote:

@@ -4,12 +4,14 @@ and changes nothing; the key is in no page, signed in or not."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 
 from narrator.tournament.collector import Collector, Tournament
 from narrator.tournament.page import words
+from narrator.tournament.signing import sign_request
 from narrator.tournament.store import Store
 from narrator.uplink.rounds import words as box_words
 
@@ -47,5 +49,14 @@ async def _page(tmp: Path) -> None:
         assert answer.status == 200
         state = await (await client.get("/api/state")).json()
         assert sorted(state["seating"]) == ["1", "2"] and KEY not in str(state)
+        # Even a box with the key can't put a game in play on the public page.
+        body = json.dumps(
+            {"box": "T1", "protocol": {"game": {"id": "g1", "event": {"tournament": "Кубок"}}, "over": False}}
+        ).encode()
+        sent = await client.post(
+            "/api/box/protocol", data=body, headers=sign_request(KEY, "POST", "/api/box/protocol", body)
+        )
+        assert sent.status == 400 and "finished" in (await sent.json())["error"]
+        assert (await (await client.get("/api/state")).json())["games"] == []
         csv = await (await client.get("/export/standings.csv")).text()
         assert csv.splitlines()[0].startswith("place,name,club") and len(csv.splitlines()) == 11

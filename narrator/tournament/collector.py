@@ -212,14 +212,19 @@ class Collector:
         return _done(request, {"round": rnd, "tables": results})
 
     async def push_round(self, rnd: int) -> dict[int, str]:
-        """Send each table its seating for round `rnd`: table -> "taken" or why not."""
+        """Send each table that has not taken it its seating for round `rnd` (a table that
+        has is left alone: it may be playing it, or be done): table -> "taken" or why not."""
         seating = self.store.seating().get(rnd)
         if not seating:
             return {}
         names = {p.id: p.name for p in self.store.players()}
+        taken = self.store.sent()
         out: dict[int, str] = {}
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
             for table, seated in sorted(seating.items()):
+                if (rnd, table) in taken:
+                    out[table] = "taken"
+                    continue
                 box = self.store.box_at(table)
                 if box is None:
                     out[table] = "no box"

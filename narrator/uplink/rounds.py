@@ -2,9 +2,8 @@
 (`/tournament`), and the round the collector sends (`POST /api/tournament/round`), signed
 with that key. A round becomes the next game's set-up (names by seat, tournament, table,
 round and game number, rule set and settings), shown on the set-up page for the table to
-confirm; a box that plays by itself (`--simulate`) starts it at once. A request not
-signed with this box's key changes nothing: a box takes seating only from its own
-tournament's collector.
+confirm. A request not signed with this box's key changes nothing: a box takes seating
+only from its own tournament's collector.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from narrator.errors import InputFileError
-from narrator.evening import Evening, EveningError, SetupError
+from narrator.evening import Evening, SetupError
 from narrator.evening.setup import Event, GameSetup
 from narrator.tournament.signing import NONCE, SIGNATURE, Verifier, normal_key, sign_answer
 from narrator.uplink import pairing
@@ -29,8 +28,6 @@ from narrator.yamlfile import parse_yaml
 log = logging.getLogger("narrator.uplink")
 
 ROUND_PATH = "/api/tournament/round"
-# The simulated box starts each round as soon as it takes it (the table's confirmation).
-AUTO_START: list[bool] = [False]
 
 
 class Page(Protocol):
@@ -159,15 +156,13 @@ def routes(server: Page, app: web.Application) -> None:
             return answer(400, {"error": f"not a round: {exc}"})
         if evening.in_play:
             return answer(409, {"error": "a game is in play at this table: send the round again after it"})
+        if evening.finished and evening.setup.event == checked.event:
+            # Sent again after the table played it (the collector lost the answer): keep it played.
+            return answer(200, {"ok": True, "played": True})
         pairing.save(folder, current.with_round(checked.event.tournament, collector))
         evening.setup = checked
         evening.finished = False  # the set-up page offers this game, not one after it
         log.info("round %s taken: table %s", checked.event.round, checked.event.table)
-        if AUTO_START[0]:
-            try:
-                evening.start(checked)
-            except EveningError as exc:
-                return answer(409, {"error": str(exc)})
         return answer(200, {"ok": True, "round": checked.event.round, "table": checked.event.table})
 
     app.router.add_get("/tournament", page)

@@ -4,8 +4,8 @@ keypad, on a virtual clock that jumps ahead while a game is in play (as `demo --
 does) and keeps pace with real time between games, when the box waits for its round.
 For `narrator tournament --demo` and the tests: several boxes on one computer.
 
-A fresh box of this kind does not start a game by itself: it waits for its round (which
-it starts at once, the table's confirmation being simulated too).
+A fresh box of this kind does not start a game by itself: it waits for its round, which
+the simulated table confirms as soon as it is on the set-up page.
 """
 
 from __future__ import annotations
@@ -24,12 +24,11 @@ from narrator.devices.keypads import FakeKeypad
 from narrator.devices.panel import BoardPanel
 from narrator.devices.pinmap import GpioPads, load_pin_map
 from narrator.engine.deal import deal
-from narrator.evening import GameSetup
+from narrator.evening import Evening, EveningError, GameSetup, SetupError
 from narrator.evening.memory import last_end, remember_end
 from narrator.settings import Settings
 from narrator.sim.driver import PadPlayers, Press
 from narrator.sim.players import Table as Players
-from narrator.uplink import rounds
 from narrator.voice.fake import FakeSpeaker
 
 log = logging.getLogger("narrator.uplink")
@@ -77,7 +76,6 @@ async def run_simulated(
     keypad = FakeKeypad()
     service = Service(settings, Ports(FakeSpeaker(clock), panel, [keypad]), clock, setup=setup)
     keypad.attach(service.submit)
-    rounds.AUTO_START[0] = True
 
     def seat_players(box: Box) -> None:
         rules = box.game.engine.rules
@@ -96,6 +94,7 @@ async def run_simulated(
                 if not await clock.step():
                     clock.advance(1.0)
             else:
+                confirm(evening)
                 await asyncio.sleep(IDLE_STEP)
                 clock.advance(IDLE_STEP)
         await task
@@ -103,6 +102,17 @@ async def run_simulated(
         task.cancel()
         panel.close()
         keypad.close()
+
+
+def confirm(evening: Evening) -> None:
+    """The simulated table confirms a round the collector sent as soon as it is on the
+    set-up page (taking a round clears `finished`; a game's end sets it again)."""
+    if evening.finished or evening.held is not None or not evening.setup.event.tournament:
+        return
+    try:
+        evening.start(evening.setup)
+    except (EveningError, SetupError) as exc:
+        log.warning("the simulated table can't start the round: %s", exc)
 
 
 def simulated_settings(settings: Settings) -> Settings:

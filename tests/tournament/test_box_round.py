@@ -11,6 +11,7 @@ import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
 
+from narrator.records.session import GameSession
 from narrator.rules.loader import load_bundled
 from narrator.rules.settings import with_preset
 from narrator.tournament.signing import NONCE, SIGNATURE, answer_ok, make_key, sign_request
@@ -85,5 +86,27 @@ def test_a_round_waits_for_the_game_then_shows_on_the_setup_page(tmp_path: Path)
         assert "Spring cup" in page and "Игрок 10" in page
         assert pairing.load(tmp_path / "state").tournament == "Spring cup"
         assert not box.service.evening.starting  # the table confirms: nothing starts by itself
+
+        # The table confirms and plays it; the same round sent again leaves it played.
+        async def confirm() -> None:
+            box.service.evening.start(box.service.evening.setup)
+
+        box.loop.call(confirm())
+
+        def round_over() -> bool:
+            game = box.box
+            return (
+                game is not None
+                and isinstance(game.session, GameSession)
+                and tuple(game.session.header.names) == tuple(NAMES)
+                and game.game.over
+            )
+
+        box.until(round_over)
+        box.settle()
+        headers = sign_request(KEY, "POST", path, body)
+        status, answer, _ = call(opener, url, body, headers)
+        assert status == 200 and json.loads(answer).get("played") is True
+        assert box.service.evening.finished and not box.service.evening.starting
     finally:
         box.close()

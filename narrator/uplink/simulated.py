@@ -26,6 +26,7 @@ from narrator.devices.pinmap import GpioPads, load_pin_map
 from narrator.engine.deal import deal
 from narrator.evening import Evening, EveningError, GameSetup, SetupError
 from narrator.evening.memory import last_end, remember_end
+from narrator.records.session import GameSession
 from narrator.settings import Settings
 from narrator.sim.driver import PadPlayers, Press
 from narrator.sim.players import Table as Players
@@ -106,9 +107,17 @@ async def run_simulated(
 
 def confirm(evening: Evening) -> None:
     """The simulated table confirms a round the collector sent as soon as it is on the
-    set-up page (taking a round clears `finished`; a game's end sets it again)."""
+    set-up page: a round taken clears `finished`, and the last game (over, or resumed after
+    a restart) is not of this round."""
     if evening.finished or evening.held is not None or not evening.setup.event.tournament:
         return
+    last = evening.box
+    if (
+        last is not None
+        and isinstance(last.session, GameSession)
+        and GameSetup.from_header(last.session.header).event == evening.setup.event
+    ):
+        return  # played (its end not yet told to the evening) or in play
     try:
         evening.start(evening.setup)
     except (EveningError, SetupError) as exc:

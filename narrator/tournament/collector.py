@@ -13,6 +13,7 @@ signed; the box answers, signed, that it has taken it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import secrets
@@ -60,7 +61,9 @@ class Collector:
         self.key = key
         self.t = tournament
         self.verifier = Verifier(key, seen=store.nonce_book())
-        self.sessions: set[str] = set()
+        # The organisers signed in, as hashes of their cookies, kept in the store: a restart
+        # does not sign them out, and the store holds nothing a cookie could be made from.
+        self.sessions: set[str] = set(store.get("sessions", []))
         self.url = ""  # where the boxes deliver: set once listening
         self.port = 0
         self._runner: web.AppRunner | None = None
@@ -120,7 +123,7 @@ class Collector:
         return page.Words(lang)
 
     def signed_in(self, request: web.Request) -> bool:
-        return request.cookies.get(COOKIE, "") in self.sessions
+        return _hash(request.cookies.get(COOKIE, "")) in self.sessions
 
     def _live(self, t: page.Words) -> str:
         return page.live(
@@ -156,13 +159,15 @@ class Collector:
         if normal_key(str(fields.get("key", ""))) != normal_key(self.key):
             return _html(page.login(self._words(request), wrong=True), status=401)
         token = secrets.token_urlsafe(24)
-        self.sessions.add(token)
+        self.sessions.add(_hash(token))
+        self.store.put(sessions=sorted(self.sessions))
         response = web.HTTPSeeOther(f"/?lang={self._words(request).lang}")
         response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
         raise response
 
     async def logout(self, request: web.Request) -> web.StreamResponse:
-        self.sessions.discard(request.cookies.get(COOKIE, ""))
+        self.sessions.discard(_hash(request.cookies.get(COOKIE, "")))
+        self.store.put(sessions=sorted(self.sessions))
         response = web.HTTPSeeOther("/")
         response.del_cookie(COOKIE, path="/")
         raise response
@@ -405,6 +410,10 @@ class Collector:
             content_type="application/json",
             headers={SIGNATURE: sign_answer(self.key, status, nonce, body)},
         )
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _host(host: str) -> str:

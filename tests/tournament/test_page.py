@@ -43,6 +43,10 @@ async def _page(tmp: Path) -> None:
         assert (await client.post("/login", data={"key": "WRONG-KEY"}, allow_redirects=False)).status == 401
         signed = await client.post("/login", data={"key": KEY.lower()}, allow_redirects=False)
         assert signed.status == 303
+        token = signed.cookies["narrator_tournament"].value
+        # A restarted collector keeps the organiser signed in, and keeps no cookie itself.
+        again = Collector(store, KEY, Tournament("Кубок", tables=1, rounds=2))
+        assert again.sessions == collector.sessions and token not in str(store.get("sessions"))
         text = await (await client.get("/")).text()
         assert "/seating" in text and KEY not in text
         answer = await client.post("/seating", headers={"Accept": "application/json"})

@@ -131,6 +131,7 @@ async def _tournament(tmp: Path) -> None:
     url = f"http://127.0.0.1:{port}"
     proc = collector(folder, port, players)
     boxes = [make_box(tmp, i + 1) for i in range(TABLES)]
+    http: aiohttp.ClientSession | None = None
     try:
         for i, b in enumerate(boxes):
             start_box(b, seed=i + 1)
@@ -246,6 +247,8 @@ async def _tournament(tmp: Path) -> None:
                 and result.to_json()["winner"] == {0: "red", 1: "black"}[record["result"]]
             )
     finally:
+        if http is not None:
+            await http.close()
         for b in boxes:
             stop_box(b)
         if proc.poll() is None:

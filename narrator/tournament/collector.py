@@ -89,6 +89,7 @@ class Collector:
         r.add_post("/seating", self.seat)
         r.add_post("/rounds/{n}/send", self.send_round)
         r.add_post("/corrections", self.correct)
+        r.add_post("/boxes", self.number_box)
         r.add_get("/games/{id}", self.protocol_sheet)
         r.add_get("/export/standings.csv", self.export_csv)
         r.add_get("/export/sheet", self.export_sheet)
@@ -142,7 +143,11 @@ class Collector:
         if request.query.get("fragment"):
             return _html(self._live(t))
         signed = self.signed_in(request)
-        controls = page.controls(t, self.t.rounds, self.store.seated(), self.store.games()) if signed else ""
+        controls = (
+            page.controls(t, self.t.rounds, self.store.seated(), self.store.games(), self.store.boxes())
+            if signed
+            else ""
+        )
         return _html(page.page(t, self.t.name, self.t.rules, self._live(t), controls, signed))
 
     async def style(self, request: web.Request) -> web.Response:
@@ -284,6 +289,17 @@ class Collector:
                 return f"http://{s.getsockname()[0]}:{self.port}"
         except OSError:
             return f"http://127.0.0.1:{self.port}"
+
+    async def number_box(self, request: web.Request) -> web.StreamResponse:
+        self._organiser(request)
+        fields = await _fields(request)
+        try:
+            self.store.assign(str(fields.get("name", "")), int(str(fields.get("table", ""))))
+        except ValueError:
+            return _refuse(request, "table: a number")
+        except StoreError as exc:
+            return _refuse(request, str(exc))
+        return _done(request, {"boxes": [{"name": b.name, "table": b.table} for b in self.store.boxes()]})
 
     async def correct(self, request: web.Request) -> web.StreamResponse:
         self._organiser(request)

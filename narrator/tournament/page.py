@@ -188,8 +188,18 @@ def live(
     return "".join(parts)
 
 
-def controls(t: Words, rounds: int, seated: bool, games: Sequence[Mapping[str, Any]]) -> str:
+def controls(
+    t: Words, rounds: int, seated: bool, games: Sequence[Mapping[str, Any]], boxes: Sequence[BoxRow] = ()
+) -> str:
     """The organiser's controls (signed in only)."""
+    names = "".join(f"<option>{esc(b.name)}</option>" for b in boxes)
+    number = (
+        f'<form class="row" method="post" action="/boxes"><select name="name">{names}</select>'
+        f'<input name="table" type="number" min=1 max=999 required placeholder="{esc(t("table_n", n=""))}">'
+        f"<button>{esc(t('save'))}</button></form>"
+        if boxes
+        else ""
+    )
     add = (
         ""
         if seated
@@ -222,7 +232,7 @@ def controls(t: Words, rounds: int, seated: bool, games: Sequence[Mapping[str, A
         if games
         else ""
     )
-    return f'<section class="box controls"><h2>{esc(t("sign_in"))}</h2>{add}{send}{fix}</section>'
+    return f'<section class="box controls"><h2>{esc(t("sign_in"))}</h2>{number}{add}{send}{fix}</section>'
 
 
 def page(t: Words, name: str, rules: str, body_live: str, body_controls: str, signed_in: bool) -> str:

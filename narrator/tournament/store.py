@@ -164,6 +164,19 @@ class Store:
             for r in self._rows("SELECT name, host, port, table_no, seen FROM boxes ORDER BY table_no")
         ]
 
+    def assign(self, name: str, table: int) -> None:
+        """Give a box a table number (the organiser names the tables as they stand in the
+        hall); a box that had that number takes this one's old number."""
+        if not 1 <= table <= 999:
+            raise StoreError("a table number goes from 1 to 999")
+        with self._tx() as db:
+            row = db.execute("SELECT table_no FROM boxes WHERE name=?", (name,)).fetchone()
+            if row is None:
+                raise StoreError(f"no box {name!r} has been found")
+            db.execute("UPDATE boxes SET table_no=NULL WHERE name=?", (name,))
+            db.execute("UPDATE boxes SET table_no=? WHERE table_no=?", (row[0], table))
+            db.execute("UPDATE boxes SET table_no=? WHERE name=?", (table, name))
+
     def box_at(self, table: int) -> BoxRow | None:
         rows = self._rows("SELECT name, host, port, table_no, seen FROM boxes WHERE table_no=?", (table,))
         return BoxRow(*rows[0]) if rows else None

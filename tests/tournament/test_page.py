@@ -53,6 +53,14 @@ async def _page(tmp: Path) -> None:
         assert answer.status == 200
         state = await (await client.get("/api/state")).json()
         assert sorted(state["seating"]) == ["1", "2"] and KEY not in str(state)
+        # The organiser numbers the tables as they stand in the hall.
+        store.saw_box("Box A", "127.0.0.1", 8081)
+        store.saw_box("Box B", "127.0.0.1", 8082)
+        assert [(b.name, b.table) for b in store.boxes()] == [("Box A", 1), ("Box B", 2)]
+        numbered = await client.post("/boxes", json={"name": "Box B", "table": 1})
+        assert numbered.status == 200
+        assert [(b.name, b.table) for b in store.boxes()] == [("Box B", 1), ("Box A", 2)]
+        assert (await client.post("/boxes", json={"name": "Nobody", "table": 3})).status == 400
         # Even a box with the key can't put a game in play on the public page.
         body = json.dumps(
             {"box": "T1", "protocol": {"game": {"id": "g1", "event": {"tournament": "Кубок"}}, "over": False}}

@@ -21,6 +21,7 @@ from aiohttp import web
 from narrator.errors import InputFileError
 from narrator.evening import Evening, SetupError
 from narrator.evening.setup import Event, GameSetup
+from narrator.settings import Settings
 from narrator.tournament.signing import NONCE, SIGNATURE, Verifier, normal_key, sign_answer
 from narrator.uplink import pairing
 from narrator.yamlfile import parse_yaml
@@ -30,11 +31,18 @@ log = logging.getLogger("narrator.uplink")
 ROUND_PATH = "/api/tournament/round"
 
 
+class Host(Protocol):
+    @property
+    def settings(self) -> Settings: ...
+
+
 class Page(Protocol):
-    """What these routes need of the box's web server."""
+    """What these routes need of the box's web server (narrator.web.server.WebServer)."""
 
     evening: Evening | None
-    host: Any
+
+    @property
+    def host(self) -> Host: ...
 
     def signed_in(self, request: web.Request) -> bool: ...
 
@@ -48,7 +56,7 @@ def words(lang: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
-def state_dir_of(server: Any) -> Path:
+def state_dir_of(server: Page) -> Path:
     return Path(server.host.settings.state_dir)
 
 

@@ -27,6 +27,15 @@ from narrator.engine.actions import (
     fits,
 )
 from narrator.engine.state import State
+from narrator.engine.tasks import (
+    AwaitSecond,
+    Conviction,
+    ConvictionCount,
+    SpeechTask,
+    Task,
+    VoteOn,
+    VoteOnLast,
+)
 from narrator.errors import RuleError
 from narrator.web.text import Text
 
@@ -102,9 +111,9 @@ def describe(t: Text, action: Action | None, before: State | None) -> str:
     if isinstance(action, Undo):
         return t("undo_unknown")
     if isinstance(action, WindowClosed) and before is not None and before.current:
-        task = before.current.to_json()  # its name, then its fields: the first is its seat
-        moment = t.moment(task[0]) or task[0]
-        seat = task[1] if len(task) > 1 and isinstance(task[1], int) else 0
+        task = before.current
+        moment = t.moment(task.name) or task.name
+        seat = _seat_of(task)
         if seat:
             return t("undo_time_up_seat", moment=moment, seat=seat)
         return t("undo_time_up", moment=moment)
@@ -113,3 +122,13 @@ def describe(t: Text, action: Action | None, before: State | None) -> str:
         return t("undo_end_speech", seat=seat) if seat else t("undo_kind_end_speech")
     named = t(f"undo_kind_{action.kind}")
     return named if not named.startswith("undo_kind_") else t("undo_kind", kind=action.kind)
+
+
+def _seat_of(task: Task) -> int:
+    """The seat a day's moment is about (a speaker, the player voted on, the accused), or 0
+    for a moment of the whole table (a re-vote between several is not one seat's)."""
+    if isinstance(task, SpeechTask | VoteOn | VoteOnLast):
+        return task.seat
+    if isinstance(task, AwaitSecond | Conviction | ConvictionCount):
+        return task.target
+    return 0

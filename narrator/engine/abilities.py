@@ -15,6 +15,7 @@ from narrator.engine.decoy import decoy_yes_no, waiting
 from narrator.engine.effects import ShowAnswer
 from narrator.engine.ruleset import Role, Step
 from narrator.engine.state import Pick
+from narrator.engine.words import RecordEvent
 
 
 def living_actors(ctx: Ctx, step: Step) -> list[int]:
@@ -165,7 +166,7 @@ def _kill_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> 
         return
     if guarded(ctx, target):
         dawn.stopped.add(target)
-        ctx.record("stopped", secret=True, step=step.id, seat=target, night=ctx.state.number)
+        ctx.record(RecordEvent.STOPPED, secret=True, step=step.id, seat=target, night=ctx.state.number)
         return
     dawn.killed_by.setdefault(target, step.id)
     dawn.attack(target, str(step.args.get("how", "shot")), str(step.args.get("news", "")),
@@ -231,7 +232,7 @@ def _check_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
         return
     yes = check_answer(ctx, step, target)
     actors = living_actors(ctx, step)
-    ctx.record("check", secret=True, step=step.id, by=actors, target=target,
+    ctx.record(RecordEvent.CHECK, secret=True, step=step.id, by=actors, target=target,
                answer="yes" if yes else "no", night=ctx.state.number)
     if ctx.rules.answers_public:
         ctx.say("answer_public_yes" if yes else "answer_public_no", seat=target)

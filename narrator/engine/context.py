@@ -31,6 +31,7 @@ from narrator.engine.effects import (
 from narrator.engine.ruleset import Role, RuleSet, Step
 from narrator.engine.state import Elimination, Pick, State, Window
 from narrator.engine.tasks import Task
+from narrator.engine.words import RecordEvent
 from narrator.errors import RuleError
 
 T = TypeVar("T", bound=Task)
@@ -68,7 +69,7 @@ class Ctx:
     def sound(self, name: str) -> None:
         self.out.append(Sound(name))
 
-    def record(self, event: str, secret: bool = False, **data: Any) -> None:
+    def record(self, event: RecordEvent, secret: bool = False, **data: Any) -> None:
         self.out.append(Record(event, data, secret))
 
     # windows
@@ -180,8 +181,8 @@ class Ctx:
         self.sound("chime")
         for cue in outcome_cues(outcome.winner, outcome.reason, self.rules.cues):
             self.say(cue)
-        self.record("game_over", reason=outcome.reason, winner=outcome.winner)
-        self.record("roles", secret=True, roles=st.roles[1:])
+        self.record(RecordEvent.GAME_OVER, reason=outcome.reason, winner=outcome.winner)
+        self.record(RecordEvent.ROLES, secret=True, roles=st.roles[1:])
         self.out.append(GameOver(outcome))
 
 

@@ -38,6 +38,7 @@ from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.tasks import NightStart, Task, shared
+from narrator.engine.words import RecordEvent
 from narrator.errors import RuleError
 
 # Host actions valid at any moment of a running game, whatever the current task.
@@ -157,7 +158,7 @@ class Engine:
             raise RuleError(f"the deal {counts} does not match the deck {st.deck}")
         st.roles = ["", *roles]
         st.possible = [(), *((r,) for r in roles)]
-        ctx.record("deal", secret=True, roles=list(roles))
+        ctx.record(RecordEvent.DEAL, secret=True, roles=list(roles))
 
     def _anytime(self, ctx: Ctx, action: Action) -> None:
         st = ctx.state

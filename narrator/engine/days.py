@@ -36,6 +36,7 @@ from narrator.engine.tasks import (
     Voting,
     shared,
 )
+from narrator.engine.words import RecordEvent
 from narrator.errors import RuleError
 
 PROCEDURES: dict[str, Task] = {"speeches": Speeches()}
@@ -114,7 +115,7 @@ def speech_act(ctx: Ctx, t: SpeechTask, action: Action) -> None:
         _check_best_move(st, seat, named)
         st.best_move = named
         if len(named) == 3:
-            ctx.record("best_move", seat=seat, seats=list(named))
+            ctx.record(RecordEvent.BEST_MOVE, seat=seat, seats=list(named))
         return
     if isinstance(t, LastWord) and isinstance(action, BestMove) and st.first_victim == seat:
         if st.best_move:
@@ -122,7 +123,7 @@ def speech_act(ctx: Ctx, t: SpeechTask, action: Action) -> None:
         seats = tuple(action.seats)
         _check_best_move(st, seat, seats)
         st.best_move = seats
-        ctx.record("best_move", seat=seat, seats=list(seats))
+        ctx.record(RecordEvent.BEST_MOVE, seat=seat, seats=list(seats))
         return
     raise RuleError(f"{action.kind} is not expected during a speech", "not_now")
 
@@ -145,7 +146,7 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
         # Where a speech may nominate several, the earlier ones stand and may go too.
         st.nominated = any(n.by == by for n in st.nominations)
         ctx.say("nomination_withdrawn", seat=target)
-        ctx.record("withdrawn", day=st.number, by=by, target=target)
+        ctx.record(RecordEvent.WITHDRAWN, day=st.number, by=by, target=target)
         return
     by = action.by if action.by is not None else speaker
     if by != speaker:
@@ -170,7 +171,7 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
     st.nominations.append(Nomination(by, action.target))
     st.nominated = True
     ctx.say_seat("nomination_accepted", action.target)
-    ctx.record("nomination", day=st.number, by=by, target=action.target)
+    ctx.record(RecordEvent.NOMINATION, day=st.number, by=by, target=action.target)
 
 
 def may_nominate_again(rules: RuleSet, st: State, by: int) -> bool:
@@ -227,7 +228,7 @@ def _speech(ctx: Ctx, t: Speech) -> bool:
                 # club (004): "If a player with three faults has already skipped their
                 # turn, that player's faults will reset to zero."
                 st.fouls[seat] = 0
-                ctx.record("fouls_reset", seat=seat, phase=st.phase_label())
+                ctx.record(RecordEvent.FOULS_RESET, seat=seat, phase=st.phase_label())
             if day.silent_turn <= 0:
                 return False  # the turn is skipped whole: not even time to nominate
             ctx.day_lights(on=(seat,))

@@ -40,6 +40,7 @@ from narrator.engine.tasks import (
     VoteOn,
 )
 from narrator.engine.voting import vote_counts
+from narrator.engine.words import RecordEvent
 from narrator.errors import RuleError
 
 
@@ -103,7 +104,7 @@ def _accusations_act(ctx: Ctx, t: Accusations, action: Action) -> None:
                         "acquitted", seat=target)
     _close_now(ctx)
     ctx.say("accusation", seat=target)
-    ctx.record("accusation", day=st.number, by=by, target=target)
+    ctx.record(RecordEvent.ACCUSATION, day=st.number, by=by, target=target)
     # 002: "the accuser shall be allowed to explain": also when the host's keypad or voice
     # named only the accused (seat 0: the box cannot call the accuser by number).
     explain: list[Task] = [AccuserSpeech(by)] if ctx.rules.day.accuser_speech > 0 else []
@@ -157,7 +158,7 @@ def _second_act(ctx: Ctx, t: AwaitSecond, action: Action) -> None:
                         seat=action.by)
     _close_now(ctx)
     ctx.say("accusation_seconded", seat=target)
-    ctx.record("second", day=st.number, by=action.by, target=target)
+    ctx.record(RecordEvent.SECOND, day=st.number, by=action.by, target=target)
     st.nominations.append(Nomination(accuser, target))
     # The accusations go on after the vote unless it convicts: drop that resumption now
     # and let the count put it back.
@@ -223,7 +224,7 @@ def _conviction_count(ctx: Ctx, t: ConvictionCount) -> bool:
     if convicts(ctx, target, votes):
         ctx.say("convicted", seat=target, votes=votes)
         ctx.eliminate(target, "vote", phase="day")
-        ctx.record("conviction", day=st.number, target=target, votes=votes, convicted=True)
+        ctx.record(RecordEvent.CONVICTION, day=st.number, target=target, votes=votes, convicted=True)
         if ctx.check_win():
             return False
         then: list[Task] = [Accusations()] if ctx.rules.day.multiple_convictions else []
@@ -233,7 +234,7 @@ def _conviction_count(ctx: Ctx, t: ConvictionCount) -> bool:
             ctx.push(*then)
         return False
     ctx.say("acquitted", seat=target, votes=votes)
-    ctx.record("conviction", day=st.number, target=target, votes=votes, convicted=False)
+    ctx.record(RecordEvent.CONVICTION, day=st.number, target=target, votes=votes, convicted=False)
     ctx.push(Accusations())
     return False
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from narrator.engine.words import RecordEvent
+
 Param = int | str | tuple[int, ...]
 
 
@@ -178,7 +180,7 @@ class Record(Effect):
 
     kind: ClassVar[str] = "record"
 
-    event: str
+    event: RecordEvent
     data: dict[str, Any] = field(default_factory=dict)
     secret: bool = False
 

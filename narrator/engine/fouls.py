@@ -28,6 +28,7 @@ from narrator.engine.tasks import (
     VoteOn,
     VoteOnLast,
 )
+from narrator.engine.words import RecordEvent
 from narrator.errors import RuleError
 
 # The moments of a running vote (the tournament day's: ballots, tie speeches, re-votes,
@@ -43,7 +44,7 @@ def give_foul(ctx: Ctx, seat: int) -> None:
         raise RuleError("these rules have no fouls", "no_fouls")
     st.fouls[seat] += 1
     count = st.fouls[seat]
-    ctx.record("foul", seat=seat, count=count, phase=st.phase_label())
+    ctx.record(RecordEvent.FOUL, seat=seat, count=count, phase=st.phase_label())
     if count >= rules.remove_at:
         remove(ctx, seat, "fouls")
         return
@@ -68,7 +69,7 @@ def take_back(ctx: Ctx, seat: int) -> None:
         st.silenced[seat] = False
     st.fouls[seat] -= 1
     count = st.fouls[seat]
-    ctx.record("foul_taken_back", seat=seat, count=count, phase=st.phase_label())
+    ctx.record(RecordEvent.FOUL_TAKEN_BACK, seat=seat, count=count, phase=st.phase_label())
     ctx.say("foul_taken_back", seat=seat, count=count)
 
 
@@ -134,7 +135,7 @@ def forfeit(ctx: Ctx, seat: int) -> None:
     others = sorted({ctx.rules.roles[r].team for r in st.deck} - {team})
     if len(others) != 1:
         raise RuleError("there is no single other team to give the game to", "no_other_team")
-    ctx.record("forfeit", seat=seat, phase=st.phase_label())
+    ctx.record(RecordEvent.FORFEIT, seat=seat, phase=st.phase_label())
     ctx.say("forfeit", seat=seat)
     ctx.game_over(Outcome("forfeit", others[0]))
 
@@ -162,4 +163,4 @@ def _stop_vote(ctx: Ctx) -> None:
     st.agenda = [t for t in st.agenda if not _is_vote_task(t)]
     st.ballot = None
     ctx.say("vote_cancelled")
-    ctx.record("vote_cancelled", day=st.number)
+    ctx.record(RecordEvent.VOTE_CANCELLED, day=st.number)

@@ -27,6 +27,7 @@ from narrator.engine.picks import flags, unknown_args
 from narrator.engine.ruleset import Role, Step
 from narrator.engine.state import Pick
 from narrator.engine.tasks import AskAnswer, Task
+from narrator.engine.words import RecordEvent
 
 _TARGETS = ("any", "living", "dead")
 
@@ -114,7 +115,7 @@ def _ask_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
             answer = card_shown(ctx, target)
         else:
             answer = "yes" if check_answer(ctx, step, target) else "no"
-        ctx.record("check", secret=True, step=step.id, by=by, target=target, answer=answer,
+        ctx.record(RecordEvent.CHECK, secret=True, step=step.id, by=by, target=target, answer=answer,
                    night=st.number)
         answers.append(AskAnswer(step.id, answer, target))
     # Windows with no answer due: dark for a living checker who chose (the rules gave

@@ -34,6 +34,7 @@ from narrator.engine.tasks import (
     Task,
     shared,
 )
+from narrator.engine.words import RecordEvent
 from narrator.errors import RuleError
 
 
@@ -201,7 +202,7 @@ def _step_end(ctx: Ctx, t: StepEnd) -> bool:
     blocked = st.visit.blocked
     choices = tuple(c for c in st.taps if c.actor == 0 or (st.alive[c.actor] and c.actor not in blocked))
     st.night[step.id] = choices
-    ctx.record("night_choice", secret=True, night=st.number, step=step.id,
+    ctx.record(RecordEvent.NIGHT_CHOICE, secret=True, night=st.number, step=step.id,
                choices=[c.to_json() for c in choices])
     st.taps = []
     # The answer window is held in full whether or not an answer is shown (the table
@@ -325,7 +326,7 @@ def settle_roles(ctx: Ctx) -> None:
         st.roles[seat] = role
         st.possible[seat] = (role,)
     st.night_zero.learned = False
-    ctx.record("deal", secret=True, roles=st.roles[1:], learned=True)
+    ctx.record(RecordEvent.DEAL, secret=True, roles=st.roles[1:], learned=True)
 
 
 def _dawn(ctx: Ctx, t: Daybreak) -> bool:

@@ -18,6 +18,7 @@ from narrator.engine.context import Ctx, TaskSpec
 from narrator.engine.effects import CloseWindow
 from narrator.engine.state import Nomination
 from narrator.engine.tasks import NightNext, Proposals, Task, Voting
+from narrator.engine.words import RecordEvent
 from narrator.errors import RuleError
 
 
@@ -47,7 +48,7 @@ def propose(ctx: Ctx, target: int, by: int) -> None:
         raise RuleError(f"seat {target} is already proposed", "already_nominated", seat=target)
     st.nominations.append(Nomination(by, target))
     ctx.say("nomination_accepted", seat=target)
-    ctx.record("nomination", day=st.number, by=by, target=target)
+    ctx.record(RecordEvent.NOMINATION, day=st.number, by=by, target=target)
 
 
 def _proposals_act(ctx: Ctx, t: Proposals, action: Action) -> None:

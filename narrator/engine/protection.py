@@ -16,6 +16,7 @@ from narrator.engine.context import Ability, Ctx, Dawn, News
 from narrator.engine.picks import flags, remember, unknown_args
 from narrator.engine.ruleset import Role, Step
 from narrator.engine.state import Pick
+from narrator.engine.words import RecordEvent
 
 _SELF = ("always", "once", "never")
 
@@ -59,7 +60,7 @@ def _heal_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> 
     how = step.args.get("kills_unattacked")
     if how and not dawn.attacks.get(target) and target not in dawn.stopped:
         dawn.attack(target, str(how), str(step.args.get("kill_news", "")), order)
-        ctx.record("medicines", secret=True, step=step.id, seat=target, night=st.number)
+        ctx.record(RecordEvent.MEDICINES, secret=True, step=step.id, seat=target, night=st.number)
         return
     saves = int(step.args.get("saves", 0))
     if saves:
@@ -68,7 +69,7 @@ def _heal_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> 
         dawn.saved.add(target)
     if "news" in step.args:
         dawn.save_news[target] = News(order, str(step.args["news"]), target)
-    ctx.record("healed", secret=True, step=step.id, seat=target, night=st.number)
+    ctx.record(RecordEvent.HEALED, secret=True, step=step.id, seat=target, night=st.number)
     if step.args.get("coma", False) and (dawn.attacks.get(target) or target in dawn.kills):
         # 000: "the resident he saved spends the next day in a coma - he can only speak":
         # no nomination and no vote that day (as the silenced), said in the morning.
@@ -90,7 +91,7 @@ def _guard_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     if not target or target in guards or not st.alive[target]:
         return
     st.protection.guarded = [target]
-    ctx.record("guarded", secret=True, step=step.id, seat=target, night=st.number)
+    ctx.record(RecordEvent.GUARDED, secret=True, step=step.id, seat=target, night=st.number)
 
 
 def _guard_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:

@@ -20,6 +20,7 @@ the turncoat still lives (saying it only for a living one would tell its fate).
 from __future__ import annotations
 
 from narrator.engine.context import Ctx
+from narrator.engine.words import RecordEvent
 
 # How a player leaves for jail, the card shown (narrator.engine.voting, verdict).
 JAILED = ("vote", "lifted", "judged")
@@ -47,7 +48,7 @@ def turn(ctx: Ctx, seat: int, how: str) -> None:
             if st.roles[s] == card:
                 st.roles[s] = into
                 st.turncoat.turned.append(s)
-                ctx.record("turned", secret=True, seat=s, role=into, phase=st.phase_label())
+                ctx.record(RecordEvent.TURNED, secret=True, seat=s, role=into, phase=st.phase_label())
 
 
 def dealt_card(ctx: Ctx, seat: int) -> str:

@@ -33,6 +33,7 @@ from narrator.engine.tasks import (
     Voting,
 )
 from narrator.engine.voting import leave, reveal
+from narrator.engine.words import RecordEvent
 from narrator.errors import RuleError
 
 # The moments of a day whose vote a verdict may replace.
@@ -77,7 +78,7 @@ def _act(ctx: Ctx, action: Action) -> None:
     st.current = None
     st.window = 0
     st.agenda = [t for t in st.agenda if not isinstance(t, _VOTE_TASKS)]
-    ctx.record("verdict", day=st.number, seat=action.judge, target=action.target)
+    ctx.record(RecordEvent.VERDICT, day=st.number, seat=action.judge, target=action.target)
     ctx.day_lights()
     ctx.say("verdict_jails", seat=action.target)
     reveal(ctx, action.judge)

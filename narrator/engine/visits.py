@@ -23,6 +23,7 @@ from narrator.engine.memory import Visit
 from narrator.engine.picks import flags, remember, unknown_args
 from narrator.engine.ruleset import Role, Step
 from narrator.engine.state import Pick
+from narrator.engine.words import RecordEvent
 
 _GUEST_FLAGS = ("blocks", "dies_with", "no_repeat", "self")
 
@@ -52,7 +53,7 @@ def _guest_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     st.visit.visits[step.id] = Visit(hosts[0], target)
     if step.args.get("blocks", False):
         st.visit.blocked.append(target)
-    ctx.record("visit", secret=True, step=step.id, host=hosts[0], guest=target,
+    ctx.record(RecordEvent.VISIT, secret=True, step=step.id, host=hosts[0], guest=target,
                night=st.number)
 
 
@@ -100,7 +101,7 @@ def _silence_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) 
     st.muted = [target]
     dawn.news.append(News(step_order(ctx, step), str(step.args.get("news", "silenced")), target,
                           always=True))
-    ctx.record("silence", secret=True, step=step.id, seat=target, night=st.number)
+    ctx.record(RecordEvent.SILENCE, secret=True, step=step.id, seat=target, night=st.number)
 
 
 def _sleep_args(args: Mapping[str, Any], roles: Mapping[str, Role]) -> str | None:
@@ -118,7 +119,7 @@ def _sleep_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
         return
     st.visit.blocked.append(target)
     st.visit.asleep = [target]
-    ctx.record("asleep", secret=True, step=step.id, seat=target, night=st.number)
+    ctx.record(RecordEvent.ASLEEP, secret=True, step=step.id, seat=target, night=st.number)
 
 
 def _sleep_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:

@@ -32,6 +32,7 @@ from narrator.engine.tasks import (
     shared,
 )
 from narrator.engine.turncoat import dealt_card
+from narrator.engine.words import RecordEvent
 from narrator.errors import RuleError
 
 
@@ -57,7 +58,7 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
     nominees = candidates(ctx)
     if st.cancel_vote_day == st.number:
         ctx.say("vote_cancelled")
-        ctx.record("vote_cancelled", day=st.number)
+        ctx.record(RecordEvent.VOTE_CANCELLED, day=st.number)
         return False
     if st.number == 1 and day.first_day_vote == "none":
         if nominees:
@@ -84,15 +85,15 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
         # vote, and a reader could not tell a vote forgotten from one the rules skip.
         if st.number == 1 and day.single_nominee_first_day == "no_vote":
             ctx.say("single_nominee_no_vote", seat=seat)
-            ctx.record("lone_nominee", day=st.number, seat=seat, left=False)
+            ctx.record(RecordEvent.LONE_NOMINEE, day=st.number, seat=seat, left=False)
             return False
         if st.number > 1 and day.single_nominee_later == "no_vote":
             ctx.say("lone_nominee_no_vote", seat=seat)
-            ctx.record("lone_nominee", day=st.number, seat=seat, left=False)
+            ctx.record(RecordEvent.LONE_NOMINEE, day=st.number, seat=seat, left=False)
             return False
         if st.number > 1 and day.single_nominee_later == "leaves":
             ctx.say("single_nominee_leaves", seat=seat)
-            ctx.record("lone_nominee", day=st.number, seat=seat, left=True)
+            ctx.record(RecordEvent.LONE_NOMINEE, day=st.number, seat=seat, left=True)
             leave(ctx, [seat], "vote")
             return False
     ctx.say("nominees", seats=tuple(nominees))
@@ -154,7 +155,7 @@ def _ballot_closed(ctx: Ctx, t: VoteOn | VoteOnLast) -> None:
     voters = sorted(v for v in current.votes_for(t.seat) if st.alive[v])
     if current.kind == "elect":
         ctx.say("vote_count", seat=t.seat, votes=len(voters))
-        ctx.record("vote", day=st.number, round=current.round, candidate=t.seat, voters=voters)
+        ctx.record(RecordEvent.VOTE, day=st.number, round=current.round, candidate=t.seat, voters=voters)
     ctx.day_lights()
 
 
@@ -275,7 +276,7 @@ def _lift_closed(ctx: Ctx, t: LiftVote) -> None:
     leaders = [s for s in t.seats if st.alive[s]]
     yes = [v for v in ballot(ctx).votes_for(LIFT) if vote_counts(ctx, v)]
     alive = sum(1 for s in st.living() if vote_counts(ctx, s))
-    ctx.record("lift_vote", day=st.number, candidates=leaders, voters=sorted(yes))
+    ctx.record(RecordEvent.LIFT_VOTE, day=st.number, candidates=leaders, voters=sorted(yes))
     ctx.day_lights()
     if 2 * len(yes) > alive:
         ctx.say("lift_passed", seats=tuple(leaders))
@@ -319,7 +320,7 @@ def _all_or_none_closed(ctx: Ctx, t: AllOrNone) -> None:
     voters = [s for s in st.living() if vote_counts(ctx, s)]
     yes = [v for v in ballot(ctx).votes_for(LIFT) if v in voters]
     no = len(voters) - len(yes)
-    ctx.record("all_or_none", day=st.number, candidates=tied, voters=sorted(yes),
+    ctx.record(RecordEvent.ALL_OR_NONE, day=st.number, candidates=tied, voters=sorted(yes),
                against=sorted(set(voters) - set(yes)))
     ctx.say("all_or_none_count", votes=len(yes), count=no)
     ctx.day_lights()
@@ -337,7 +338,7 @@ def _all_or_none_closed(ctx: Ctx, t: AllOrNone) -> None:
         leave(ctx, [tied[pick]], "vote")
         return
     st.rng, heads = randbelow(st.rng, 2)
-    ctx.record("coin", day=st.number, all=bool(heads))
+    ctx.record(RecordEvent.COIN, day=st.number, all=bool(heads))
     if heads:
         ctx.say("coin_all", seats=tuple(tied))
         leave(ctx, tied, "lifted", announce=False)

@@ -15,12 +15,13 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from narrator.engine.effects import Effect, Eliminated, GameOver, OpenWindow, Phase, Record
 from narrator.engine.ruleset import RuleSet
+from narrator.engine.words import RecordEvent
 from narrator.rules.scoring import points, scoring_of
 
 FORMAT = 1
@@ -165,117 +166,208 @@ class ProtocolBuilder:
         return {"type": w.purpose, "day": day}
 
     def _record(self, r: Record, wall: float) -> None:
-        d = self.d
-        now = d["_now"]
-        data = r.data
-        event = r.event
-        if event in ("deal", "roles"):
-            for seat, role in enumerate(data["roles"], start=1):
-                d["seats"][seat - 1]["role"] = role
-        elif event == "night_choice":
-            step = self.rules.step_index.get(data["step"])
-            d_night = self._period("night", data["night"])
-            d_night["choices"].append({
-                "step": data["step"], "ability": step.ability if step else "",
-                "roles": list(step.roles) if step else [],
-                "choices": [{"actor": a or None, "target": t or None} for a, t in data["choices"]],
-            })
-        elif event == "check":
-            step = self.rules.step_index.get(data["step"])
-            self._period("night", data["night"])["checks"].append({
-                "step": data["step"], "roles": list(step.roles) if step else [],
-                "by": list(data["by"]), "target": data["target"], "answer": data["answer"],
-            })
-        elif event == "nomination":
-            self._period("day", data["day"])["nominations"].append(
-                {"by": data["by"], "target": data["target"], "withdrawn": False})
-        elif event == "withdrawn":
-            for nom in reversed(self._period("day", data["day"])["nominations"]):
-                if nom["by"] == data["by"] and nom["target"] == data["target"] and not nom["withdrawn"]:
-                    nom["withdrawn"] = True
-                    break
-        elif event == "accusation":
-            # Princeton rules: who accused whom, who seconded, and the vote that followed.
-            self._period("day", data["day"])["accusations"].append(
-                {"by": data["by"] or None, "target": data["target"], "seconded_by": None,
-                 "voters": None, "convicted": None})
-        elif event == "second":
-            for acc in reversed(self._period("day", data["day"])["accusations"]):
-                if acc["target"] == data["target"] and acc["seconded_by"] is None:
-                    acc["seconded_by"] = data["by"]
-                    break
-        elif event == "conviction":
-            for acc in reversed(self._period("day", data["day"])["accusations"]):
-                if acc["target"] == data["target"] and acc["convicted"] is None:
-                    acc["convicted"] = bool(data["convicted"])
-                    break
-        elif event == "vote":
-            now["rounds"] = data["round"]
-            day = self._period("day", data["day"])
-            day["votes"].append(
-                {"round": data["round"], "candidate": data["candidate"], "voters": list(data["voters"])})
-            for acc in reversed(day["accusations"]):
-                if acc["target"] == data["candidate"] and acc["seconded_by"] and acc["voters"] is None:
-                    acc["voters"] = list(data["voters"])
-                    break
-        elif event == "forfeit":
-            # 001: a severe breach gave the game to the other team: whose breach it was.
-            d["forfeit"] = {"seat": data["seat"], "phase": data.get("phase", "")}
-        elif event == "vote_cancelled":
-            # A removal skipped or stopped the day's vote (001: "if they are nominated that
-            # day, voting is skipped"): the sheet says so, or its votes would read as void.
-            self._period("day", data["day"])["vote_cancelled"] = True
-        elif event == "lone_nominee":
-            # The day's only nominee, not voted on (sport's day 1, club's every day) or
-            # gone without a vote (sport from day 2, 001: "eliminated automatically").
-            self._period("day", data["day"])["lone_nominee"] = {"seat": data["seat"],
-                                                                "left": bool(data["left"])}
-        elif event == "lift_vote":
-            now["rounds"] = max(1, now["rounds"])
-            living = [s["seat"] for s in d["seats"] if s["out"] is None]
-            yes = list(data["voters"])
-            self._period("day", data["day"])["lift_votes"].append({
-                "candidates": list(data["candidates"]), "yes": yes,
-                "no": [s for s in living if s not in yes],
-            })
-        elif event == "all_or_none":
-            # boxed: the re-vote after a tie, "jail them all, or none" (a coin may follow).
-            self._period("day", data["day"]).setdefault("all_or_none", []).append({
-                "candidates": list(data["candidates"]), "yes": list(data["voters"]),
-                "no": list(data.get("against", [])), "coin": None})
-        elif event == "coin":
-            votes = self._period("day", data["day"]).get("all_or_none") or []
-            if votes:
-                votes[-1]["coin"] = "all" if data["all"] else "none"
-        elif event == "verdict":
-            # boxed: the judge's verdict replaced the day's vote.
-            self._period("day", data["day"])["verdict"] = {"judge": data["seat"],
-                                                           "target": data["target"]}
-        elif event == "foul":
-            seat = data["seat"]
-            d["seats"][seat - 1]["fouls"] = data["count"]
-            # Strictly increasing times keep the order when a reader sorts by them.
-            at = max(wall, now["last_time"] + 1e-6)
-            now["last_time"] = at
-            d["fouls"].append({"seat": seat, "count": data["count"], "phase": data["phase"],
-                               "stage": copy.deepcopy(now["moment"]) or
-                               {"type": now["phase"], "day": now["number"]},
-                               "time": _iso(at)})
-        elif event == "fouls_reset":
-            # club (004): a player whose third fault cost a turn starts again from none; the
-            # faults given stay in the list, the sheet's boxes show the ones that stand.
-            d["seats"][data["seat"] - 1]["fouls"] = 0
-        elif event == "foul_taken_back":
-            seat = data["seat"]
-            d["seats"][seat - 1]["fouls"] = data["count"]
-            mine = [i for i, f in enumerate(d["fouls"]) if f["seat"] == seat]
-            if mine:
-                del d["fouls"][mine[-1]]  # the sheet shows the fouls that stand
-        elif event == "best_move":
-            d["best_move"] = {"seat": data["seat"], "seats": list(data["seats"])}
-        elif event == "game_over":
-            d["winner"] = data["winner"]
-            d["reason"] = data["reason"]
+        _ON_RECORD[r.event](self, r.data, wall)
+
+
+# --- one handler per record kind (tests/records/test_protocol_records.py: every kind has one)
+
+
+def _on_roles(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    d = b.d
+    for seat, role in enumerate(data["roles"], start=1):
+        d["seats"][seat - 1]["role"] = role
+
+
+def _on_night_choice(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    step = b.rules.step_index.get(data["step"])
+    d_night = b._period("night", data["night"])
+    d_night["choices"].append({
+        "step": data["step"], "ability": step.ability if step else "",
+        "roles": list(step.roles) if step else [],
+        "choices": [{"actor": a or None, "target": t or None} for a, t in data["choices"]],
+    })
+
+
+def _on_check(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    step = b.rules.step_index.get(data["step"])
+    b._period("night", data["night"])["checks"].append({
+        "step": data["step"], "roles": list(step.roles) if step else [],
+        "by": list(data["by"]), "target": data["target"], "answer": data["answer"],
+    })
+
+
+def _on_nomination(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    b._period("day", data["day"])["nominations"].append(
+        {"by": data["by"], "target": data["target"], "withdrawn": False})
+
+
+def _on_withdrawn(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    for nom in reversed(b._period("day", data["day"])["nominations"]):
+        if nom["by"] == data["by"] and nom["target"] == data["target"] and not nom["withdrawn"]:
+            nom["withdrawn"] = True
+            break
+
+
+def _on_accusation(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    # Princeton rules: who accused whom, who seconded, and the vote that followed.
+    b._period("day", data["day"])["accusations"].append(
+        {"by": data["by"] or None, "target": data["target"], "seconded_by": None,
+         "voters": None, "convicted": None})
+
+
+def _on_second(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    for acc in reversed(b._period("day", data["day"])["accusations"]):
+        if acc["target"] == data["target"] and acc["seconded_by"] is None:
+            acc["seconded_by"] = data["by"]
+            break
+
+
+def _on_conviction(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    for acc in reversed(b._period("day", data["day"])["accusations"]):
+        if acc["target"] == data["target"] and acc["convicted"] is None:
+            acc["convicted"] = bool(data["convicted"])
+            break
+
+
+def _on_vote(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    now = b.d["_now"]
+    now["rounds"] = data["round"]
+    day = b._period("day", data["day"])
+    day["votes"].append(
+        {"round": data["round"], "candidate": data["candidate"], "voters": list(data["voters"])})
+    for acc in reversed(day["accusations"]):
+        if acc["target"] == data["candidate"] and acc["seconded_by"] and acc["voters"] is None:
+            acc["voters"] = list(data["voters"])
+            break
+
+
+def _on_forfeit(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    d = b.d
+    # 001: a severe breach gave the game to the other team: whose breach it was.
+    d["forfeit"] = {"seat": data["seat"], "phase": data.get("phase", "")}
+
+
+def _on_vote_cancelled(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    # A removal skipped or stopped the day's vote (001: "if they are nominated that
+    # day, voting is skipped"): the sheet says so, or its votes would read as void.
+    b._period("day", data["day"])["vote_cancelled"] = True
+
+
+def _on_lone_nominee(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    # The day's only nominee, not voted on (sport's day 1, club's every day) or
+    # gone without a vote (sport from day 2, 001: "eliminated automatically").
+    b._period("day", data["day"])["lone_nominee"] = {"seat": data["seat"],
+                                                        "left": bool(data["left"])}
+
+
+def _on_lift_vote(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    d = b.d
+    now = d["_now"]
+    now["rounds"] = max(1, now["rounds"])
+    living = [s["seat"] for s in d["seats"] if s["out"] is None]
+    yes = list(data["voters"])
+    b._period("day", data["day"])["lift_votes"].append({
+        "candidates": list(data["candidates"]), "yes": yes,
+        "no": [s for s in living if s not in yes],
+    })
+
+
+def _on_all_or_none(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    # boxed: the re-vote after a tie, "jail them all, or none" (a coin may follow).
+    b._period("day", data["day"]).setdefault("all_or_none", []).append({
+        "candidates": list(data["candidates"]), "yes": list(data["voters"]),
+        "no": list(data.get("against", [])), "coin": None})
+
+
+def _on_coin(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    votes = b._period("day", data["day"]).get("all_or_none") or []
+    if votes:
+        votes[-1]["coin"] = "all" if data["all"] else "none"
+
+
+def _on_verdict(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    # boxed: the judge's verdict replaced the day's vote.
+    b._period("day", data["day"])["verdict"] = {"judge": data["seat"],
+                                                   "target": data["target"]}
+
+
+def _on_foul(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    d = b.d
+    now = d["_now"]
+    seat = data["seat"]
+    d["seats"][seat - 1]["fouls"] = data["count"]
+    # Strictly increasing times keep the order when a reader sorts by them.
+    at = max(wall, now["last_time"] + 1e-6)
+    now["last_time"] = at
+    d["fouls"].append({"seat": seat, "count": data["count"], "phase": data["phase"],
+                       "stage": copy.deepcopy(now["moment"]) or
+                       {"type": now["phase"], "day": now["number"]},
+                       "time": _iso(at)})
+
+
+def _on_fouls_reset(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    d = b.d
+    # club (004): a player whose third fault cost a turn starts again from none; the
+    # faults given stay in the list, the sheet's boxes show the ones that stand.
+    d["seats"][data["seat"] - 1]["fouls"] = 0
+
+
+def _on_foul_taken_back(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    d = b.d
+    seat = data["seat"]
+    d["seats"][seat - 1]["fouls"] = data["count"]
+    mine = [i for i, f in enumerate(d["fouls"]) if f["seat"] == seat]
+    if mine:
+        del d["fouls"][mine[-1]]  # the sheet shows the fouls that stand
+
+
+def _on_best_move(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    d = b.d
+    d["best_move"] = {"seat": data["seat"], "seats": list(data["seats"])}
+
+
+def _on_game_over(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    d = b.d
+    d["winner"] = data["winner"]
+    d["reason"] = data["reason"]
+
+
+def _not_on_the_sheet(b: ProtocolBuilder, data: dict[str, Any], wall: float) -> None:
+    """A night's detail the sheet has no column for (who slept, guarded, healed...)."""
+
+
+_ON_RECORD: dict[RecordEvent, Callable[[ProtocolBuilder, dict[str, Any], float], None]] = {
+    RecordEvent.DEAL: _on_roles,
+    RecordEvent.ROLES: _on_roles,
+    RecordEvent.NIGHT_CHOICE: _on_night_choice,
+    RecordEvent.CHECK: _on_check,
+    RecordEvent.NOMINATION: _on_nomination,
+    RecordEvent.WITHDRAWN: _on_withdrawn,
+    RecordEvent.ACCUSATION: _on_accusation,
+    RecordEvent.SECOND: _on_second,
+    RecordEvent.CONVICTION: _on_conviction,
+    RecordEvent.VOTE: _on_vote,
+    RecordEvent.FORFEIT: _on_forfeit,
+    RecordEvent.VOTE_CANCELLED: _on_vote_cancelled,
+    RecordEvent.LONE_NOMINEE: _on_lone_nominee,
+    RecordEvent.LIFT_VOTE: _on_lift_vote,
+    RecordEvent.ALL_OR_NONE: _on_all_or_none,
+    RecordEvent.COIN: _on_coin,
+    RecordEvent.VERDICT: _on_verdict,
+    RecordEvent.FOUL: _on_foul,
+    RecordEvent.FOULS_RESET: _on_fouls_reset,
+    RecordEvent.FOUL_TAKEN_BACK: _on_foul_taken_back,
+    RecordEvent.BEST_MOVE: _on_best_move,
+    RecordEvent.GAME_OVER: _on_game_over,
+    RecordEvent.ASLEEP: _not_on_the_sheet,
+    RecordEvent.GUARDED: _not_on_the_sheet,
+    RecordEvent.HEALED: _not_on_the_sheet,
+    RecordEvent.MEDICINES: _not_on_the_sheet,
+    RecordEvent.SILENCE: _not_on_the_sheet,
+    RecordEvent.STOPPED: _not_on_the_sheet,
+    RecordEvent.TURNED: _not_on_the_sheet,
+    RecordEvent.VISIT: _not_on_the_sheet,
+}
 
 
 def score_players(protocol: dict[str, Any], rules: RuleSet) -> None:

@@ -7,9 +7,8 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from narrator.daemon import Box
 from narrator.engine.actions import Action, Undo
@@ -17,7 +16,7 @@ from narrator.engine.state import State
 from narrator.records.session import GameSession, ProtocolFiles
 from narrator.web.phone_deal import PhoneDeal
 from narrator.web.text import text
-from narrator.web.view import GameInfo, Timer, public_state, role_pattern
+from narrator.web.view import GameInfo, Timer, View, public_state, role_pattern
 
 log = logging.getLogger("narrator.web")
 
@@ -76,7 +75,7 @@ def role_words(roles: tuple[str, ...]) -> re.Pattern[str]:
     return role_pattern(names)
 
 
-def view_of(box: Box) -> dict[str, Any]:
+def view_of(box: Box) -> View:
     st = box.game.state
     timers = box.performer.timers
     timer: Timer | None = None
@@ -92,21 +91,19 @@ def view_of(box: Box) -> dict[str, Any]:
         files = session.files
         formats = [fmt for fmt, path in (("html", files.html), ("json", files.json),
                                          ("polemica", files.polemica)) if path is not None]
-    out = public_state(info_of(box), st, timer, box.performer.last_said, formats)
-    out["fault"] = box.disk_fault  # a technical pause: the journal cannot be written
-    out["unsaved"] = box.unsaved  # ...for so long that the game went on without it
-    return out
+    return public_state(info_of(box), st, timer, box.performer.last_said, formats,
+                        fault=box.disk_fault, unsaved=box.unsaved)
 
 
-def abandoned_view(view: dict[str, Any], files: ProtocolFiles | None) -> dict[str, Any]:
+def abandoned_view(view: View, files: ProtocolFiles | None) -> View:
     """The view of a game the organiser abandoned: over, with no winner and no role shown
     (an abandon reveals nothing), its protocol linked; no moment, timer or pause."""
-    game = {**view["game"], "over": True, "winner": None, "abandoned": True, "paused": False,
-            "redo_night_zero": False}
-    if files is not None:
-        game["protocols"] = [fmt for fmt, path in (("html", files.html), ("json", files.json),
-                                                   ("polemica", files.polemica)) if path is not None]
-    return {**view, "game": game, "speaker": 0, "timer_left": None, "timer_running": False}
+    protocols = None if files is None else tuple(
+        fmt for fmt, path in (("html", files.html), ("json", files.json),
+                              ("polemica", files.polemica)) if path is not None)
+    game = replace(view.game, over=True, winner=None, abandoned=True, paused=False,
+                   redo_night_zero=False, protocols=protocols)
+    return replace(view, game=game, speaker=0, timer_left=None, timer_running=False)
 
 
 def phone_deal(box: Box) -> PhoneDeal | None:

@@ -20,6 +20,7 @@ import logging
 import re
 import socket
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -51,6 +52,7 @@ from narrator.web.reading import (
 )
 from narrator.web.refusals import answer, rule_answer, words
 from narrator.web.text import Text, text
+from narrator.web.view import View
 
 if TYPE_CHECKING:
     from narrator.evening import Evening
@@ -177,6 +179,11 @@ class WebServer:
         return text(self.lang)
 
     def view(self) -> dict[str, Any] | None:
+        """The view's JSON, as the page's fragments read it."""
+        view = self.view_value()
+        return view.to_json() if view is not None else None
+
+    def view_value(self) -> View | None:
         box = self.host.box
         if box is None:
             return None
@@ -187,7 +194,7 @@ class WebServer:
             view = abandoned_view(view, evening.abandoned)
         warmup = self.host.warmup if isinstance(self.host, WarmingHost) else None
         if warmup is not None and warmup.started and not warmup.ready:
-            view["voice_cache"] = warmup.to_json()
+            view = replace(view, voice_cache=warmup.to_json())
         return view
 
     def voice_note(self, t: Text) -> str:
@@ -341,12 +348,12 @@ class WebServer:
 
     # the JSON API
     async def api_state(self, request: web.Request) -> web.StreamResponse:
-        view = self.view()
+        view = self.view_value()
         if view is None:
             return answer(404, self.text(), "no_game", "no game is running")
         if isinstance(self.host, VoiceHost):
-            view = {**view, "voice": self.host.voice_status.to_json()}
-        return web.json_response(view, headers=_NO_STORE, dumps=_dumps)
+            view = replace(view, voice=self.host.voice_status.to_json())
+        return web.json_response(view.to_json(), headers=_NO_STORE, dumps=_dumps)
 
     async def api_action(self, request: web.Request) -> web.StreamResponse:
         t = self.text()
@@ -396,8 +403,7 @@ class WebServer:
             return answer(500, t, "engine_failed",
                           "the engine could not take this action; nothing changed")
         log.info("the page: %s", action.kind)
-        view = view_of(box)
-        return web.json_response(view, headers=_NO_STORE, dumps=_dumps)
+        return web.json_response(view_of(box).to_json(), headers=_NO_STORE, dumps=_dumps)
 
     async def api_undo(self, request: web.Request) -> web.StreamResponse:
         """The confirm step's words: what an undo would take back now, or why it can't."""

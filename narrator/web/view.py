@@ -12,7 +12,9 @@ At night the timer is left out as well: nothing on the page moves with night inp
 two nights that differ only in the taps serve the same bytes (tests/web/test_view.py).
 After the game: the winner, the reason, every role and every elimination's kind.
 
-`GET /api/state` serves this dict as JSON; the contract's keys are `game` (id, rules,
+The view is a frozen `View`; its `to_json()` is the one place it becomes JSON, and it
+writes only the fields declared PUBLIC (tests/web/test_view_value.py). `GET /api/state`
+serves that JSON; the contract's keys are `game` (id, rules,
 lang, phase, day, over, winner), `seats` (seat, name, alive, fouls, nominated), `speaker`
 and `timer_left`; the rest are additions the page uses (the game's `input` and `deal`
 among them: chosen per game, said aloud).
@@ -21,9 +23,10 @@ among them: chosen per game, said aloud).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, is_dataclass
+from types import MappingProxyType
+from typing import Any, Final
 
 from narrator.engine.state import LIFT, Elimination, State
 from narrator.engine.tasks import SpeechTask, VoteOn
@@ -60,49 +63,139 @@ class Timer:
     running: bool
 
 
+# A field the page may serve to anyone: only fields declared so reach `to_json`. A field
+# PUBLIC_UNLESS_NONE is left out while it is None (a finished game's reason and roles, an
+# abandoned game's mark), as the page has always read it.
+PUBLIC: Final = MappingProxyType({"public": True, "omitted": False})
+PUBLIC_UNLESS_NONE: Final = MappingProxyType({"public": True, "omitted": True})
+
+
+def to_json(value: Any) -> Any:
+    """The view's JSON, for every client: the one place a view becomes JSON. A dataclass
+    gives its public fields in their declared order, and nothing else."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in fields(value)
+                if f.metadata.get("public")
+                and not (f.metadata.get("omitted") and getattr(value, f.name) is None)}
+    if isinstance(value, tuple | list):
+        return [to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: to_json(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    id: str = field(metadata=PUBLIC)
+    rules: str = field(metadata=PUBLIC)
+    lang: str = field(metadata=PUBLIC)
+    phase: str = field(metadata=PUBLIC)
+    day: int = field(metadata=PUBLIC)
+    over: bool = field(metadata=PUBLIC)
+    winner: str | None = field(metadata=PUBLIC)
+    paused: bool = field(metadata=PUBLIC)
+    # Public: the whole table heard night zero called again and the game paused.
+    redo_night_zero: bool = field(metadata=PUBLIC)
+    forfeit: bool = field(metadata=PUBLIC)  # the rule set's, public: the page offers the button
+    input: str = field(metadata=PUBLIC)
+    deal: str = field(metadata=PUBLIC)
+    # Once the game is over: why, and the formats its protocol was written in; True for
+    # an abandoned game only.
+    reason: str | None = field(default=None, metadata=PUBLIC_UNLESS_NONE)
+    abandoned: bool | None = field(default=None, metadata=PUBLIC_UNLESS_NONE)
+    protocols: tuple[str, ...] | None = field(default=None, metadata=PUBLIC_UNLESS_NONE)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int = field(metadata=PUBLIC)
+    name: str = field(metadata=PUBLIC)
+    alive: bool = field(metadata=PUBLIC)
+    fouls: int = field(metadata=PUBLIC)
+    nominated: bool = field(metadata=PUBLIC)
+    role: str | None = field(default=None, metadata=PUBLIC_UNLESS_NONE)  # once the game is over
+
+
+@dataclass(frozen=True, slots=True)
+class NominationView:
+    by: int = field(metadata=PUBLIC)
+    target: int = field(metadata=PUBLIC)
+
+
+@dataclass(frozen=True, slots=True)
+class BallotView:
+    kind: str = field(metadata=PUBLIC)
+    round: int = field(metadata=PUBLIC)
+    candidates: tuple[int, ...] = field(metadata=PUBLIC)
+    # by candidate ("lift" for a lift-all vote), in the order each got its first vote
+    votes: Mapping[str, tuple[int, ...]] = field(metadata=PUBLIC)
+    current: int | None = field(metadata=PUBLIC)  # the seat being voted on
+
+
+@dataclass(frozen=True, slots=True)
+class EliminationView:
+    seat: int = field(metadata=PUBLIC)
+    how: str = field(metadata=PUBLIC)  # for a night's, the phase only until the game is over
+    phase: str = field(metadata=PUBLIC)
+    number: int = field(metadata=PUBLIC)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """The page's view of a game: `to_json()` is what `GET /api/state` serves."""
+
+    game: GameView = field(metadata=PUBLIC)
+    seats: tuple[SeatView, ...] = field(metadata=PUBLIC)
+    speaker: int = field(metadata=PUBLIC)
+    timer_left: float | None = field(metadata=PUBLIC)
+    timer_running: bool = field(metadata=PUBLIC)
+    moment: str = field(metadata=PUBLIC)
+    said: str = field(metadata=PUBLIC)
+    nominations: tuple[NominationView, ...] = field(metadata=PUBLIC)
+    ballot: BallotView | None = field(metadata=PUBLIC)
+    eliminations: tuple[EliminationView, ...] = field(metadata=PUBLIC)
+    fault: str | None = field(metadata=PUBLIC)  # a technical pause: the journal cannot be written
+    unsaved: bool = field(metadata=PUBLIC)  # ...for so long that the game went on without it
+    # The box's, not the game's: the voice cache warming up, the voice commands' status.
+    voice_cache: Mapping[str, int] | None = field(default=None, metadata=PUBLIC_UNLESS_NONE)
+    voice: Mapping[str, Any] | None = field(default=None, metadata=PUBLIC_UNLESS_NONE)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = to_json(self)
+        return out
+
+
 def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: str = "",
-                 protocols: Sequence[str] = ()) -> dict[str, Any]:
+                 protocols: Sequence[str] = (), *, fault: str | None = None,
+                 unsaved: bool = False) -> View:
     """The page's view of a game. `timer` and `said` come from the box (its performer);
     `protocols` are the formats written for a finished game (json, html, polemica)."""
     over = st.phase == "over"
     day = st.phase == "day"
-    winner = st.outcome.winner if over and st.outcome else None
-    game: dict[str, Any] = {
-        "id": info.id, "rules": info.rules, "lang": info.lang,
-        "phase": st.phase, "day": st.number, "over": over, "winner": winner,
-        "paused": bool(st.paused) and not over,
-        # Public: the whole table heard night zero called again and the game paused.
-        "redo_night_zero": bool(st.night_zero.redo_night_zero) and not over,
-        "forfeit": info.forfeit,  # the rule set's, public: the page offers the button
-        "input": info.input, "deal": info.deal,
-    }
-    if over:
-        game["reason"] = st.outcome.reason if st.outcome else None
-        game["protocols"] = list(protocols)
+    game = GameView(
+        id=info.id, rules=info.rules, lang=info.lang, phase=st.phase, day=st.number, over=over,
+        winner=st.outcome.winner if over and st.outcome else None,
+        paused=bool(st.paused) and not over,
+        redo_night_zero=bool(st.night_zero.redo_night_zero) and not over,
+        forfeit=info.forfeit, input=info.input, deal=info.deal,
+        reason=(st.outcome.reason if st.outcome else None) if over else None,
+        protocols=tuple(protocols) if over else None)
     today = _nominated(st) if day else set()
-    seats: list[dict[str, Any]] = []
-    for s in range(1, st.seats + 1):
-        seat: dict[str, Any] = {"seat": s, "name": info.name(s), "alive": bool(st.alive[s]),
-                                "fouls": int(st.fouls[s]), "nominated": s in today}
-        if over:
-            seat["role"] = st.roles[s]
-        seats.append(seat)
+    seats = tuple(SeatView(s, info.name(s), bool(st.alive[s]), int(st.fouls[s]), s in today,
+                           st.roles[s] if over else None) for s in range(1, st.seats + 1))
     task = st.current if day else None
-    moment = task.name if task else ""
-    speaker = task.seat if isinstance(task, SpeechTask) else 0
-    out: dict[str, Any] = {
-        "game": game,
-        "seats": seats,
-        "speaker": speaker,
-        "timer_left": round(timer.left, 1) if day and timer is not None else None,
-        "timer_running": bool(day and timer is not None and timer.running),
-        "moment": moment,
-        "said": said if over or not _names_a_role(info, said) else "",
-        "nominations": [{"by": n.by, "target": n.target} for n in st.nominations] if day else [],
-        "ballot": _ballot(st) if day else None,
-        "eliminations": [_elimination(e, over) for e in st.eliminations],
-    }
-    return out
+    return View(
+        game=game,
+        seats=seats,
+        speaker=task.seat if isinstance(task, SpeechTask) else 0,
+        timer_left=round(timer.left, 1) if day and timer is not None else None,
+        timer_running=bool(day and timer is not None and timer.running),
+        moment=task.name if task else "",
+        said=said if over or not _names_a_role(info, said) else "",
+        nominations=tuple(NominationView(n.by, n.target) for n in st.nominations) if day else (),
+        ballot=_ballot(st) if day else None,
+        eliminations=tuple(_elimination(e, over) for e in st.eliminations),
+        fault=fault, unsaved=unsaved)
 
 
 def role_pattern(names: Iterable[str]) -> re.Pattern[str]:
@@ -129,7 +222,7 @@ def _nominated(st: State) -> set[int]:
     return {n.target for n in st.nominations if n.target}
 
 
-def _ballot(st: State) -> dict[str, Any] | None:
+def _ballot(st: State) -> BallotView | None:
     b = st.ballot
     if b is None:
         return None
@@ -137,15 +230,11 @@ def _ballot(st: State) -> dict[str, Any] | None:
     votes: dict[str, list[int]] = {}
     for cast in b.votes:  # by candidate, in the order each got its first vote
         votes.setdefault("lift" if cast.candidate == LIFT else str(cast.candidate), []).append(cast.voter)
-    return {
-        "kind": b.kind,
-        "round": b.round,
-        "candidates": list(b.candidates),
-        "votes": {k: sorted(voters) for k, voters in votes.items()},
-        "current": task.seat if isinstance(task, VoteOn) else None,
-    }
+    return BallotView(b.kind, b.round, tuple(b.candidates),
+                      {k: tuple(sorted(voters)) for k, voters in votes.items()},
+                      task.seat if isinstance(task, VoteOn) else None)
 
 
-def _elimination(e: Elimination, over: bool) -> dict[str, Any]:
+def _elimination(e: Elimination, over: bool) -> EliminationView:
     shown = e.how if over or (e.phase == "day" and e.how in PUBLIC_HOW) else e.phase
-    return {"seat": e.seat, "how": shown, "phase": e.phase, "number": e.number}
+    return EliminationView(e.seat, shown, e.phase, e.number)

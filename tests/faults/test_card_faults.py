@@ -184,7 +184,7 @@ def test_a_card_gone_read_only_pauses_then_the_game_goes_on_and_is_saved_if_it_c
         stopped = box.game.state.window
         await until(lambda: box.unsaved)
         assert clock.now() >= GO_ON_SECONDS
-        view = view_of(box)
+        view = view_of(box).to_json()
         page = pages.live_fragment(text("en"), view)
         await until(lambda: box.game.state.window > stopped + 5)  # the game goes on
         gone_on = box.game.state.window
@@ -246,7 +246,7 @@ def test_a_lost_sound_device_is_on_the_status_led_and_the_page_until_it_is_back(
         said = box.performer.last_said
         while box.performer.last_said == said:
             assert await clock.step()
-        assert pages.live_fragment(text("en"), view_of(box)).count(box.performer.last_said) == 1
+        assert pages.live_fragment(text("en"), view_of(box).to_json()).count(box.performer.last_said) == 1
         await asyncio.wait_for(asyncio.wrap_future(player.play(clip).done), 5)  # plugged in
         assert not player.failed
         await later(clock, 2.5)  # the player tells the service from its thread

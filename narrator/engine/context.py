@@ -31,7 +31,7 @@ from narrator.engine.effects import (
 from narrator.engine.ruleset import Role, RuleSet, Step
 from narrator.engine.state import Elimination, Pick, State, Window
 from narrator.engine.tasks import Task
-from narrator.engine.words import RecordEvent
+from narrator.engine.words import GamePhase, RecordEvent
 from narrator.errors import RuleError
 
 T = TypeVar("T", bound=Task)
@@ -136,7 +136,7 @@ class Ctx:
         if not st.alive[seat]:
             raise RuleError(f"{what} {seat} is out of the game", "seat_out", seat=seat)
 
-    def eliminate(self, seat: int, how: str, phase: str | None = None,
+    def eliminate(self, seat: int, how: str, phase: GamePhase | None = None,
                   number: int | None = None) -> None:
         st = self.state
         if not st.alive[seat]:

@@ -117,7 +117,7 @@ class Engine:
                     spec.act(ctx, task, action)
         # The agenda runner (`_run`) written out: every action of a game ends here. The
         # agenda is read afresh each time: a task may replace it (night zero called again).
-        while state.current is None and state.agenda and state.phase != "over":
+        while state.current is None and state.agenda and not state.over:
             task = state.agenda.pop(0)
             tasks[type(task)].start(ctx, task)
         return ctx.out

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from narrator.engine.words import RecordEvent
+from narrator.engine.words import GamePhase, RecordEvent
 
 Param = int | str | tuple[int, ...]
 
@@ -59,7 +59,7 @@ class Phase(Effect):
 
     kind: ClassVar[str] = "phase"
 
-    phase: str
+    phase: GamePhase
     number: int
 
     @property
@@ -169,7 +169,7 @@ class Eliminated(Effect):
 
     seat: int
     how: str
-    phase: str
+    phase: GamePhase
     number: int
 
 

@@ -10,9 +10,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from narrator.engine.settings import Limit, Setting
+from narrator.engine.words import (
+    CancelVote,
+    CoinRule,
+    DawnNews,
+    FirstDayVote,
+    RevoteTieFewer,
+    SingleNomineeFirstDay,
+    SingleNomineeLater,
+    StepInput,
+    TieRule,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +61,7 @@ class Step:
     id: str
     roles: tuple[str, ...]
     ability: str
-    input: str = "callout"  # "callout": taps at the called number; "keypad"; "none"
+    input: StepInput = "callout"  # taps at the called number; a keypad entry; none
     window: float = 10.0  # a keypad or meeting window; call-outs use the rule set's beat
     answer: float = 0.0  # a fixed window in which a check answer is shown privately
     wake: str = ""
@@ -90,9 +101,9 @@ class DayRules:
     silent_turn: float = 10.0  # a lost speech: time to nominate only
     ballot: float = 5.0  # how long pads are live for one candidate
     warn_before_end: float = 10.0
-    first_day_vote: str = "normal"  # "normal", "none", "lift_only"
-    single_nominee_first_day: str = "no_vote"  # "no_vote" or "vote"
-    single_nominee_later: str = "leaves"  # "leaves", "vote" or "no_vote"
+    first_day_vote: FirstDayVote = "normal"
+    single_nominee_first_day: SingleNomineeFirstDay = "no_vote"
+    single_nominee_later: SingleNomineeLater = "leaves"
     votes_default_to_last: bool = True
     # How many players one speech may nominate (0: any number). Sport (000): "no more
     # than one per player"; club's 004 names no number, one is its default and a setting.
@@ -105,11 +116,11 @@ class DayRules:
     immune_nominee_counts: bool = True
     # Do the tied players vote in the re-vote? (club, 004: "do not participate")
     tied_vote_in_revote: bool = True
-    tie: str = "revote_then_lift"  # or "revote_then_lift_then_coin"
+    tie: TieRule = "revote_then_lift"
     # A re-vote tied again among fewer players than it had: "lift" (sport, 000/001: "If
     # the players again gain an equal number of votes", the lift vote) or "revote" (a new
     # re-vote among them, with their speeches).
-    revote_tie_fewer: str = "revote"
+    revote_tie_fewer: RevoteTieFewer = "revote"
     lift_two_of_four: bool = False
     lift_three_of_nine: bool = False
     last_word_after: tuple[str, ...] = ("vote", "lifted", "shot")
@@ -128,7 +139,7 @@ class DayRules:
     verdict_self: bool = False
     # boxed: when the all-or-none re-vote ties again, the coin answers "all or none"
     # ("all_or_none") or picks one of the tied ("one").
-    coin: str = "all_or_none"
+    coin: CoinRule = "all_or_none"
     # A player who leaves by the day's vote (or a verdict) shows the card, said aloud.
     reveal_role: bool = False
 
@@ -141,7 +152,7 @@ class FoulRules:
     # Which removal cancels a vote: "nominee" (only a nominee's: that day's vote);
     # "nearest" (any: the vote running or the next one); "today" (any: that day's);
     # "none". A nominee removed while the vote runs always ends it (fouls.py).
-    cancel_vote: str = "nominee"
+    cancel_vote: CancelVote = "nominee"
     # club (004): a player whose third foul cost a speech starts again from none.
     reset_after_lost_speech: bool = False
     # False: the rules have no fouls (the boxed booklet); the host's removal stays.
@@ -152,7 +163,7 @@ class FoulRules:
 class DawnRules:
     # What the morning tells besides the victims (boxed: "booklet": who killed whom, who
     # was saved, put to sleep, silenced; "deaths": only the dead, by killer, and the silenced).
-    news: str = "booklet"
+    news: DawnNews = "booklet"
 
 
 @dataclass(frozen=True, slots=True)
@@ -562,16 +573,18 @@ def _with_step_field(steps: dict[str, Step], key: str, rest: str, value: Any) ->
     return {**steps, step_id: changed}
 
 
-# Settings whose value is one of a few words; the loader and with_settings both check them.
+def _choices(section: str, cls: type) -> dict[str, tuple[str, ...]]:
+    """The fields of a rules section typed as a vocabulary (narrator.engine.words), by
+    setting key, with their words."""
+    hints = get_type_hints(cls)
+    return {f"{section}.{f.name}": get_args(hints[f.name]) for f in dataclasses.fields(cls)
+            if get_origin(hints[f.name]) is Literal}
+
+
+# Settings whose value is one of a few words, read from the fields' types; the loader and
+# with_settings both check them.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "day.first_day_vote": ("normal", "none", "lift_only"),
-    "day.single_nominee_first_day": ("no_vote", "vote"),
-    "day.single_nominee_later": ("leaves", "vote", "no_vote"),
-    "day.tie": ("revote_then_lift", "revote_then_lift_then_coin", "all_or_none_then_coin"),
-    "day.coin": ("all_or_none", "one"),
-    "fouls.cancel_vote": ("nominee", "nearest", "today", "none"),
-    "dawn.news": ("booklet", "deaths"),
-}
+    **_choices("day", DayRules), **_choices("fouls", FoulRules), **_choices("dawn", DawnRules)}
 
 # The setup's fields a game may change through settings ("setup.roles"...).
 _SETUP_SETTINGS = ("roles", "follow_table", "mafiosi")

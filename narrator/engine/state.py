@@ -30,6 +30,7 @@ from narrator.engine.memory import (
     VisitMemory,
 )
 from narrator.engine.tasks import Task, task_from_json
+from narrator.engine.words import BallotKind, GamePhase
 from narrator.errors import RuleError
 
 # The JSON form written by to_json. Version 1 (no "format" key) is read too.
@@ -94,7 +95,7 @@ class Ballot:
     so a repeated split goes to lifting. `votes` are in the order they were cast.
     """
 
-    kind: str
+    kind: BallotKind
     round: int
     candidates: tuple[int, ...]
     prev: tuple[int, ...] = ()
@@ -131,7 +132,7 @@ class Elimination:
 
     seat: int
     how: str
-    phase: str
+    phase: GamePhase
     number: int
 
     def to_json(self) -> list[Any]:
@@ -150,7 +151,7 @@ class State:
     silenced: list[bool]  # loses the next speech
     possible: list[tuple[str, ...]]  # while learning roles: what each seat may still be
     rng: int = 0
-    phase: str = "night"  # "night", "day", "over"
+    phase: GamePhase = "night"
     number: int = 0  # night 0, day 1, night 1, day 2, ...
     agenda: list[Task] = field(default_factory=list)  # what happens next, in order
     current: Task | None = None  # the task whose window is open
@@ -237,6 +238,12 @@ class State:
     def holders(self, roles: tuple[str, ...] | list[str]) -> list[int]:
         return [s for s in range(1, self.seats + 1) if self.roles[s] in roles]
 
+    @property
+    def over(self) -> bool:
+        """Is the game over, read afresh: where an action may end the game between two
+        reads, which a type checker narrowing `phase` on the first read does not see."""
+        return self.phase == "over"
+
     def phase_label(self) -> str:
         return f"{self.phase}-{self.number}"
 
@@ -276,6 +283,12 @@ def _loader(kind: Any) -> Callable[[Any], Any]:
     if origin is dict:
         item = _loader(args[1])
         return lambda v: {k: item(x) for k, x in v.items()}
+    if origin is typing.Literal:  # a vocabulary (narrator.engine.words): one of its words
+        def word(v: Any) -> Any:
+            if v not in args:
+                raise RuleError(f"{v!r} is not one of {', '.join(args)}")
+            return v
+        return word
     if kind is Task:
         return task_from_json
     if kind is Say:

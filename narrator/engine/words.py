@@ -1,14 +1,35 @@
 """The engine's vocabularies: each closed set of words a game is told in, declared once.
 
-Each is a `StrEnum`, so a member is the very string the JSON has always held (journals,
-protocols and the page's answers stay byte for byte the same) while mypy catches a word
-mistyped in code. A member's repr is its string's as well: a log line or a fingerprint that
-shows one reads as before.
+A vocabulary that is only compared and stored is a `Literal`: its values are the very
+strings the JSON has always held (journals, protocols and the page's answers stay byte for
+byte the same) and mypy (strict equality) rejects a comparison with a word not in it
+(`st.phase == "dya"`). One that is iterated or keys a table is a `StrEnum` (`RecordEvent`),
+whose members are those strings too and repr as them, so a log line or the engine's
+fingerprint reads as before. The rule sets' words are checked against the same types when a
+rule file is loaded (`ruleset.CHOICES`).
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal, TypeAlias
+
+# Where a game stands: night 0, day 1, night 1, ... then over.
+GamePhase: TypeAlias = Literal["night", "day", "over"]
+# A ballot: electing whom to eliminate, or lifting all the tied at once.
+BallotKind: TypeAlias = Literal["elect", "lift"]
+# How a night step takes its choice (a rule set's `night[].input`).
+StepInput: TypeAlias = Literal["callout", "keypad", "none"]
+
+# The day's and the fouls' choices of a rule set (`DayRules`, `FoulRules`, `DawnRules`).
+FirstDayVote: TypeAlias = Literal["normal", "none", "lift_only"]
+SingleNomineeFirstDay: TypeAlias = Literal["no_vote", "vote"]
+SingleNomineeLater: TypeAlias = Literal["leaves", "vote", "no_vote"]
+TieRule: TypeAlias = Literal["revote_then_lift", "revote_then_lift_then_coin", "all_or_none_then_coin"]
+RevoteTieFewer: TypeAlias = Literal["revote", "lift"]
+CoinRule: TypeAlias = Literal["all_or_none", "one"]
+CancelVote: TypeAlias = Literal["nominee", "nearest", "today", "none"]
+DawnNews: TypeAlias = Literal["booklet", "deaths"]
 
 
 class Word(StrEnum):

@@ -127,13 +127,13 @@ class Replayer:
             if self._stop_here(task):
                 return
             self._fouls_due(task)
-            if st.phase == "over" or st.current != task:
+            if st.over or st.current != task:
                 continue
             self._removals_due(task)
-            if st.phase == "over" or st.current != task:
+            if st.over or st.current != task:
                 continue
             self._inputs(task)
-            if st.phase == "over":
+            if st.over:
                 return
             if st.current == task:
                 self._apply(self.timeline.close_window(), self._where(task))

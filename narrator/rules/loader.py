@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar, cast, get_args
 
 from narrator.engine.context import MAX_ROUNDS
 from narrator.engine.registry import REGISTRY
@@ -25,6 +25,7 @@ from narrator.engine.ruleset import (
     Setup,
     Step,
 )
+from narrator.engine.words import StepInput
 from narrator.errors import RuleSetError
 from narrator.rules.scoring import read_scoring
 from narrator.rules.scoring import register as register_scoring
@@ -40,7 +41,7 @@ _TOP_KEYS = {
     "meet_calls", "meet_count_seconds",
     "announce_deck", "presets", "forfeit",
 }
-_INPUTS = ("callout", "keypad", "none")
+_INPUTS: tuple[str, ...] = get_args(StepInput)
 ABILITIES = REGISTRY.abilities
 PROCEDURES = REGISTRY.procedures
 WINS = REGISTRY.wins
@@ -374,8 +375,9 @@ class _Reader:
             if ability not in ABILITIES:
                 known = ", ".join(ABILITIES)
                 raise self.fail(f"{at}.ability", f"unknown ability {ability!r} (known: {known})")
-            inp = self.typed(spec.get("input", "callout"), str, f"{at}.input")
-            self.choice(inp, _INPUTS, f"{at}.input")
+            word = self.typed(spec.get("input", "callout"), str, f"{at}.input")
+            self.choice(word, _INPUTS, f"{at}.input")
+            inp = cast(StepInput, word)  # one of its words: checked just above
             args = self.typed(spec.get("args", {}), dict, f"{at}.args")
             problem = _args_shape(args) or ABILITIES[ability].check_args(args, roles)
             if problem:

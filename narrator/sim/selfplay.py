@@ -125,7 +125,7 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
                 record.append(action)
             if on_effects:
                 on_effects(st, effects)
-            if st.phase == "over":
+            if st.over:
                 return st
         if st.window != window:
             continue  # an action opened a new moment (an accusation): the players see it first

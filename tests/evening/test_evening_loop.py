@@ -61,7 +61,8 @@ def test_not_now_in_the_day_nothing_at_night_and_abandon_from_the_keypad(tmp_pat
         while service.box is None or service.box.performer.timers.open_windows() == []:
             assert await clock.step()
         box = service.box
-        assert box.game.state.phase == "night"
+        phase: str = box.game.state.phase  # read now: the loop below reads it afresh
+        assert phase == "night"
         said = len(speaker.said)
         keypad.press("9", "9", "enter")  # no seat 99: refused, silently at night
         for _ in range(5):

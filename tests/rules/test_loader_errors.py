@@ -38,6 +38,7 @@ def sport_with(change: str, value: object) -> str:
     ("day/speech", -5, "day.speech", "cannot be negative"),
     ("day/first_day_vote", "sometimes", "day.first_day_vote", "'sometimes' is not one of"),
     ("fouls/cancel_vote", "never", "fouls.cancel_vote", "'never' is not one of"),
+    ("day/revote_tie_fewer", "lifts", "day.revote_tie_fewer", "'lifts' is not one of revote, lift"),
     ("win/0", "luck", "win[0]", "unknown win check 'luck'"),
     ("night/2/args/reveals", "soul", "night[2].args", "reveals must be role or team"),
     ("night/0/input", "telepathy", "night[0].input", "'telepathy' is not one of"),

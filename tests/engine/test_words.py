@@ -1,0 +1,27 @@
+"""The engine's vocabularies (narrator.engine.words) hold where a state is read back: a
+word outside its type is refused with the word and the ones allowed, and the JSON of the
+words is the plain strings it always was."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from narrator.engine.game import Game
+from narrator.engine.state import State
+from narrator.engine.words import RecordEvent
+from narrator.errors import RuleError
+from narrator.rules.loader import load_bundled
+
+
+def test_a_state_with_a_phase_outside_the_vocabulary_is_refused() -> None:
+    data = Game(load_bundled("sport"), 10, seed=1).state.to_json()
+    assert State.from_json(data).to_json() == data
+    with pytest.raises(RuleError, match=r"'dusk' is not one of night, day, over"):
+        State.from_json({**data, "phase": "dusk"})
+
+
+def test_a_record_event_is_its_string_in_json_and_repr() -> None:
+    assert json.dumps({"event": RecordEvent.LIFT_VOTE}) == '{"event": "lift_vote"}'
+    assert repr(RecordEvent.LIFT_VOTE) == "'lift_vote'" and f"{RecordEvent.COIN}" == "coin"

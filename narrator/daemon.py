@@ -19,7 +19,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypeAlias, get_args
 
 from narrator.clock import Clock
 from narrator.engine.actions import Action, Undo, Unfoul, WindowClosed
@@ -46,8 +46,10 @@ GO_ON_SECONDS = 30.0
 # Hears every accepted action and its effects (None and the opening effects at start).
 Listener = Callable[[Action | None, list[Effect]], None]
 
-# Where a player's or host's input came from; counted per game (`Box.inputs`).
-SOURCES = ("pads", "keypad", "voice", "page")
+# Where a player's or host's input came from; counted per game (`Box.inputs`). "" is the
+# box's own (a window closing).
+InputSource: TypeAlias = Literal["pads", "keypad", "voice", "page"]
+SOURCES: tuple[InputSource, ...] = get_args(InputSource)
 
 
 def supervise(name: str, run: Callable[[], Awaitable[None]], clock: Clock,
@@ -147,7 +149,7 @@ class Box:
         self.listeners: list[Listener] = []
         # None only wakes the referee: the page ended the game (apply_now), and the
         # referee, waiting for the next input, must see the end without one.
-        self._actions: asyncio.Queue[tuple[Action, str] | None] = asyncio.Queue()
+        self._actions: asyncio.Queue[tuple[Action, InputSource | Literal[""]] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self.refused = 0
         # Applied actions waiting for the disk before their effects are carried out.
@@ -169,7 +171,7 @@ class Box:
         # after the next day's first cue, when the table has its eyes open.
         self.for_the_day: list[Effect] = []
 
-    def submit(self, action: Action, source: str = "") -> None:
+    def submit(self, action: Action, source: InputSource | Literal[""] = "") -> None:
         """Hand an action to the referee (call on the loop's thread); `source` names the
         device it came from (one of SOURCES; "" for the box's own, a window closing)."""
         self._actions.put_nowait((action, source))
@@ -177,7 +179,7 @@ class Box:
     def window_expired(self, window: int) -> None:
         self.submit(WindowClosed(window))
 
-    def handle(self, action: Action, source: str = "") -> list[Effect] | None:
+    def handle(self, action: Action, source: InputSource | Literal[""] = "") -> list[Effect] | None:
         """Apply one action; refused ones are dropped quietly (logged at DEBUG only, since
         even the fact that a tap was refused at night could tell who acts)."""
         try:
@@ -196,7 +198,7 @@ class Box:
             log.exception("the engine failed on %s; the action is dropped", action.kind)
         return None
 
-    def apply_now(self, action: Action, source: str = "") -> list[Effect]:
+    def apply_now(self, action: Action, source: InputSource | Literal[""] = "") -> list[Effect]:
         """Apply one action at once and carry its effects out; a refused action raises
         (RuleError with the reason, OSError, or the rule hook's fault) and changes nothing.
         The organiser's page uses this directly: it must answer with the result."""

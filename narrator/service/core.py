@@ -8,9 +8,10 @@ import contextlib
 import logging
 from collections.abc import Callable
 from functools import partial
+from typing import Literal
 
 from narrator.clock import Clock, MonotonicClock
-from narrator.daemon import Box, supervise
+from narrator.daemon import Box, InputSource, supervise
 from narrator.devices.display import AnswerDisplay, reveal_text
 from narrator.engine.actions import Action, Forfeit
 from narrator.engine.effects import Effect
@@ -137,7 +138,7 @@ class Service:
         return self.fit.check(setup)
 
     # inputs from every device arrive here
-    def submit(self, action: Action, source: str = "") -> None:
+    def submit(self, action: Action, source: InputSource | Literal[""] = "") -> None:
         if isinstance(action, AbandonGame):
             self.desk.abandon(source)
             return

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from narrator.engine.words import Reason
+
 ENGINE_CUES: dict[str, tuple[str, ...]] = {
     # before the first night (boxed): the roles in play, in the rule set's order
     "deck_intro": (),  # "Roles in this game:"
@@ -114,7 +116,7 @@ ENGINE_CUES: dict[str, tuple[str, ...]] = {
 
 
 # The reasons the win checks give (Outcome.reason) and the cue that says each.
-REASON_CUES: dict[str, str] = {
+REASON_CUES: dict[Reason, str] = {
     "all black players eliminated": "reason_no_black",
     "black equal or outnumber red": "reason_black_parity",
     "idle_rounds": "reason_idle_rounds",
@@ -125,7 +127,7 @@ REASON_CUES: dict[str, str] = {
 }
 
 
-def outcome_cues(winner: str | None, reason: str, own: Mapping[str, str]) -> tuple[str, ...]:
+def outcome_cues(winner: str | None, reason: Reason, own: Mapping[str, str]) -> tuple[str, ...]:
     """What the box says at the end: who won, then why, unless the rule set has its own
     words for that win (`own`: its cues), which say why themselves."""
     win = f"win_{winner or 'draw'}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from narrator.engine.words import GamePhase, RecordEvent
+from narrator.engine.words import GamePhase, Reason, RecordEvent
 
 Param = int | str | tuple[int, ...]
 
@@ -46,7 +46,7 @@ def _plain(value: Any) -> Any:
 class Outcome:
     """How a game ended: `winner` is "red", "black", "maniac", "draw" or None (aborted)."""
 
-    reason: str
+    reason: Reason
     winner: str | None
 
     def to_json(self) -> dict[str, Any]:

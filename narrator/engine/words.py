@@ -16,6 +16,13 @@ from typing import Literal, TypeAlias
 
 # Where a game stands: night 0, day 1, night 1, ... then over.
 GamePhase: TypeAlias = Literal["night", "day", "over"]
+# Why a game ended (`Outcome.reason`): each win check's own words, a forfeit, the idle
+# rounds' draw. The box says each with its cue (narrator.engine.cues.REASON_CUES).
+Reason: TypeAlias = Literal[
+    "all black players eliminated", "black equal or outnumber red", "idle_rounds",
+    "nobody is left at the table", "the maniac is left with at most one red player",
+    "the maniac is left alone with one black player", "the maniac is the last player left",
+    "forfeit"]
 # A ballot: electing whom to eliminate, or lifting all the tied at once.
 BallotKind: TypeAlias = Literal["elect", "lift"]
 # How a night step takes its choice (a rule set's `night[].input`).

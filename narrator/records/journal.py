@@ -24,12 +24,13 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast, get_args
 
 from narrator.engine.actions import Action, action_from_json
 from narrator.engine.effects import Effect, Outcome
 from narrator.engine.game import Game
 from narrator.engine.ruleset import RuleSet
+from narrator.engine.words import Reason
 from narrator.errors import RecordError, RuleError
 from narrator.records.disk import DirectDisk, Disk
 from narrator.yamlfile import TooBig, read_limited
@@ -512,13 +513,16 @@ def _outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
     return None if outcome is None else {"reason": outcome.reason, "winner": outcome.winner}
 
 
+REASONS: tuple[Reason, ...] = get_args(Reason)
+
+
 def _outcome_from_json(data: Any, path: str, where: str) -> Outcome | None:
     if data is None:
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("reason"), str):
+    if not isinstance(data, dict) or data.get("reason") not in REASONS:
         raise RecordError(path, where, "a bad end line")
     winner = data.get("winner")
-    return Outcome(data["reason"], winner if isinstance(winner, str) else None)
+    return Outcome(cast(Reason, data["reason"]), winner if isinstance(winner, str) else None)
 
 
 def _unused_id(root: Path, base: str) -> str:

@@ -143,7 +143,7 @@ def test_refused_actions_change_nothing(name: str, seed: int) -> None:
 
 # A value for each field whose default is None.
 _UNLIKE = {"current": Speech(3), "open": Window("speech", 60.0, 3), "ballot": Ballot("elect", 1, (3,)),
-           "outcome": Outcome("vote", "red"), "last_say": Say("hello")}
+           "outcome": Outcome("all black players eliminated", "red"), "last_say": Say("hello")}
 
 
 def _places(state: State) -> list[tuple[Any, str]]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from narrator.engine.effects import Effect, Eliminated, GameOver, OpenWindow, Phase, Record
 from narrator.engine.ruleset import RuleSet
-from narrator.engine.words import RecordEvent
+from narrator.engine.words import GamePhase, RecordEvent
 from narrator.rules.scoring import points, scoring_of
 
 FORMAT = 1
@@ -128,7 +128,7 @@ class ProtocolBuilder:
             self.d[key] = [p for p in self.d[key] if not (
                 _empty(p) and last is not None and _after((phase, p["number"]), last))]
 
-    def _period(self, phase: str, number: int) -> dict[str, Any]:
+    def _period(self, phase: GamePhase, number: int) -> dict[str, Any]:
         key = "days" if phase == "day" else "nights"
         periods: list[dict[str, Any]] = self.d[key]
         for p in periods:

@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from narrator.engine.state import LIFT, Elimination, State
 from narrator.engine.tasks import SpeechTask, VoteOn
+from narrator.engine.words import GamePhase
 
 # How players leave in the open, in the day (a night kill's kind may be a role's secret).
 PUBLIC_HOW = ("vote", "fouls", "removed", "lifted")
@@ -89,7 +90,7 @@ class GameView:
     id: str = field(metadata=PUBLIC)
     rules: str = field(metadata=PUBLIC)
     lang: str = field(metadata=PUBLIC)
-    phase: str = field(metadata=PUBLIC)
+    phase: GamePhase = field(metadata=PUBLIC)
     day: int = field(metadata=PUBLIC)
     over: bool = field(metadata=PUBLIC)
     winner: str | None = field(metadata=PUBLIC)
@@ -136,7 +137,7 @@ class BallotView:
 class EliminationView:
     seat: int = field(metadata=PUBLIC)
     how: str = field(metadata=PUBLIC)  # for a night's, the phase only until the game is over
-    phase: str = field(metadata=PUBLIC)
+    phase: GamePhase = field(metadata=PUBLIC)
     number: int = field(metadata=PUBLIC)
 
 

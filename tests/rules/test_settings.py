@@ -181,7 +181,7 @@ def test_the_command_line_refuses_with_one_line_and_exit_2(argv: list[str], mess
 
 # Settings given beside the defaults, per rule set: every kind of setting, `sets` ones too.
 _GIVEN: dict[str, dict[str, Any]] = {"sport": {"third_foul": "tournament", "day.silent_turn": 20},
-          "club": {"maniac_wins": "alone", "day.immune_nominee_counts": True, "mafia_kill": "majority"},
+          "club": {"maniac_wins": "alone", "day.immune_nominee_counts": False, "mafia_kill": "majority"},
           "classic": {"angels": 2, "mafia_kill": "unanimous", "fouls.enabled": True},
           "boxed": {"setup.roles": ["spy", "ninja"]}}
 

@@ -153,6 +153,9 @@ class DawnRules:
     # What the morning tells besides the victims (boxed: "booklet": who killed whom, who
     # was saved, put to sleep, silenced; "deaths": only the dead, by killer, and the silenced).
     news: str = "booklet"
+    # Whom a healer healed: "always" (boxed 003: the news tells «кого вылечил Доктор»), or
+    # "saved": only when a killer came for that seat.
+    heal_news: str = "always"
 
 
 @dataclass(frozen=True)
@@ -277,6 +280,10 @@ class RuleSet:
     forfeit: bool = False
     answers_public: bool = False
     callout_beat: float = 1.5
+    # The seconds a whole call-out lasts, its rounds together, spread over its numbers, none
+    # shorter than callout_beat (boxed 003: «на каждого из игроков отводится в среднем по 30
+    # секунд» whatever the table's size); 0: every number at callout_beat.
+    callout_step: float = 0
     default_role: str = "civilian"
     # Above the largest table of `deck`, each extra player is one more default_role card
     # (classic: 002 has no maximum).
@@ -574,13 +581,14 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "day.coin": ("all_or_none", "one"),
     "fouls.cancel_vote": ("nominee", "nearest", "today", "none"),
     "dawn.news": ("booklet", "deaths"),
+    "dawn.heal_news": ("always", "saved"),
 }
 
 # The setup's fields a game may change through settings ("setup.roles"...).
 _SETUP_SETTINGS = ("roles", "follow_table", "mafiosi")
 
 # Top-level fields a game may change through settings.
-_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "win",
+_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "callout_step", "win",
                  "meet_calls")
 # Night-step fields a setting may change (when the step is first and last called).
 _STEP_SETTINGS = ("first_night", "last_night")

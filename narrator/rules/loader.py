@@ -35,7 +35,7 @@ T = TypeVar("T")
 
 _TOP_KEYS = {
     "name", "title", "roles", "deck", "night_zero", "night", "day", "fouls", "win",
-    "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "default_role",
+    "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "callout_step", "default_role",
     "settings", "limits", "deck_grows", "cues", "scoring", "setup", "dawn", "step_gap",
     "meet_calls", "meet_count_seconds",
     "announce_deck", "presets", "forfeit",
@@ -183,6 +183,7 @@ class _Reader:
             ),
             answers_public=self.typed(data.get("answers_public", False), bool, "answers_public"),
             callout_beat=float(self.typed(data.get("callout_beat", 1.5), float, "callout_beat")),
+            callout_step=float(self.typed(data.get("callout_step", 0), float, "callout_step")),
             default_role=default_role,
             deck_grows=self.typed(data.get("deck_grows", False), bool, "deck_grows"),
             cues=self.cues(data.get("cues", {})),

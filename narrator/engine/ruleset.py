@@ -87,6 +87,9 @@ class DayRules:
     short_speech: float = 30.0  # a penalised speech when few players are left
     tie_speech: float = 30.0
     last_word: float = 60.0
+    # The last word of players the table lifted together (sport 001: "The eliminated player
+    # gives a final 30-second speech"); 0: last_word.
+    lifted_last_word: float = 0.0
     silent_turn: float = 10.0  # a lost speech: time to nominate only
     ballot: float = 5.0  # how long pads are live for one candidate
     warn_before_end: float = 10.0

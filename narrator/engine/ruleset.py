@@ -267,6 +267,21 @@ class Preset:
 
 
 @dataclass(frozen=True)
+class Scoring:
+    """Points for a rating (`scoring:` in the YAML): they change nothing in a game; the
+    arithmetic is narrator.rules.scoring's."""
+
+    win: float = 1.0
+    best_move: Mapping[int, float] = field(default_factory=dict)  # black seats named -> points
+    extra: tuple[float, float] = (0.0, 0.0)  # the organiser's extra points: lowest, highest
+    rule: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"win": self.win, "best_move": {str(k): v for k, v in sorted(self.best_move.items())},
+                "extra": list(self.extra), "rule": self.rule}
+
+
+@dataclass(frozen=True)
 class RuleSet:
     name: str
     title: str
@@ -286,7 +301,7 @@ class RuleSet:
     # The seconds a whole call-out lasts, its rounds together, spread over its numbers, none
     # shorter than callout_beat (boxed 003: «на каждого из игроков отводится в среднем по 30
     # секунд» whatever the table's size); 0: every number at callout_beat.
-    callout_step: float = 0
+    callout_step: float = 0.0
     default_role: str = "civilian"
     # Above the largest table of `deck`, each extra player is one more default_role card
     # (classic: 002 has no maximum).
@@ -315,6 +330,7 @@ class RuleSet:
     # Night zero without a deal: after each meeting's window, the answer display shows the
     # count of seats heard for this long (the same at every call).
     meet_count_seconds: float = 3.0
+    scoring: Scoring | None = None  # None: the rule set's games give no points
     # Built from the fields above (__post_init__): the night steps by id, the team each
     # role counts for in the win checks (asked after every elimination for every seat),
     # and `cues` as a dict (compiled, a dict's get is direct; a Mapping's is a method call,
@@ -591,7 +607,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 _SETUP_SETTINGS = ("roles", "follow_table", "mafiosi")
 
 # Top-level fields a game may change through settings.
-_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "callout_step", "win",
-                 "meet_calls")
+_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "callout_step",
+                 "win", "meet_calls")
 # Night-step fields a setting may change (when the step is first and last called).
 _STEP_SETTINGS = ("first_night", "last_night")

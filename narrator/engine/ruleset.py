@@ -159,6 +159,9 @@ class DawnRules:
     # Whom a healer healed: "always" (boxed 003: the news tells «кого вылечил Доктор»), or
     # "saved": only when a killer came for that seat.
     heal_news: str = "always"
+    # Whom a guard guarded: "always" (boxed 003: the news lists the night card's actions
+    # «и так далее», the bodyguard's among them), or "stopped": only when it stopped a kill.
+    guard_news: str = "always"
 
 
 @dataclass(frozen=True)
@@ -601,6 +604,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "fouls.cancel_vote": ("nominee", "nearest", "today", "none"),
     "dawn.news": ("booklet", "deaths"),
     "dawn.heal_news": ("always", "saved"),
+    "dawn.guard_news": ("always", "stopped"),
 }
 
 # The setup's fields a game may change through settings ("setup.roles"...).

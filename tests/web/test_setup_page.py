@@ -102,7 +102,9 @@ def test_the_boxed_special_roles_are_chosen_by_ticks_and_checked_against_the_tab
         fits = {**form, "set.setup.roles.spy": "on", "set.setup.roles.ninja": "on"}
         r = await client.post("/setup", data=fits, allow_redirects=False)
         assert r.status == 303
-        assert dict(evening.setup.settings) == {"setup.roles": ["spy", "ninja"]}
+        # Ticked, "hold to the table" is the setting (003: the table is a recommendation).
+        assert dict(evening.setup.settings) == {"setup.roles": ["spy", "ninja"],
+                                                "setup.follow_table": True}
         # «Играть можно и большим составом»: 24 seats held to the table are refused with
         # the setting to untick; off the table the box's own choice plays them.
         big = {k: v for k, v in form.items() if k != "set.setup.follow_table"}

@@ -65,7 +65,7 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
         return False
     # club: an immune nominee (the lover's guest) is not voted on but, as 004 lists every
     # nominee, counts toward the two its vote needs unless a club turns that off.
-    immune = [s for s in nominees if s in st.vote_immune]
+    immune = [s for s in nominees if s in st.visit.vote_immune]
     votable = [s for s in nominees if s not in immune]
     counted = nominees if day.immune_nominee_counts else votable
     if not votable:
@@ -98,10 +98,10 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
     ctx.say("nominees", seats=tuple(nominees))
     # 004: the game master "announce[s] if any players have immunity from voting" (the
     # lover's guest): named here, and not voted on.
-    for seat in st.vote_immune:
+    for seat in st.visit.vote_immune:
         if st.alive[seat]:
             ctx.say("immune", seat=seat)
-    names = [s for s in nominees if s not in st.vote_immune]
+    names = [s for s in nominees if s not in st.visit.vote_immune]
     if not names:
         return False
     ctx.say("voting_starts")

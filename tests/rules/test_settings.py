@@ -163,7 +163,8 @@ def test_a_file_without_settings_offers_the_common_ones() -> None:
     (["--rules", "boxed", "--seats", "9", "--set", "setup.roles=doctor,bodyguard,boss",
       "--set", "setup.follow_table=true"],
      "narrator: boxed: setup.roles=[doctor, bodyguard, boss], setup.follow_table=true, "
-     "9 players: setup.roles: town specials: 2 named, 1 in the table's row for 10 players (9 seats and the host): 003:"),
+     "9 players: setup.roles: town specials: 2 named, 1 in the table's row for 10 players "
+     "(9 seats and the host): 003:"),
     (["--rules", "boxed", "--set", "setup.roles=wizard"],
      "narrator: boxed: setup.roles=wizard: 'wizard' is not one of sergeant"),
     (["--preset", "league"],

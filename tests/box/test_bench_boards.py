@@ -38,8 +38,12 @@ def test_the_cpu_count_runs_only_when_named(monkeypatch: pytest.MonkeyPatch) -> 
     from narrator.cli import bench
 
     ran: list[str] = []
-    monkeypatch.setattr(bench.importlib, "import_module",
-                        lambda name: argparse.Namespace(run=lambda quick: ran.append(name) or {}))
+
+    def module(name: str) -> argparse.Namespace:
+        ran.append(name)
+        return argparse.Namespace(run=lambda quick: {})
+
+    monkeypatch.setattr("importlib.import_module", module)
     bench.run(argparse.Namespace(only=None, quick=True, json=True))
     assert "narrator.bench.cpu" not in ran and "narrator.bench.memory" in ran
     ran.clear()

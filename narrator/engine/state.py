@@ -209,6 +209,9 @@ class State:
     elims_at_dawn: int = 0
     cancel_vote_day: int = 0
     voting_started: bool = False
+    # The host counts the hands (a vote typed on the keypad or tapped on the page, or a
+    # Count): from then on a ballot's window waits for the host's Count, not its seconds.
+    hand_count: bool = False
     first_victim: int = 0
     best_move: tuple[int, ...] = ()  # the seats the first victim named
     outcome: Outcome | None = None
@@ -259,7 +262,8 @@ class State:
             first_speaker=self.first_speaker, ballot=self.ballot,
             eliminations=self.eliminations.copy(), idle_rounds=self.idle_rounds,
             elims_at_dawn=self.elims_at_dawn, cancel_vote_day=self.cancel_vote_day,
-            voting_started=self.voting_started, first_victim=self.first_victim,
+            voting_started=self.voting_started, hand_count=self.hand_count,
+            first_victim=self.first_victim,
             best_move=self.best_move, outcome=self.outcome, last_say=self.last_say,
             paused=self.paused, blocked=self.blocked.copy(), immune=self.immune.copy(),
             vote_immune=self.vote_immune.copy(), learned=self.learned,

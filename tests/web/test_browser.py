@@ -172,8 +172,10 @@ def test_an_evening_set_up_played_and_corrected_from_the_page(evening: EveningBo
         assert box.game.state.fouls[3] == 0
 
         # A refused correction says why and changes nothing.
-        driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="resume"]').click()
-        wait_for(driver, lambda d: "Refused: The game is not paused." in d.find_element(By.ID, "result").text)
+        # (Seat 3 is still picked; its foul was undone.)
+        driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="unfoul"]').click()
+        wait_for(driver, lambda d: "Refused: Seat 3 has no foul to take back."
+                 in d.find_element(By.ID, "result").text)
         wait_for(driver, lambda d: in_view(d, "#result"))
 
         # The nights and days that follow: nothing about roles, whatever happens.

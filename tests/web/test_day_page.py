@@ -32,7 +32,6 @@ from tests.web.test_browser import (
     fill_setup,
     in_view,
     seat_fouls,
-    shoot,
     sign_in,
 )
 
@@ -46,6 +45,16 @@ def evening(tmp_path: Path) -> Iterator[EveningBox]:
         yield box
     finally:
         box.close()
+
+
+def screen(driver: WebDriver, folder: Path, name: str, top: bool = True) -> None:
+    """What the phone's screen shows (412 x 915), from the page's top unless `top` is off
+    (under `<folder>/shots/`: docs/page-*.png are these)."""
+    (folder / "shots").mkdir(exist_ok=True)
+    driver.set_window_size(412, 915)
+    if top:
+        driver.execute_script("window.scrollTo(0, 0)")
+    assert driver.save_screenshot(str(folder / "shots" / f"{name}.png"))
 
 
 def tap_tile(driver: WebDriver, seat: int) -> None:
@@ -162,7 +171,7 @@ class Host:
             done(driver)
             assert [n.target for n in box.game.state.nominations] == [black[0]]
             if st.number == 1:
-                shoot(driver, self.shots, "day-speech")
+                screen(driver, self.shots, "day-speech")
         elif len(taken) == 1 and red:
             target = next(s for s in red if s not in taken)
             if not self.by_other:
@@ -195,7 +204,7 @@ class Host:
         wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#confirm .question").text
                  == "Undo the foul to seat 3?")
         wait_for(driver, lambda d: above_the_bar(d, "#confirm"))
-        shoot(driver, self.shots, "undo-confirm")
+        screen(driver, self.shots, "undo-confirm", top=False)
         driver.find_element(By.CSS_SELECTOR, "#confirm .no").click()
         assert box.game.state.fouls[3] == 1
         driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
@@ -237,7 +246,7 @@ class Host:
         tile = driver.find_element(By.CSS_SELECTOR, f'#live li.seat[data-seat="{hands[0]}"]')
         assert "hand" not in str(tile.get_attribute("class"))
         if not self.counted_late:
-            shoot(driver, self.shots, "ballot")
+            screen(driver, self.shots, "ballot")
             # Far past the rule set's 5 s: the ballot waits for the count.
             window, now = st.window, evening.clock.now()
             evening.until(lambda: evening.clock.now() >= now + 30)
@@ -269,13 +278,15 @@ class Host:
 
 def test_a_sport_game_with_its_days_run_from_the_page(evening: EveningBox, tmp_path: Path) -> None:
     with chromium(tmp_path / "profile") as driver:
+        driver.get(evening.url + "/login?next=/setup")
+        screen(driver, tmp_path, "sign-in")
         sign_in(driver, evening.url)
         fill_setup(driver)
         name = driver.find_element(By.NAME, "name4")
         name.clear()
         name.send_keys(LONG_NAME)
         Select(driver.find_element(By.NAME, "input")).select_by_value("keypad")
-        shoot(driver, tmp_path, "setup")
+        screen(driver, tmp_path, "setup")
         driver.find_element(By.CSS_SELECTOR, "#setup button[type=submit]").click()
 
         def started() -> bool:
@@ -290,7 +301,7 @@ def test_a_sport_game_with_its_days_run_from_the_page(evening: EveningBox, tmp_p
         # The night is the keypad's: the tiles take no action, and no role is shown.
         assert driver.execute_script("return document.querySelector('#live ol.seats').dataset.tap") is None
         assert_no_role_text(driver)
-        shoot(driver, tmp_path, "night")
+        screen(driver, tmp_path, "night")
 
         host = Host(evening, box, driver, tmp_path)
         host.play()
@@ -309,17 +320,17 @@ def test_a_sport_game_with_its_days_run_from_the_page(evening: EveningBox, tmp_p
         assert driver.execute_script(
             "const e = document.querySelector('#live li.seat[data-seat=\"4\"] .name');"
             "return e.scrollWidth <= e.clientWidth && e.getClientRects().length > 0"), "the name is cut"
-        shoot(driver, tmp_path, "result")
+        screen(driver, tmp_path, "result")
         assert host.best_move or box.game.state.first_victim == 0
 
         links = driver.find_elements(By.CSS_SELECTOR, "#live .links a")
         sheet = str(links[0].get_attribute("href"))
         driver.get(sheet)
         wait_for(driver, lambda d: LONG_NAME in body_text(d))
-        shoot(driver, tmp_path, "protocol")
+        screen(driver, tmp_path, "protocol")
         # The sheet fits the phone: nothing wider than its screen.
         assert driver.execute_script("const e = document.documentElement;"
                                      "return e.scrollWidth <= e.clientWidth && e.clientWidth <= 412")
         driver.get(evening.url + "/archive")
         wait_for(driver, lambda d: "Archive" in body_text(d))
-        shoot(driver, tmp_path, "archive")
+        screen(driver, tmp_path, "archive")

@@ -44,7 +44,8 @@ def test_classic_accuses_seconds_and_counts_from_the_page(served: Served) -> Non
             r = await client.post("/api/action", json={"kind": "lower_hand", "voter": 3})
             assert r.status == 200
             view = await r.json()
-            assert view["counting"] and view["timer_left"] is None and view["ballot"]["votes"] == {"5": [1, 4]}
+            assert view["counting"] and view["timer_left"] is None
+            assert view["ballot"]["votes"] == {"5": [1, 4]}
             r = await client.post("/api/action", json={"kind": "lower_hand", "voter": 3})
             assert r.status == 409
             assert (await r.json())["error"] == "Seat 3 has no hand up for this candidate."

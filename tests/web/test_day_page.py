@@ -31,6 +31,7 @@ from tests.web.test_browser import (
     body_text,
     fill_setup,
     in_view,
+    press,
     seat_fouls,
     sign_in,
 )
@@ -63,13 +64,6 @@ def tap_tile(driver: WebDriver, seat: int) -> None:
     tile = driver.find_element(By.CSS_SELECTOR, f'#live li.seat[data-seat="{seat}"]')
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", tile)
     tile.click()
-
-
-def press(driver: WebDriver, selector: str) -> None:
-    """A button of the corrections below the tiles, scrolled to mid-screen first."""
-    button = driver.find_element(By.CSS_SELECTOR, selector)
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
 
 
 def bar(driver: WebDriver, kind: str) -> None:

@@ -53,9 +53,13 @@ def screen(driver: WebDriver, folder: Path, name: str, top: bool = True) -> None
     (under `<folder>/shots/`: docs/page-*.png are these)."""
     (folder / "shots").mkdir(exist_ok=True)
     driver.set_window_size(412, 915)
+    # The window's own bars take some of its height: the page itself gets 915 px.
+    bars = driver.execute_script("return window.outerHeight - window.innerHeight")
+    driver.set_window_size(412, 915 + int(bars))
     if top:
         driver.execute_script("window.scrollTo(0, 0)")
     assert driver.save_screenshot(str(folder / "shots" / f"{name}.png"))
+    driver.set_window_size(412, 915)
 
 
 def tap_tile(driver: WebDriver, seat: int) -> None:
@@ -236,7 +240,7 @@ class Host:
         tap_tile(driver, hands[0])
         done(driver)
         wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#live .count").text
-                 == f"Hands for seat {candidate}: {len(hands) - 1}")
+                 == f"Hands up for seat {candidate}: {len(hands) - 1}")
         tile = driver.find_element(By.CSS_SELECTOR, f'#live li.seat[data-seat="{hands[0]}"]')
         assert "hand" not in str(tile.get_attribute("class"))
         if not self.counted_late:
@@ -295,6 +299,9 @@ def test_a_sport_game_with_its_days_run_from_the_page(evening: EveningBox, tmp_p
         # The night is the keypad's: the tiles take no action, and no role is shown.
         assert driver.execute_script("return document.querySelector('#live ol.seats').dataset.tap") is None
         assert_no_role_text(driver)
+        # Past the opening's words (the page's address), into the night's own cues.
+        evening.until(lambda: len(box.performer.spoken) >= 3)
+        wait_for(driver, lambda d: "PIN" not in body_text(d))
         screen(driver, tmp_path, "night")
 
         host = Host(evening, box, driver, tmp_path)

@@ -50,7 +50,7 @@ def test_classic_accuses_seconds_and_counts_from_the_page(served: Served) -> Non
             assert r.status == 409
             assert (await r.json())["error"] == "Seat 3 has no hand up for this candidate."
             page = await (await client.get("/game")).text()
-            assert 'data-tap="hand"' in page and "Hands for seat 5: 2" in page
+            assert 'data-tap="hand"' in page and "Hands up for seat 5: 2" in page
             for _ in range(6):  # a minute goes by, far past the ballot's 5 s: it waits
                 table.clock.advance(10.0)
                 for _ in range(20):
@@ -74,7 +74,7 @@ def _view(moment: str, ballot: dict[str, object] | None = None) -> dict[str, obj
 
 
 def test_the_live_part_says_what_a_tile_does_and_whose_hand_is_up() -> None:
-    for lang, words in (("en", "Hands to lift: 1"), ("ru", "Рук за подъём: 1")):
+    for lang, words in (("en", "Hands up to lift them all: 1"), ("ru", "Поднятых рук за подъём всех: 1")):
         t = text(lang)
         assert 'data-tap="nominate"' in live_fragment(t, _view("proposals"))
         assert 'data-tap' not in live_fragment(t, _view("last_word"))

@@ -404,7 +404,7 @@ def controls(t: Text, view: dict[str, Any]) -> str:
         '<script type="application/json" id="words">',
         _json_words(t, ("confirm_remove", "confirm_forfeit", "confirm_abandon", "confirm_next",
                         "confirm_undo", "pick_seat_first", "done", "refused", "pause", "resume",
-                        "pick_seat", "tap_nominate", "tap_second", "tap_hand", "tap_pick",
+                        "tap_nominate", "tap_second", "tap_hand", "tap_pick",
                         "tap_foul", "tap_by", "tap_by_then", "tap_best", "best_move",
                         "send_best")),
         "</script></section>",

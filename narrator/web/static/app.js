@@ -144,7 +144,7 @@
     if (bestButton) bestButton.textContent = mode === "best" && best.length ?
       words.send_best + " (" + best.join(", ") + ")" : words.best_move;
     if (!hint) return;
-    let text = words.pick_seat;
+    let text = words.tap_pick;  // a tile tapped picks its seat for the corrections
     if (mode === "foul") text = words.tap_foul;
     else if (mode === "by") text = by === null ? words.tap_by : words.tap_by_then.replace("{seat}", String(by));
     else if (mode === "best") text = words.tap_best;

@@ -6,11 +6,13 @@ decides here that it is public. Before the game is over it holds:
 - the phase and its number, paused or not, the cue the box is saying (heard by all);
 - per seat: the name, alive or out, fouls, nominated today;
 - in the day only: the speaker, the moment (speech, ballot...), the timer, today's
-  nominations, the ballot as it is counted (hands are raised in the open);
+  nominations, the ballot as it is counted (hands are raised in the open), and whether
+  the host counts it (the ballot then waits for the host's count: no timer);
 - eliminations in order, with how only for day ones (a night kill's kind can be secret).
 At night the timer is left out as well: nothing on the page moves with night input, so
 two nights that differ only in the taps serve the same bytes (tests/web/test_view.py).
-After the game: the winner, the reason, every role and every elimination's kind.
+After the game: the winner, the reason, every role with its team and every elimination's
+kind.
 
 The view is a frozen `View`; its `to_json()` is the one place it becomes JSON, and it
 writes only the fields declared PUBLIC (tests/web/test_view_value.py). `GET /api/state`
@@ -30,6 +32,7 @@ from typing import Any, Final
 
 from narrator.engine.state import LIFT, Elimination, State
 from narrator.engine.tasks import SpeechTask, VoteOn
+from narrator.engine.voting import counted_by_hand
 from narrator.engine.words import GamePhase
 
 # How players leave in the open, in the day (a night kill's kind may be a role's secret).
@@ -51,6 +54,7 @@ class GameInfo:
     # how the cards were dealt (cards, phone): chosen per game, public.
     input: str = ""
     deal: str = "cards"
+    teams: tuple[tuple[str, str], ...] = ()  # (role, team): shown with the roles at the end
 
     def name(self, seat: int) -> str:
         return self.names[seat - 1] if 0 < seat <= len(self.names) else ""
@@ -115,6 +119,7 @@ class SeatView:
     fouls: int = field(metadata=PUBLIC)
     nominated: bool = field(metadata=PUBLIC)
     role: str | None = field(default=None, metadata=PUBLIC_UNLESS_NONE)  # once the game is over
+    team: str | None = field(default=None, metadata=PUBLIC_UNLESS_NONE)  # with the role
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +159,7 @@ class View:
     said: str = field(metadata=PUBLIC)
     nominations: tuple[NominationView, ...] = field(metadata=PUBLIC)
     ballot: BallotView | None = field(metadata=PUBLIC)
+    counting: bool = field(metadata=PUBLIC)  # the host counts the ballot (no timer then)
     eliminations: tuple[EliminationView, ...] = field(metadata=PUBLIC)
     fault: str | None = field(metadata=PUBLIC)  # a technical pause: the journal cannot be written
     unsaved: bool = field(metadata=PUBLIC)  # ...for so long that the game went on without it
@@ -182,8 +188,11 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         reason=(st.outcome.reason if st.outcome else None) if over else None,
         protocols=tuple(protocols) if over else None)
     today = _nominated(st) if day else set()
+    teams = dict(info.teams)
     seats = tuple(SeatView(s, info.name(s), bool(st.alive[s]), int(st.fouls[s]), s in today,
-                           st.roles[s] if over else None) for s in range(1, st.seats + 1))
+                           st.roles[s] if over else None,
+                           teams.get(st.roles[s], "") if over else None)
+                  for s in range(1, st.seats + 1))
     task = st.current if day else None
     return View(
         game=game,
@@ -195,6 +204,7 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         said=said if over or not _names_a_role(info, said) else "",
         nominations=tuple(NominationView(n.by, n.target) for n in st.nominations) if day else (),
         ballot=_ballot(st) if day else None,
+        counting=day and counted_by_hand(st),
         eliminations=tuple(_elimination(e, over) for e in st.eliminations),
         fault=fault, unsaved=unsaved)
 

@@ -40,6 +40,7 @@ from narrator.engine.requests import AbandonGame, NextGame
 from narrator.errors import DeviceError, RecordError
 from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
 from narrator.evening.answers import answer_display_problem, answer_place, without_display
+from narrator.evening.judging import judge_takes_it
 from narrator.evening.memory import recall
 from narrator.notices import Notices
 from narrator.performer import Performer
@@ -232,6 +233,8 @@ class Service:
                 self._refused(action, source)
             elif isinstance(action, Forfeit) and source == "keypad":
                 self._forfeit(box, action)
+            elif judge_takes_it(box, action, source):
+                pass  # a judge enters this night: the pads' and keypad's choices are not taken
             else:
                 box.submit(action, source)
         elif isinstance(action, NextGame) and not self.evening.starting:

@@ -170,8 +170,11 @@ def _log(t: Text, view: JudgeView) -> str:
             f'<ul class="jlog">{"".join(lines)}</ul></section>')
 
 
-def page(body: str) -> str:
-    return (f'<link rel="stylesheet" href="/judge/judge.css">{body}'
+def page(state: dict[str, Any]) -> str:
+    """The whole page: the live part as it is now, with its key (judge.js swaps in a
+    newer one only when the key changes, so a seat chosen and not yet confirmed stays)."""
+    return (f'<link rel="stylesheet" href="/judge/judge.css">'
+            f'<div class="jwrap" data-key="{esc(state["key"])}">{state["html"]}</div>'
             '<script src="/judge/judge.js" defer></script>')
 
 
@@ -239,7 +242,7 @@ def routes(server: WebServer, app: web.Application) -> None:
         if not server.signed_in(request):
             raise web.HTTPSeeOther("/login?next=/judge")
         t = server.text()
-        return server.html(t("judge_title"), page(state(t)["html"]), "judge", request)
+        return server.html(t("judge_title"), page(state(t)), "judge", request)
 
     async def api_get(request: web.Request) -> web.StreamResponse:
         t = server.text()

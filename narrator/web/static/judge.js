@@ -2,7 +2,8 @@
 // second while the page is open; a seat tapped is only chosen here until Confirm sends it.
 "use strict";
 (function () {
-  let key = null;
+  const wrap = document.querySelector(".jwrap");
+  let key = wrap ? wrap.dataset.key : null;
   let busy = false;
 
   function holder() { return document.getElementById("judge"); }

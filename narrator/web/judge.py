@@ -89,6 +89,7 @@ def _night(t: Text, view: JudgeView) -> str:
     if entry is None:
         out.append(f'<p class="moment">{esc(t("judge_between"))}</p></section>')
         return "".join(out)
+    out[0] = out[0].replace('class="status night"', f'class="status night" data-step="{esc(entry.step)}"')
     out.append(f'<h2 class="jstep">{esc(step_title(t, entry))}</h2>')
     if view.answer is not None:
         question, said = answer_words(t, view.answer)
@@ -208,7 +209,7 @@ def actions_for(view: JudgeView | None, data: Any) -> list[Action]:
             raise Refused("bad_request", "seats: a list of the seats that hold the card")
         return [Entry(s) for s in sorted(chosen)]
     target = data.get("target")
-    if not _whole(target) or not 0 <= target <= len(seats):
+    if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target <= len(seats):
         raise Refused("bad_request", "target: a seat, or 0 for nobody")
     return [Choose(None, target or None)]
 

@@ -59,7 +59,7 @@ async def enter(client: Client, table: Table, step: str, **body: Any) -> dict[st
 
 
 def test_only_a_signed_in_page_of_a_judged_game_sees_the_roles(served: Served) -> None:
-    roles, black, *_ = cards()
+    roles, *_ = cards()
 
     async def main() -> None:
         async with served(roles=roles, seed=SEED, judge=False) as (table, client):
@@ -198,7 +198,7 @@ async def _night(tmp: Path, entries: dict[str, int]) -> tuple[list[Any], list[by
 
 
 def test_the_table_hears_and_sees_the_same_night_whatever_the_judge_enters(tmp_path: Path) -> None:
-    _roles, black, don, sheriff, civilians = cards()
+    _roles, black, _don, sheriff, civilians = cards()
     a = asyncio.run(_night(tmp_path / "a", {"mafia_shot": civilians[0], "don_check": civilians[1],
                                             "sheriff_check": black[0]}))
     b = asyncio.run(_night(tmp_path / "b", {"mafia_shot": civilians[2], "don_check": sheriff,

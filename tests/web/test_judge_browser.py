@@ -95,7 +95,7 @@ def confirm(driver: WebDriver) -> None:
 
 def public(url: str) -> str:
     """What a phone that is not signed in gets."""
-    with urllib.request.urlopen(url, timeout=10) as r:  # noqa: S310 (127.0.0.1 only)
+    with urllib.request.urlopen(url, timeout=10) as r:  # 127.0.0.1 only
         return str(r.read().decode())
 
 
@@ -125,9 +125,17 @@ def test_a_whole_game_with_the_night_entered_on_the_judges_page(evening: Evening
             done.add(found)
             night, step = found
             st = box.game.state
-            wait_for(driver, lambda d, s=step: d.find_elements(
-                By.CSS_SELECTOR, f'#judge form.jentry[data-step="{s}"]') or "Nobody alive acts"
-                in body_text(d))
+            try:
+                wait_for(driver, lambda d: d.find_elements(
+                    By.CSS_SELECTOR, f'#judge .night[data-step="{step}"]'))
+            except Exception:
+                (tmp_path / "stuck.html").write_text(driver.page_source)
+                (tmp_path / "stuck.txt").write_text(f"{found} {box.game.state.current} "
+                                                    f"{box.game.state.phase_label()}")
+                raise
+            # Nobody else's taps: the pads' night taps are not taken in a judged game.
+            assert not driver.find_elements(By.CSS_SELECTOR, "#judge .jentered"), \
+                f"{step} had an entry before the judge's: {body_text(driver)}"
             if not driver.find_elements(By.CSS_SELECTOR, "#judge form.jentry"):
                 continue  # its holders are out: the box calls the step all the same
             if night == 0:

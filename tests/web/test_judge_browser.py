@@ -125,9 +125,11 @@ def test_a_whole_game_with_the_night_entered_on_the_judges_page(evening: Evening
             done.add(found)
             night, step = found
             st = box.game.state
+            def shown(d: WebDriver, selector: str = f'#judge .night[data-step="{step}"]') -> bool:
+                return bool(d.find_elements(By.CSS_SELECTOR, selector))
+
             try:
-                wait_for(driver, lambda d: d.find_elements(
-                    By.CSS_SELECTOR, f'#judge .night[data-step="{step}"]'))
+                wait_for(driver, shown)
             except Exception:
                 (tmp_path / "stuck.html").write_text(driver.page_source)
                 (tmp_path / "stuck.txt").write_text(f"{found} {box.game.state.current} "

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from narrator.engine.actions import Tap
+from narrator.engine.deal import deal
 from narrator.engine.effects import OpenWindow
 from narrator.engine.tasks import AnswerWindow, CallOut, NightInput
 from narrator.evening import GameSetup
 from narrator.evening.judging import judge_takes_it
 from narrator.records.journal import GameHeader
 from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal
 from narrator.web.text import text
 from tests.web.harness import PIN, Client, Served, Table
 

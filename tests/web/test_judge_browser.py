@@ -15,10 +15,10 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from narrator.engine.deal import deal
 from narrator.engine.tasks import AnswerWindow, CallOut, NightInput
 from narrator.records.session import GameSession, protocols_dir
 from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal
 from narrator.web.text import text
 from tests.web.browser import chromium, wait_for
 from tests.web.evening_box import EveningBox

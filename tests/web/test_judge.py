@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from narrator.engine.actions import Tap
 from narrator.engine.deal import deal
 from narrator.engine.effects import OpenWindow
@@ -258,3 +260,60 @@ def test_the_judge_is_a_set_up_choice_kept_in_the_header() -> None:
         assert "judge must be true or false" in str(exc)
     else:
         raise AssertionError("a judge that is not true or false was taken")
+
+
+@pytest.mark.parametrize(("rules", "seats", "lang"), [("sport", 10, "ru"), ("classic", 10, "en"),
+                                                      ("club", 10, "en"), ("boxed", 20, "ru")])
+def test_every_night_step_of_every_rule_set_is_entered_on_the_judges_page(
+        served: Served, rules: str, seats: int, lang: str) -> None:
+    """Two nights of each bundled rule set (boxed: its default special roles at 20 seats,
+    club: the doctor, lover and maniac): every step the box calls shows its screen in the page's language and
+    takes the judge's entry, or says why there is nothing to enter."""
+    from narrator.rules.loader import load
+
+    roles = deal(load(rules), seats, SEED)
+
+    async def main() -> None:
+        async with served(rules=rules, seats=seats, roles=roles, seed=SEED, lang=lang,
+                          judge=True) as (table, client):
+            await sign_in(client)
+            seen: set[tuple[int, str]] = set()
+            entered: list[str] = []
+            while not table.state.phase == "over" and table.state.number <= 2:
+                st = table.state
+                task = st.current
+                if st.phase == "night" and isinstance(task, CallOut | NightInput) \
+                        and (st.number, task.step) not in seen and table.window_running():
+                    seen.add((st.number, task.step))
+                    html = (await (await client.get("/api/judge")).json())["html"]
+                    assert re.search(r"\bjudge_\w+", html) is None, html  # every word there
+                    assert f'data-step="{task.step}"' in html
+                    if 'class="jentry"' not in html:
+                        continue  # nobody alive acts, or the cards are known
+                    living = [s for s in range(1, seats + 1) if st.alive[s]]
+                    meeting = 'data-meeting="1"' in html
+                    for target in living:
+                        body = {"seats": [target]} if meeting else {"target": target}
+                        r = await client.post("/api/judge", json={"step": task.step,
+                                                                  "night": st.number, **body})
+                        if r.status == 200:
+                            entered.append(task.step)
+                            assert 'class="jentered"' in (await r.json())["html"]
+                            break
+                        # A target the rules forbid (a doctor's seat of last night...):
+                        # refused in words, nothing taken; the judge taps another.
+                        refusal = await r.json()
+                        assert r.status == 409 and refusal["error"], refusal
+                    else:
+                        raise AssertionError(f"{task.step}: no seat was taken")
+                if not await table.step():
+                    break
+            steps = {s.id for s in table.box.game.engine.rules.night if s.first_night > 0
+                     or s.last_night is None}
+            deck = table.state.deck
+            called = {s for s in steps if any(r in deck for r in
+                                              table.box.game.engine.rules.step_index[s].roles)}
+            assert {step for _, step in seen} >= called
+            assert entered and table.box.night_inputs["judge"] >= len(entered)
+
+    asyncio.run(main())

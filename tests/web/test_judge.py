@@ -279,7 +279,7 @@ def test_every_night_step_of_every_rule_set_is_entered_on_the_judges_page(
             await sign_in(client)
             seen: set[tuple[int, str]] = set()
             entered: list[str] = []
-            while not table.state.phase == "over" and table.state.number <= 2:
+            while table.state.phase != "over" and table.state.number <= 2:
                 st = table.state
                 task = st.current
                 if st.phase == "night" and isinstance(task, CallOut | NightInput) \

@@ -129,7 +129,7 @@ def test_a_whole_game_with_the_night_entered_on_the_judges_page(evening: Evening
                 return bool(d.find_elements(By.CSS_SELECTOR, selector))
 
             try:
-                wait_for(driver, shown)
+                wait_for(driver, shown, 30)
             except Exception:
                 (tmp_path / "stuck.html").write_text(driver.page_source)
                 (tmp_path / "stuck.txt").write_text(f"{found} {box.game.state.current} "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from narrator.daemon import Box
 from narrator.engine.actions import Action
+from narrator.records.session import GameSession
 
 # The actions that make a night choice, whoever gives them (narrator.engine.night).
 NIGHT_CHOICES = frozenset({"tap", "entry", "choose"})
@@ -21,8 +22,8 @@ JUDGE = "judge"  # the judge's page, as a source of actions (narrator.daemon.SOU
 
 def judged(box: Box) -> bool:
     """Whether a judge enters this game's nights (its journal header says so)."""
-    header = getattr(box.session, "header", None)
-    return bool(getattr(header, "judge", False))
+    # A game the card can't keep (records: Unrecorded) has no header: played without one.
+    return isinstance(box.session, GameSession) and box.session.header.judge
 
 
 def judge_takes_it(box: Box, action: Action, source: str) -> bool:

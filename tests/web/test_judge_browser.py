@@ -113,8 +113,10 @@ def test_a_whole_game_with_the_night_entered_on_the_judges_page(evening: Evening
         evening.until(lambda: judged(evening))
         box = evening.box
         assert box is not None
+        # The set-up lands on the game page first (a page asked for before would race it).
+        wait_for(driver, lambda d: d.current_url.endswith("/game"))
         driver.get(evening.url + "/judge")
-        wait_for(driver, lambda d: "Night 0" in body_text(d))
+        wait_for(driver, lambda d: d.find_elements(By.ID, "judge") and "Night 0" in body_text(d))
 
         black = [s for s, r in enumerate(CARDS, 1) if r in ("mafia", "don")]
         holders = {"mafia_meet": black, "don_meet": [CARDS.index("don") + 1],

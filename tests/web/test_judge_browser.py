@@ -171,8 +171,8 @@ def test_a_whole_game_with_the_night_entered_on_the_judges_page(evening: Evening
             if step == "sheriff_check" and night == 1:
                 evening.until(lambda: isinstance(box.game.state.current, AnswerWindow)
                               and box.game.state.current.step == "sheriff_check")
-                wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#judge .janswer"))
-                assert driver.find_element(By.CSS_SELECTOR, "#judge .janswer .big").text == "Yes"
+                wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#judge .janswer .big")
+                         .text == "Yes")
                 shoot(driver, tmp_path, "judge-3-answer")
             if box.game.state.phase == "night" and night == 1 and step == "sheriff_check":
                 evening.until(lambda: box.game.state.phase == "day")
@@ -188,14 +188,15 @@ def test_a_whole_game_with_the_night_entered_on_the_judges_page(evening: Evening
         assert killed and killed[0].seat == shots[0] and killed[0].number == 1
         wait_for(driver, lambda d: "The game is over" in body_text(d))
         driver.get(evening.url + "/game")
-        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#live .links a"))
         game_id = box.session.header.game_id  # type: ignore[attr-defined]
         protocol = json.loads((protocols_dir(evening.tmp / "state") / f"{game_id}.json").read_text())
         assert protocol["game"]["judge"] is True and protocol["names"] == NAMES
         assert [s["role"] for s in protocol["seats"]] == CARDS
         checks = next(n["checks"] for n in protocol["nights"] if n["number"] == 1)
         assert checks and checks[-1]["step"] == "sheriff_check" and checks[-1]["answer"] == "yes"
-        sheet = driver.find_elements(By.CSS_SELECTOR, "#live .links a")[0].get_attribute("href")
+        # The live part is swapped as the box says its last words: read it once it holds.
+        sheet = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#live .links a")
+                         .get_attribute("href"))
         driver.get(str(sheet))
         wait_for(driver, lambda d: game_id in body_text(d) and "Ann" in body_text(d))
         shoot(driver, tmp_path, "judge-5-protocol")

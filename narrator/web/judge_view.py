@@ -103,7 +103,7 @@ def _entry(box: Box, st: State) -> Entry | None:
     else:
         mine = [p.target for p in st.taps if p.actor == 0]
         entered = (mine[-1],) if mine else None
-    known = meeting and all(st.roles[1:]) and not st.learned
+    known = meeting and all(st.roles[1:]) and not st.night_zero.learned
     # Before the cards are all known (night zero), who holds a role is what is learned.
     acts = meeting or not all(st.roles[1:]) or any(st.alive[s] for s in st.holders(step.roles))
     return Entry(step.id, st.number, tuple(step.roles), step.ability, meeting,

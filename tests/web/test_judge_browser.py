@@ -16,6 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from narrator.engine.deal import deal
+from narrator.devices.fake import FakeSeatPanel
 from narrator.engine.tasks import AnswerWindow, CallOut, NightInput
 from narrator.records.session import GameSession, protocols_dir
 from narrator.rules.loader import load_bundled
@@ -184,6 +185,8 @@ def test_a_whole_game_with_the_night_entered_on_the_judges_page(evening: Evening
         assert box.night_inputs["pads"] == 0 and box.night_inputs["keypad"] == 0
         assert box.night_inputs["judge"] >= 5 + len(shots)
         assert box.inputs["pads"] > 0  # the day's votes were the table's
+        panel = evening.service.ports.panel
+        assert isinstance(panel, FakeSeatPanel) and panel.answers == []  # the judge showed them
         killed = [e for e in box.game.state.eliminations if e.phase == "night"]
         assert killed and killed[0].seat == shots[0] and killed[0].number == 1
         wait_for(driver, lambda d: "The game is over" in body_text(d))

@@ -15,8 +15,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from narrator.engine.deal import deal
 from narrator.devices.fake import FakeSeatPanel
+from narrator.engine.deal import deal
 from narrator.engine.tasks import AnswerWindow, CallOut, NightInput
 from narrator.records.session import GameSession, protocols_dir
 from narrator.rules.loader import load_bundled

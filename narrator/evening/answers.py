@@ -45,7 +45,10 @@ def checking_roles(setup: GameSetup) -> list[str]:
 
 def answer_display_problem(setup: GameSetup, where: str) -> Problem | None:
     """Why a box without an answer display can't play `setup` (`where`: what the box has,
-    named by its settings), or None when it can."""
+    named by its settings), or None when it can. A judge's table needs none: the answers
+    show on the judge's page (narrator.web.judge), and the judge shows them to the checker."""
+    if setup.judge:
+        return None
     roles = checking_roles(setup)
     if not roles:
         return None

@@ -91,6 +91,9 @@ class GameSetup:
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     deal: str = "cards"  # "cards": the box learns the roles at night zero; "phone": it deals
     input: str = "auto"  # INPUTS: what the cues tell the players to use
+    # A judge sits at the table and enters the night on a signed-in judge's page
+    # (narrator.web.judge); the pads' and the keypad's night choices are then not taken.
+    judge: bool = False
 
     def name(self, seat: int) -> str:
         return self.names[seat - 1] if 0 < seat <= len(self.names) else ""
@@ -131,7 +134,7 @@ class GameSetup:
         return GameHeader(rules=self.rules, seats=self.seats, seed=seed, lang=self.lang,
                           settings=resolved(base, self.settings), roles=roles,
                           names=self.names, event=self.event.to_json(), deal=self.deal,
-                          input=input_method or self.input)
+                          input=input_method or self.input, judge=self.judge)
 
     @classmethod
     def from_header(cls, header: GameHeader) -> GameSetup:
@@ -141,7 +144,7 @@ class GameSetup:
                        str(event.get("tournament") or ""), event.get("table"),
                        event.get("round"), event.get("game")),
                    settings=MappingProxyType(_changed(header)), deal=header.deal,
-                   input=header.input or "auto")
+                   input=header.input or "auto", judge=header.judge)
 
     # the next game
     def following(self) -> GameSetup:
@@ -154,7 +157,8 @@ class GameSetup:
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules, "seats": self.seats, "lang": self.lang,
                 "names": list(self.names), "event": self.event.to_json(),
-                "settings": dict(self.settings), "deal": self.deal, "input": self.input}
+                "settings": dict(self.settings), "deal": self.deal, "input": self.input,
+                "judge": self.judge}
 
     @classmethod
     def from_json(cls, data: Any, source: str = "set-up",
@@ -165,7 +169,7 @@ class GameSetup:
         if not isinstance(data, Mapping):
             raise SetupError(source, [Problem("", "form", "the set-up must be a JSON object")])
         problems: list[Problem] = []
-        known = {"rules", "seats", "lang", "names", "event", "settings", "deal", "input"}
+        known = {"rules", "seats", "lang", "names", "event", "settings", "deal", "input", "judge"}
         problems += [Problem(str(k), "unknown", f"unknown field {k!r}") for k in data if k not in known]
         values: dict[str, Any] = {}
         for key, kind in (("rules", str), ("lang", str), ("deal", str), ("input", str)):
@@ -174,6 +178,11 @@ class GameSetup:
                     values[key] = data[key]
                 else:
                     problems.append(Problem(key, "type", f"{key} must be text"))
+        if "judge" in data:
+            if isinstance(data["judge"], bool):
+                values["judge"] = data["judge"]
+            else:
+                problems.append(Problem("judge", "type", "judge must be true or false"))
         if "seats" in data:
             seats = data["seats"]
             if _whole(seats) and seats > 0:

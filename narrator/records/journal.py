@@ -109,6 +109,8 @@ class GameHeader:
     # How the players gave their inputs, as the cues told them: pads, keypad or both (""
     # in journals written before it was recorded).
     input: str = ""
+    # A judge entered the night on the judge's page (narrator.web.judge).
+    judge: bool = False
     # Where `started` came from (narrator.wallclock.SOURCES: phone, network, box, unset;
     # "" in journals written before it was recorded).
     clock: str = ""
@@ -132,7 +134,7 @@ class GameHeader:
             "game_id": self.game_id, "started": self.started, "history": self.history,
             "names": list(self.names), "event": dict(self.event), "deal": self.deal,
             "input": self.input,
-        } | ({"clock": self.clock} if self.clock else {})
+        } | ({"clock": self.clock} if self.clock else {}) | ({"judge": True} if self.judge else {})
 
     @classmethod
     def from_json(cls, data: Any, path: str, where: str = "line 1") -> GameHeader:
@@ -147,7 +149,7 @@ class GameHeader:
         }
         # Journals written before the evening's set-up existed have no names, event, deal.
         optional: dict[str, type] = {"names": list, "event": dict, "deal": str, "input": str,
-                                     "clock": str}
+                                     "clock": str, "judge": bool}
         unknown = set(data) - set(types) - set(optional)
         if unknown:
             raise bad(f"unknown header keys {sorted(unknown)}")
@@ -171,7 +173,7 @@ class GameHeader:
             game_id=data["game_id"], started=data["started"], history=data["history"],
             names=tuple(names), event=dict(data.get("event", {})),
             deal=data.get("deal", "cards"), input=data.get("input", ""),
-            clock=data.get("clock", ""),
+            clock=data.get("clock", ""), judge=data.get("judge", False),
         )
 
 

@@ -210,7 +210,7 @@ def _builder(game: Game, header: GameHeader) -> ProtocolBuilder:
                            lang=header.lang, seed=header.seed, settings=header.settings,
                            started=header.started, undo_depth=game.limit,
                            names=header.names, event=header.event, input_method=header.input,
-                           clock=header.clock)
+                           clock=header.clock, judge=header.judge)
 
 
 def _started(header: GameHeader, wall: Callable[[], float]) -> float:

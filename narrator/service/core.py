@@ -16,6 +16,7 @@ from narrator.engine.actions import Action, Forfeit
 from narrator.engine.effects import Effect
 from narrator.engine.requests import AbandonGame, NextGame
 from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
+from narrator.evening.judging import judge_takes_it
 from narrator.notices import Notices
 from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.records.disk import DiskMaker, direct_disk
@@ -147,6 +148,8 @@ class Service:
                 self.desk.refused(action, source)
             elif isinstance(action, Forfeit) and source == "keypad":
                 self.desk.forfeit(box, action)
+            elif judge_takes_it(box, action, source):
+                pass  # a judge enters this night: the pads' and keypad's choices are not taken
             else:
                 box.submit(action, source)
         elif isinstance(action, NextGame) and not self.evening.starting:

@@ -150,8 +150,11 @@ class Starter:
             session, opening = self._start(setup, disk, unsaved_ok, greeting)
             greeting.append(Say("new_game", {}))
         # The game's rule set names the cards the box may say (a jailed player's card).
+        # At a judge's table the judge shows a check's answer (the judge's page has it):
+        # the cues say so, and no light or screen shows one.
         performer.book = playing.book.for_rules(session.game.engine.rules.name).for_input(
-            playing.input_method).for_answers(self.fit.answer_place)
+            playing.input_method).for_answers("judge" if setup.judge else self.fit.answer_place)
+        performer.show_answers = not setup.judge
         box = Box(session, performer, self.clock)
         box.for_the_day = for_the_day
         boxes.append(box)

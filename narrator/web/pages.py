@@ -23,9 +23,11 @@ def esc(value: object) -> str:
 
 
 def layout(t: Text, title: str, body: str, *, page: str, signed_in: bool,
-           refresh: bool = False) -> str:
+           refresh: bool = False, judge: bool = False) -> str:
     nav = [("/game", t("nav_game"), "game"), ("/setup", t("nav_setup"), "setup"),
            ("/archive", t("nav_archive"), "archive")]
+    if signed_in and (judge or page == "judge"):  # a game with a judge (narrator.web.judge)
+        nav.append(("/judge", t("nav_judge"), "judge"))
     links = "".join(f'<a href="{href}"{" aria-current=page" if key == page else ""}>{esc(label)}</a>'
                     for href, label, key in nav)
     if signed_in:

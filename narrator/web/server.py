@@ -29,6 +29,7 @@ from narrator.clock import Clock
 from narrator.daemon import Box
 from narrator.engine.actions import Action, Undo
 from narrator.errors import RuleError
+from narrator.evening.judging import judged
 from narrator.notices import Notices
 from narrator.records.session import GameSession, protocols_dir
 from narrator.settings import Settings
@@ -280,7 +281,9 @@ class WebServer:
     def html(self, title: str, body: str, page: str, request: web.Request,
              status: int = 200, t: Text | None = None) -> web.Response:
         t = t or self.text()
-        doc = pages.layout(t, title, body, page=page, signed_in=self.signed_in(request))
+        box = self.host.box
+        doc = pages.layout(t, title, body, page=page, signed_in=self.signed_in(request),
+                           judge=box is not None and judged(box))
         return web.Response(text=doc, content_type="text/html", charset="utf-8", status=status,
                             headers=_NO_STORE)
 

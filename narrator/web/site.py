@@ -14,14 +14,15 @@ from narrator.clock import Clock
 from narrator.evening import Evening
 from narrator.settings import Settings
 from narrator.uplink import rounds
-from narrator.web import archive, deal, notices, phone_time, setup
+from narrator.web import archive, deal, judge, notices, phone_time, setup
 from narrator.web.activation import inherited_socket
 from narrator.web.auth import SESSIONS_FILE, PinGate
 from narrator.web.server import Host, WebServer
 
 log = logging.getLogger("narrator.web")
 
-PAGES = (setup.routes, archive.routes, deal.routes, notices.routes, phone_time.routes, rounds.routes)
+PAGES = (setup.routes, archive.routes, deal.routes, notices.routes, phone_time.routes, rounds.routes,
+         judge.routes)
 
 
 def make_server(host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> WebServer:

@@ -30,10 +30,11 @@ def make_server(host: Host, gate: PinGate, clock: Clock, evening: Evening | None
 async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any] | None = None,
                 evening: Evening | None = None) -> WebServer | None:
     """Start the page where the settings say; log its address and PIN, and put the words
-    that say them in `announce` (the service says them once after "ready"). A port that
-    can't be had is logged and the box runs without the page."""
+    that say its address in `announce` (the service says them once after "ready"). The PIN
+    is never said: the whole table hears the box, and the PIN grants control of the game.
+    A port that can't be had is logged and the box runs without the page."""
     from narrator.engine.effects import Say
-    from narrator.web.address import reachable_host, spoken_digits, spoken_host, url
+    from narrator.web.address import reachable_host, spoken_host, url
     from narrator.web.auth import load_or_make_pin
 
     web_settings = settings.web
@@ -65,6 +66,5 @@ async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any
     if announce is not None:
         lang = settings.game.lang
         announce.append(Say("web_page", {"address": spoken_host(where, lang),
-                                         "port": server.port,
-                                         "pin": spoken_digits(pin, lang)}))
+                                         "port": server.port}))
     return server

@@ -3,10 +3,11 @@
 Start-up renders the speech cache for the rule set (a no-op once rendered), loads the
 recognizer, makes the pads live, then says "ready", lights the status LED and tells
 systemd READY=1. An unfinished game in the state folder is resumed and the table is told
-where it stands; after a game's end (a restart between games) the box waits to be asked
-for the next, as after any game's end; otherwise (a box that has not played yet) a new
-game starts with the set-up given (narrator.evening: the config's rule set and table,
-names from `--names` or remembered on this box). After a
+where it stands; otherwise nothing starts unasked: after a game's end (a restart between
+games) the box waits to be asked for the next, as after any game's end, and a box that
+has not played yet waits for a set-up (the page's, or the keypad's bare Enter and "next
+game" for the set-up given: narrator.evening, the config's rule set and table, names from
+`--names` or remembered on this box). After a
 game ends, the host's Enter (or "next") starts the next one with the same names; the
 page, keypad and voice start, continue or abandon games through `service.evening`.
 
@@ -477,8 +478,11 @@ class Service:
             found = None  # it stays on the card for a box that can write again
         if not first:
             self.notices.clear("record")  # told at start-up; a later game is on its own
-        # Restarted after a game's end (or an abandon): wait to be asked, as after the end.
-        waiting = first and found is None and not unreadable and self.evening.between_games()
+        # Nothing starts unasked: with no game to resume the box waits for one to be asked
+        # for (the page's set-up, the keypad's bare Enter, "next game"), after a game's end
+        # as on a box that has not played yet. A start asked before run() is played.
+        waiting = first and found is None and not self.evening.starting
+        after_a_game = waiting and self.evening.between_games()
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         self.book = PhraseBook.load(setup.lang)
         self.input_method = self._method(setup)
@@ -503,7 +507,7 @@ class Service:
         greeting.extend(page)
         greeting.extend(self._voice_for(setup.lang))
         if waiting:
-            self._between_games(greeting, setup)
+            self._between_games(greeting, setup, after_a_game)
             return None
         if found is not None and (problem := self._box_check(setup)) is not None:
             self._hold(found[0], setup, problem, greeting)
@@ -576,11 +580,14 @@ class Service:
         self._announced = True  # said between games, where nothing cuts it short
         self.notifier.ready("an unfinished game is held")
 
-    def _between_games(self, greeting: list[Effect], setup: GameSetup) -> None:
-        """A restart between games: nothing is played until the next game is asked for
-        (the keypad's bare Enter, "next game", the page); the table hears that it waits."""
-        log.info("between games after a restart: the next game starts when asked for")
-        self._say_soon([*greeting, Say("between_games", {})], setup.lang)
+    def _between_games(self, greeting: list[Effect], setup: GameSetup, after_a_game: bool) -> None:
+        """Start-up with no game to resume: nothing is played until a game is asked for
+        (the keypad's bare Enter, "next game", the page's set-up); the table hears that it
+        waits (for the next game after a restart between games, else for a set-up)."""
+        log.info("no game in play: the %s game starts when asked for",
+                 "next" if after_a_game else "first")
+        cue = "between_games" if after_a_game else "waiting_setup"
+        self._say_soon([*greeting, Say(cue, {})], setup.lang)
         self._announced = True  # said between games, where nothing cuts it short
         self.notifier.ready("between games")
 
@@ -610,11 +617,12 @@ class Service:
     def _unreadable(self, exc: RecordError) -> None:
         """The unfinished game's journal can't be resumed at all (its header garbled by a
         power cut on a cheap card, its rule-set file gone): it is kept whole beside it,
-        one line in the log and on the page says what and where, and a new game begins.
-        Exiting instead would end the evening: systemd does not restart after exit 2."""
+        one line in the log and on the page says what and where, and the box waits for a
+        new game to be asked for. Exiting instead would end the evening: systemd does not
+        restart after exit 2."""
         kept = set_aside(self.settings.state_dir, self.wall())
         log.error("the unfinished game could not be read (%s); it is kept as %s and a new "
-                  "game begins", exc, kept)
+                  "game begins when asked for", exc, kept)
         self.notices.set("record", "journal_unreadable", file=str(kept), reason=str(exc))
 
     def _unsaved(self, box: Box) -> None:
@@ -772,10 +780,12 @@ def unfinished_game(settings: Settings) -> bool:
 
 def input_method(setting: str, ports: Ports) -> str:
     """The table's input method (phrases.book.INPUT_METHODS) for the `input` setting: auto
-    is the pads where the box has them, else the keypad (a laptop, a box without pads)."""
+    is the pads where the box has them, else the keypad (a laptop, a box without pads).
+    Mock pins (GPIOZERO_PIN_FACTORY=mock: a laptop) are no pads anyone can touch."""
     if setting != "auto":
         return setting
-    return "pads" if ports.panel is not None else "keypad"
+    panel = ports.panel
+    return "pads" if panel is not None and not getattr(panel, "mock", False) else "keypad"
 
 
 def _seed(setup: GameSetup, clock: Clock) -> int:

@@ -27,6 +27,16 @@ def make_server(host: Host, gate: PinGate, clock: Clock, evening: Evening | None
     return WebServer(host, gate, clock, evening, PAGES)
 
 
+def let_in_by_button(server: WebServer, panel: object) -> None:
+    """A box whose pin map has a Next button: holding it lets the phone in that waits for
+    it (narrator.web.passes.HostButton); the page offers that way in only then."""
+    holds = getattr(panel, "host_holds", None)
+    if holds is None or "next" not in getattr(panel, "host_pads", ()):
+        return
+    server.button.available = True
+    holds.append(lambda name: name == "next" and server.button.held())
+
+
 async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any] | None = None,
                 evening: Evening | None = None) -> WebServer | None:
     """Start the page where the settings say; log its address and PIN, and put the words
@@ -48,6 +58,7 @@ async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any
     # Sessions kept in the state folder: a restart does not sign the organiser out.
     gate = PinGate(pin, clock.now, store=settings.state_dir / SESSIONS_FILE)
     server = make_server(host, gate, clock, evening)
+    let_in_by_button(server, getattr(getattr(host, "ports", None), "panel", None))
     if sock is not None:
         # Where it listens is narrator.socket's to say; `listen:` still names the address
         # said aloud when it is not 0.0.0.0 (the box has no network to find its own).

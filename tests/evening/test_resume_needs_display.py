@@ -29,6 +29,7 @@ def box(tmp_path: Path, clock: FakeClock, keypad: FakeKeypad, lang: str = "en"
     speaker = FakeSpeaker(clock)
     service = Service(settings, Ports(speaker, None, [keypad]), clock, Notifier(""),
                       setup=GameSetup(rules="sport", lang=lang, input="keypad"))
+    service.evening.next()  # the host asks for the game: nothing starts unasked
     return service, speaker
 
 

@@ -45,6 +45,7 @@ class EveningBox:
         panel = FakeSeatPanel(10, clock)
         keypad = FakeKeypad()
         service = Service(settings, Ports(speaker, panel, [keypad]), clock)
+        service.evening.next()  # the host asks for the game: nothing starts unasked
         keypad.attach(service.submit)
 
         def seat_players(box: Box) -> None:

@@ -35,6 +35,7 @@ from narrator.web import actions as page_actions
 from narrator.web import pages, sign_in
 from narrator.web.auth import COOKIE, PinGate
 from narrator.web.live import Hub
+from narrator.web.malformed import REQUESTS
 from narrator.web.passes import HostButton, Invites
 from narrator.web.phone_deal import PhoneDeal
 from narrator.web.reading import (
@@ -195,7 +196,8 @@ class WebServer:
 
     async def start(self, host: str, port: int, sock: socket.socket | None = None) -> None:
         """Listen on host:port, or on `sock` when systemd handed one over."""
-        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
+                                     logger=REQUESTS)
         await self._runner.setup()
         site: web.BaseSite
         if sock is not None:

@@ -8,9 +8,9 @@ import asyncio
 from pathlib import Path
 
 from narrator.records.journal import games_dir
-from narrator.web.archive import played_games
 from narrator.rules.loader import load_bundled
 from narrator.sim.selfplay import deal
+from narrator.web.archive import played_games
 from tests.web.harness import Table
 
 CARDS = deal(load_bundled("sport"), 10, 3)

@@ -318,7 +318,7 @@ class Journal:
         abandoned before its first day, so the archive's list of games leaves it out."""
         now = self._wall()
         if self._fd is not None:  # else an earlier try wrote the end, and the move failed
-            if getattr(self.disk, "failing", False):
+            if self.disk.failing:
                 # Closing would wait for the writer thread, which retries until the card
                 # takes its lines: the loop would freeze. The caller tries again later.
                 raise OSError(errno.EIO, "the journal cannot be written now")

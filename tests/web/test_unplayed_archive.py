@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from narrator.engine.deal import deal
 from narrator.records.journal import games_dir
 from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal
 from narrator.web.archive import played_games
 from tests.web.harness import Table
 

@@ -27,9 +27,11 @@ PIN = "1357"
 
 
 class EveningBox:
-    def __init__(self, tmp: Path, port: int = 0) -> None:
+    def __init__(self, tmp: Path, port: int = 0, asked: bool = True) -> None:
         """`port`: the page's port (0: a free one); a restarted box takes its old one, so
-        a page left open finds it again."""
+        a page left open finds it again. `asked`: the host asks for a game at once (nothing
+        starts unasked; a box restarted between games is not asked)."""
+        self.asked = asked
         self.loop = LoopThread()
         self.tmp = tmp
         self.port = port
@@ -45,7 +47,8 @@ class EveningBox:
         panel = FakeSeatPanel(10, clock)
         keypad = FakeKeypad()
         service = Service(settings, Ports(speaker, panel, [keypad]), clock)
-        service.evening.next()  # the host asks for the game: nothing starts unasked
+        if self.asked:
+            service.evening.next()  # the host asks for the game: nothing starts unasked
         keypad.attach(service.submit)
 
         def seat_players(box: Box) -> None:

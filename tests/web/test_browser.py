@@ -310,7 +310,7 @@ def test_a_russian_page_refuses_in_russian_and_a_restart_keeps_it_signed_in(
 
             first.loop.call(_abandon(first))  # between games; then the box restarts
             first.close()
-            again = EveningBox(tmp_path)
+            again = EveningBox(tmp_path, asked=False)
             try:
                 speaker = again.service.ports.speaker
                 again.until(lambda: any(t.startswith("Ждём следующую игру.")

@@ -29,9 +29,10 @@ def layout(t: Text, title: str, body: str, *, page: str, signed_in: bool,
     links = "".join(f'<a href="{href}"{" aria-current=page" if key == page else ""}>{esc(label)}</a>'
                     for href, label, key in nav)
     if signed_in:
-        auth = (f'<a href="/login/invite" class="pin">{esc(t("invite_short"))}</a>'
-                f'<form method="post" action="/logout" class="inline"><button class="link">'
+        auth = (f'<form method="post" action="/logout" class="inline"><button class="link">'
                 f'{esc(t("sign_out"))}</button></form>')
+        # Below the page, not in the header: a phone's header has room for one button.
+        body += f'<p class="invite"><a href="/login/invite">{esc(t("invite"))}</a></p>'
     else:
         auth = f'<a href="/login?next=/{page}" class="pin">{esc(t("sign_in"))}</a>'
     return (

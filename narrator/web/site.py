@@ -22,7 +22,8 @@ from narrator.web.server import Host, WebServer
 
 log = logging.getLogger("narrator.web")
 
-PAGES = (sign_in.routes, setup.routes, archive.routes, deal.routes, notices.routes, phone_time.routes, rounds.routes)
+PAGES = (sign_in.routes, setup.routes, archive.routes, deal.routes, notices.routes, phone_time.routes,
+         rounds.routes)
 
 
 def make_server(host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> WebServer:

@@ -208,7 +208,7 @@ def _evening_from_the_page(evening: EveningBox, tmp_path: Path) -> None:
         assert [a.text for a in links] == ["Sheet (HTML)", "JSON", "Polemica"]
         shoot(driver, tmp_path, "6-game-over")
         sheet = str(links[0].get_attribute("href"))
-        game_id = box.session.header.game_id  # type: ignore[attr-defined]
+        game_id = box.session.header.game_id
         driver.get(sheet)
         wait_for(driver, lambda d: game_id in body_text(d))
         shoot(driver, tmp_path, "7-protocol")  # its names: tests/web/test_protocol_names.py

@@ -316,9 +316,10 @@ class Journal:
         """Done once every action appended so far is on disk."""
         return self.disk.sync()
 
-    def finish(self, outcome: Outcome | None) -> Path:
+    def finish(self, outcome: Outcome | None, unplayed: bool = False) -> Path:
         """Close the journal of an ended (or abandoned, outcome None) game and move it to
-        games/; the next start begins a new game. Returns the archived file."""
+        games/; the next start begins a new game. Returns the archived file. `unplayed`:
+        abandoned before its first day, so the archive's list of games leaves it out."""
         now = self._wall()
         if self._fd is not None:  # else an earlier try wrote the end, and the move failed
             if self.disk.failing:
@@ -329,6 +330,8 @@ class Journal:
             end: dict[str, Any] = {"end": _outcome_json(outcome), "wall": now}
             if outcome is None:
                 end["abandoned"] = True  # said in so many words: the archive lists it so
+            if unplayed:
+                end["unplayed"] = True
             self._write(end)
             self.close()
         return _archive(self.state_dir, self.path, now, game_id=self.header.game_id)

@@ -20,6 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from narrator import keypad_kinds
 from narrator.errors import ConfigError, InputFileError, PinMapError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.voice.settings import VoiceSettings
@@ -28,7 +29,7 @@ from narrator.yamlfile import parse_yaml, read_text
 SYSTEM_CONFIG = Path("/etc/narrator/narrator.yaml")
 COMMAND_LINE = "command line"
 RECOGNIZERS = ("pocketsphinx", "vosk")
-KEYPADS = ("evdev", "matrix", "terminal", "none")
+KEYPADS = keypad_kinds.NAMES
 # How the players give their inputs (phrases.book.INPUT_METHODS), or auto: pads when the
 # box has seat pads, the keypad when it has none.
 INPUTS = ("auto", "pads", "keypad", "both")
@@ -81,8 +82,8 @@ class RecognizerSettings:
 
 @dataclass(frozen=True)
 class KeypadSettings:
-    kind: str = "evdev"  # evdev | matrix | terminal | none
-    device: str | None = None  # evdev: the device path; None: find a numeric keypad
+    kind: str = "evdev"  # a row of narrator.devices.keypad_kinds
+    device: str | None = None  # the path kind's device (evdev); None: find a numeric keypad
 
 
 @dataclass(frozen=True)
@@ -220,7 +221,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache-dir", metavar="DIR", help="rendered speech")
     parser.add_argument("--voice", help="a voice: espeak-ng[:ID], hibari, piper, festival or pack:DIR "
                         "(default: the best installed; see `narrator voices`)")
-    parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none")
+    parser.add_argument("--keypad", help=keypad_kinds.described())
     parser.add_argument("--input", choices=INPUTS,
                         help="how the players give their inputs, as the cues tell them: pads, "
                         "the keypad alone, or both (default auto: pads when the box has them)")
@@ -488,7 +489,7 @@ class _Reader:
         if not isinstance(value, str):
             raise self.fail("keypad", f"expected one of {', '.join(KEYPADS)} or a device path, got {value!r}")
         if value.startswith("/"):
-            return KeypadSettings("evdev", value)
+            return KeypadSettings(keypad_kinds.path_kind().name, value)
         if value not in KEYPADS:
             raise self.fail("keypad", f"expected one of {', '.join(KEYPADS)} or a device path "
                             f"(/dev/input/...), got {value!r}")

@@ -56,16 +56,9 @@ def answer_display_problem(setup: GameSetup, where: str) -> Problem | None:
                    f"answers_public")
 
 
-# How the config names each keypad (`keypad:`), for the refusal's words.
-_KEYPAD_SETTING = {"EvdevKeypad": "keypad: evdev (a USB keypad has no screen)",
-                   "MatrixKeypad": "keypad: matrix (a membrane keypad has no screen)",
-                   "TerminalKeypad": "keypad: terminal, but the input is no terminal"}
-
-
-def without_display(keypads: Sequence[object], mock: bool = False) -> str:
-    """What a box with no answer display has, in the words of its settings (`mock`: its
-    seat panel is on mock pins, whose answer LEDs nobody sees)."""
+def without_display(keypads: Sequence[str], mock: bool = False) -> str:
+    """What a box with no answer display has, in the words of its settings (`keypads`:
+    the words naming each of its keypads, narrator.keypad_kinds; `mock`: its seat panel is
+    on mock pins, whose answer LEDs nobody sees)."""
     panel = "mock pins (answer LEDs nobody sees)" if mock else "no seat panel"
-    kinds = [_KEYPAD_SETTING.get(type(k).__name__, f"a keypad without a screen ({type(k).__name__})")
-             for k in keypads]
-    return "; ".join([panel, *dict.fromkeys(kinds)] if kinds else [panel, "keypad: none"])
+    return "; ".join([panel, *dict.fromkeys(keypads)] if keypads else [panel, "keypad: none"])

@@ -78,8 +78,8 @@ def test_an_incomplete_row_is_caught() -> None:
 
 
 def test_the_recognizer_and_the_confirmation_read_the_table() -> None:
-    assert THRESHOLDS == {r.id: r.threshold for r in COMMANDS}
-    assert ADAPTED_THRESHOLDS == {r.id: r.adapted for r in COMMANDS}
+    assert {r.id: r.threshold for r in COMMANDS} == THRESHOLDS
+    assert {r.id: r.adapted for r in COMMANDS} == ADAPTED_THRESHOLDS
     for row in COMMANDS:
         confirmer = Confirmer(FakeClock())
         decisions = confirmer.hear(Command(row.id, 3 if row.seat else None, row.seconds))

@@ -25,11 +25,10 @@ def answer_place(screen: bool, seen_panel: bool) -> str:
 def checking_roles(setup: GameSetup) -> list[str]:
     """The roles of this game's deck whose checks are shown privately ([] when the rule
     set's answers are public or it has no checks)."""
-    from narrator.rules.loader import load
-    from narrator.rules.settings import SettingError, configure
+    from narrator.rules.settings import SettingError
 
     try:
-        rules = configure(load(setup.rules), setup.settings, setup.seats)
+        rules = setup.configured_rules().rules  # as resolved when the set-up was accepted
         deck = rules.deck_for(setup.seats)
     except (InputFileError, SettingError, ValueError, KeyError):
         return []  # the set-up's own check says what is wrong with it

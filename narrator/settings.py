@@ -89,7 +89,7 @@ class RecognizerSettings:
 
 @dataclass(frozen=True)
 class KeypadSettings:
-    kind: str = "evdev"  # a row of narrator.devices.keypad_kinds
+    kind: str = "evdev"  # a row of narrator.keypad_kinds
     device: str | None = None  # the path kind's device (evdev); None: find a numeric keypad
 
 

@@ -63,12 +63,12 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
         if nominees:
             ctx.say("no_vote_today")
         return False
-    # club: an immune nominee (the lover's guest) is not voted on, so by default does not
-    # count toward the two nominees 004's vote needs; named immune all the same.
-    counted = nominees if day.immune_nominee_counts else [
-        s for s in nominees if s not in st.visit.vote_immune]
-    immune = [s for s in nominees if s not in counted]
-    if not counted:
+    # club: an immune nominee (the lover's guest) is not voted on but, as 004 lists every
+    # nominee, counts toward the two its vote needs unless a club turns that off.
+    immune = [s for s in nominees if s in st.visit.vote_immune]
+    votable = [s for s in nominees if s not in immune]
+    counted = nominees if day.immune_nominee_counts else votable
+    if not votable:
         for seat in immune:
             ctx.say("immune", seat=seat)
         # Nominated but immune (the lover's guest): "nobody is nominated" would be untrue.

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.engine.actions import Action, action_from_json
 from narrator.engine.effects import Effect, Outcome
@@ -33,6 +33,9 @@ from narrator.engine.ruleset import RuleSet
 from narrator.errors import RecordError, RuleError
 from narrator.records.disk import DirectDisk, Disk
 from narrator.yamlfile import TooBig, read_limited
+
+if TYPE_CHECKING:
+    from narrator.rules.configured import ConfiguredRules
 
 log = logging.getLogger(__name__)
 
@@ -114,11 +117,19 @@ class GameHeader:
     # Where `started` came from (narrator.wallclock.SOURCES: phone, network, box, unset;
     # "" in journals written before it was recorded).
     clock: str = ""
+    # The set-up's rule set, resolved when it was accepted (narrator.rules.configured): a
+    # header written for a new game has it, so the rule set's file is not read again; one
+    # read back from a journal has not. Never written.
+    configured: ConfiguredRules | None = field(default=None, compare=False, repr=False)
 
     def rule_set(self) -> RuleSet:
-        from narrator.rules.loader import load
+        c = self.configured
+        if c is not None and c.name == self.rules:
+            rules = c.base
+        else:
+            from narrator.rules.loader import load
 
-        rules = load(self.rules)
+            rules = load(self.rules)
         return rules.with_settings(self.settings) if self.settings else rules
 
     def new_game(self) -> Game:

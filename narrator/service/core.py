@@ -192,10 +192,9 @@ class Service:
         the game needs is rendered in the background, the first needed first (a cue not
         rendered yet when said is rendered then)."""
         setup = self.evening.setup
-        from narrator.rules.loader import load
         from narrator.warmup import needed_texts, render
 
-        rules = load(setup.rules)
+        rules = setup.configured_rules().base  # resolved when the set-up was accepted
         self.book = PhraseBook.load(setup.lang)
         book = self.book.for_rules(rules.name).for_input(self.input_method).for_answers(
             self.answer_place)

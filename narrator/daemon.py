@@ -47,8 +47,9 @@ GO_ON_SECONDS = 30.0
 Listener = Callable[[Action | None, list[Effect]], None]
 
 # Where a player's or host's input came from; counted per game (`Box.inputs`). "" is the
-# box's own (a window closing).
-InputSource: TypeAlias = Literal["pads", "keypad", "voice", "page"]
+# box's own (a window closing). "judge": the judge's page (narrator.web.judge), a
+# tournament judge entering the night.
+InputSource: TypeAlias = Literal["pads", "keypad", "voice", "page", "judge"]
 SOURCES: tuple[InputSource, ...] = get_args(InputSource)
 
 

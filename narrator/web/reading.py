@@ -95,8 +95,11 @@ def view_of(box: Box) -> View:
         files = session.files
         formats = [fmt for fmt, path in (("html", files.html), ("json", files.json),
                                          ("polemica", files.polemica)) if path is not None]
+    # A technical pause: the journal cannot be written. A word, not the exception (that
+    # is in the log): the page says in words what is wrong and what to do.
     return public_state(info_of(box), st, timer, box.performer.last_said, formats,
-                        fault=box.disk_fault, unsaved=box.unsaved)
+                        fault="journal_unwritable" if box.disk_fault else None,
+                        unsaved=box.unsaved)
 
 
 def abandoned_view(view: View, files: ProtocolFiles | None) -> View:

@@ -24,6 +24,7 @@ from narrator.devices.keypads import FakeKeypad
 from narrator.devices.panel import BoardPanel
 from narrator.devices.pinmap import GpioPads, load_pin_map
 from narrator.engine.actions import Action
+from narrator.engine.deal import deal
 from narrator.engine.effects import Effect
 from narrator.engine.game import Game
 from narrator.engine.ruleset import RuleSet
@@ -34,7 +35,6 @@ from narrator.records.journal import GameHeader
 from narrator.records.session import GameSession, ProtocolFiles
 from narrator.sim.driver import PadPlayers, Press
 from narrator.sim.players import Table
-from narrator.sim.selfplay import deal
 from narrator.voice.fake import FakeSpeaker
 from narrator.voice.recording import RecordingSpeaker
 from narrator.voice.settings import VoiceSettings

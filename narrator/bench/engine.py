@@ -22,8 +22,9 @@ import time
 from narrator import compiled
 from narrator.engine.actions import Action
 from narrator.engine.core import Engine
+from narrator.engine.deal import deal
 from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal, play
+from narrator.sim.selfplay import play
 
 
 def run(quick: bool) -> dict[str, float | int | str]:

@@ -110,13 +110,13 @@ async def _box_with_page(folder: Path) -> tuple[Any, Any, Any]:
     still, so the only changes are the bench's), with its page on a free port."""
     from narrator.clock import FakeClock
     from narrator.daemon import Box
+    from narrator.engine.deal import deal
     from narrator.performer import Performer
     from narrator.phrases.book import PhraseBook
     from narrator.records.journal import GameHeader
     from narrator.records.session import GameSession
     from narrator.rules.loader import load_bundled
     from narrator.settings import load_settings
-    from narrator.sim.selfplay import deal
     from narrator.voice.fake import FakeSpeaker
     from narrator.web.auth import PinGate
     from narrator.web.site import make_server

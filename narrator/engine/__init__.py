@@ -9,6 +9,7 @@ It imports only the standard library and narrator.errors (tests/engine/test_impo
 - `registry.REGISTRY`: every hook by name, merged from the rule modules' own tables
   (night, inquiry, days, voting, discussion, abilities, protection, visits, turncoat,
   verdict, wins, maniac).
+- `deal.deal`: the box's own deal, the deck shuffled by a seed.
 - `core.Engine` runs actions; `game.Game` adds undo; `legal.legal_actions` lists what the
   engine accepts now.
 """

@@ -122,7 +122,7 @@ class GameSetup:
         roles: tuple[str, ...] | None = None
         base = load(self.rules)
         if self.deal == "phone":
-            from narrator.sim.selfplay import deal
+            from narrator.engine.deal import deal
 
             rules = configure(base, self.settings, self.seats)
             roles = tuple(deal(rules, self.seats, seed))

@@ -42,11 +42,11 @@ from narrator.engine.actions import (
     WindowClosed,
     Withdraw,
 )
+from narrator.engine.deal import deal
 from narrator.engine.game import Game
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.tasks import NightInput
 from narrator.errors import RuleError
-from narrator.sim.selfplay import deal
 
 MAX_ACTIONS = 20_000
 

@@ -11,6 +11,7 @@ from typing import Final
 
 from narrator.engine.actions import Action, Tap, WindowClosed
 from narrator.engine.core import Engine
+from narrator.engine.deal import deal
 from narrator.engine.effects import Effect
 from narrator.engine.rng import Rng
 from narrator.engine.ruleset import RuleSet
@@ -58,16 +59,6 @@ def with_random_roles(rules: RuleSet, seats: int, seed: int) -> RuleSet:
             pool = [r for r in pool if not any(o in picks for o in rules.roles[r].excludes)]
             picks.append(pool.pop(rng.below(len(pool))))
     return rules.with_settings({"setup.roles": picks})
-
-
-def deal(rules: RuleSet, seats: int, seed: int) -> list[str]:
-    """The rule set's deck for this many seats, shuffled by the seed."""
-    roles = [role for role, n in sorted(rules.deck_for(seats).items()) for _ in range(n)]
-    rng = Rng(seed)
-    for i in range(len(roles) - 1, 0, -1):
-        j = rng.below(i + 1)
-        roles[i], roles[j] = roles[j], roles[i]
-    return roles
 
 
 def play(rules: RuleSet, seed: int, seats: int | None = None,

@@ -18,6 +18,7 @@ from narrator.daemon import Box
 from narrator.demo import DemoOptions, DemoResult, play_demo
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
+from narrator.engine.deal import deal
 from narrator.errors import ConfigError
 from narrator.rules.loader import bundled_names, load_bundled
 from narrator.sdnotify import Notifier
@@ -25,7 +26,6 @@ from narrator.service import Ports, Service, input_method
 from narrator.settings import load_settings
 from narrator.sim.driver import PadPlayers
 from narrator.sim.players import Table
-from narrator.sim.selfplay import deal
 from narrator.voice.fake import FakeSpeaker
 
 PAD = {"en": re.compile(r"\bpads?\b", re.IGNORECASE), "ru": re.compile(r"кноп", re.IGNORECASE)}

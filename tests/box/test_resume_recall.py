@@ -16,6 +16,7 @@ from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.actions import Action
+from narrator.engine.deal import deal
 from narrator.engine.effects import Effect, OpenWindow, Record, Say, ShowAnswer
 from narrator.engine.game import Game
 from narrator.engine.recall import recall
@@ -26,7 +27,6 @@ from narrator.rules.loader import load_bundled
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
 from narrator.settings import load_settings
-from narrator.sim.selfplay import deal
 from narrator.voice.fake import FakeSpeaker
 from tests.box.test_service import seat_players as seat_pads
 from tests.records.helpers import Reached, drive, game_at

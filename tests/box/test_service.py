@@ -18,13 +18,13 @@ from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
+from narrator.engine.deal import deal
 from narrator.engine.tasks import Speech
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
 from narrator.settings import load_settings
 from narrator.sim.driver import PadPlayers
 from narrator.sim.players import Table
-from narrator.sim.selfplay import deal
 from narrator.voice.fake import FakeSpeaker
 
 

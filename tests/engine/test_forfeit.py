@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from narrator.engine.actions import Forfeit, Tap, WindowClosed
+from narrator.engine.deal import deal
 from narrator.engine.game import Game
 from narrator.engine.tasks import NightInput
 from narrator.errors import RuleError
 from narrator.rules.loader import bundled_names, load_bundled
-from narrator.sim.selfplay import deal
 
 
 def _first_day(name: str) -> Game:

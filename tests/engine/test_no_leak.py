@@ -11,13 +11,13 @@ from __future__ import annotations
 import pytest
 
 from narrator.engine.actions import Remove, Tap
+from narrator.engine.deal import deal
 from narrator.engine.effects import Effect, OpenWindow, Phase, Say, SeatLights, ShowAnswer
 from narrator.engine.game import Game
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.tasks import CallOut
 from narrator.records.script import estimated_timeline
 from narrator.rules.loader import bundled_names, load_bundled
-from narrator.sim.selfplay import deal
 
 Script = list[tuple[float, float, str, str]]
 

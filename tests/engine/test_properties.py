@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from narrator.engine.actions import Action, Nominate, Tap, Undo, Vote, WindowClosed
+from narrator.engine.deal import deal
 from narrator.engine.effects import Effect, Outcome, Record, Say
 from narrator.engine.game import Game
 from narrator.engine.legal import legal_actions
@@ -20,7 +21,6 @@ from narrator.engine.state import Ballot, State, Window
 from narrator.engine.tasks import Speech
 from narrator.errors import RuleError
 from narrator.rules.loader import bundled_names, load_bundled
-from narrator.sim.selfplay import deal
 from tests.profiles import games
 
 RULES = bundled_names()

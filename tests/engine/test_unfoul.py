@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from narrator.engine.actions import Foul, Unfoul, action_from_json
+from narrator.engine.deal import deal
 from narrator.engine.game import Game
 from narrator.errors import RuleError
 from narrator.records.journal import GameHeader
 from narrator.records.session import GameSession
 from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal
 
 
 def game() -> Game:

@@ -21,6 +21,7 @@ from narrator.cli import main as cli
 from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.devices.keypads import FakeKeypad
+from narrator.engine.deal import deal
 from narrator.engine.effects import ShowAnswer
 from narrator.evening import Event, GameSetup
 from narrator.records.polemica import parse_record
@@ -29,7 +30,6 @@ from narrator.service import Ports, Service
 from narrator.settings import load_settings
 from narrator.sim.driver import PadPlayers
 from narrator.sim.players import Table
-from narrator.sim.selfplay import deal
 from narrator.voice.fake import FakeSpeaker
 
 PAD = {"en": re.compile(r"\bpads?\b|\btap", re.IGNORECASE),

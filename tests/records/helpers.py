@@ -9,13 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from narrator.engine.actions import Action, Undo, WindowClosed
+from narrator.engine.deal import deal
 from narrator.engine.game import Game
 from narrator.engine.state import State
 from narrator.errors import RuleError
 from narrator.records.journal import GameHeader
 from narrator.rules.loader import load_bundled
 from narrator.sim.players import Table
-from narrator.sim.selfplay import deal
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "polemica"
 COMPLETE_GAMES = ["270561", "272910", "334187", "598995"]

@@ -170,11 +170,11 @@ def test_a_hosts_removal_and_a_night_foul_replay_from_an_export(tmp_path: Path) 
     """A game with a removal by the host (not by fouls) and a foul given at night goes out
     in the Polemica format and replays the same."""
     from narrator.engine.actions import Foul, Remove, WindowClosed
+    from narrator.engine.deal import deal
     from narrator.engine.game import Game
     from narrator.records.export_polemica import write_polemica
     from narrator.records.protocol import ProtocolBuilder
     from narrator.sim.players import Table
-    from narrator.sim.selfplay import deal
 
     rules = load_bundled("sport")
     cards = deal(rules, 10, 11)

@@ -14,11 +14,11 @@ import random
 import pytest
 
 from narrator.engine.actions import Action, Remove
+from narrator.engine.deal import deal
 from narrator.engine.game import Game
 from narrator.engine.legal import legal_actions
 from narrator.engine.state import State
 from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal
 
 RULE_SETS = ("classic", "boxed", "club")
 GAMES = 30

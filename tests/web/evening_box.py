@@ -13,11 +13,11 @@ from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
+from narrator.engine.deal import deal
 from narrator.service import Ports, Service
 from narrator.settings import load_settings
 from narrator.sim.driver import PadPlayers
 from narrator.sim.players import Table as Players
-from narrator.sim.selfplay import deal
 from narrator.voice.fake import FakeSpeaker
 from narrator.web.server import WebServer
 from narrator.web.site import serve

@@ -10,8 +10,8 @@ from pathlib import Path
 from aiohttp import web
 from aiohttp.test_utils import TestClient
 
+from narrator.engine.deal import deal
 from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal
 from tests.web.harness import PIN, Served, Table, serve_table
 
 Client = TestClient[web.Request, web.Application]

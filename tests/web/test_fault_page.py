@@ -10,8 +10,8 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient
 
+from narrator.engine.deal import deal
 from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal
 from narrator.web import pages
 from narrator.web.text import text
 from tests.web.harness import Served

@@ -12,9 +12,9 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient
 
+from narrator.engine.deal import deal
 from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import bundled_names, load_bundled
-from narrator.sim.selfplay import deal
 from tests.web.harness import Served
 
 Client = TestClient[web.Request, web.Application]

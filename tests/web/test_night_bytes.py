@@ -11,9 +11,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from narrator.engine.actions import Tap
+from narrator.engine.deal import deal
 from narrator.engine.tasks import CallOut
 from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal
 from tests.web.harness import PIN, Table
 
 SEED = 11

@@ -13,8 +13,8 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient
 
 import narrator
+from narrator.engine.deal import deal
 from narrator.rules.loader import load_bundled
-from narrator.sim.selfplay import deal
 from narrator.web.text import text
 from tests.web.harness import PIN, Table, serve_table
 

@@ -64,6 +64,9 @@ def test_a_dry_run_lists_every_step_in_order_and_changes_nothing(tmp_path: Path)
     assert "narrator demo --fast --json" in out
     assert "--cue night_falls --out /root/pi-check/say-VOICE-LANG.wav" in out
     assert f"sox {work}/root/pi-check/say-VOICE-LANG.wav -n stat" in out
+    # A voice that fell back speaks in espeak-ng's WAV: compared, so it fails.
+    wavs = f"{work}/root/pi-check"
+    assert f"cmp -s {wavs}/say-VOICE-LANG.wav {wavs}/say-espeak-ng-LANG.wav" in out
     assert "narrator listen --file /root/pi-check/next-speaker.wav --json" in out
     # Offline: a network namespace of its own, and pip told to use the wheelhouse only.
     assert re.search(rf"unshare --net chroot {work} /root/narrator/scripts/install-pi --wheelhouse "

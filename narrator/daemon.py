@@ -108,9 +108,22 @@ class Session(Protocol):
         """Done once every action applied so far is on disk."""
         ...
 
+    @property
+    def files(self) -> object | None:
+        """The ended game's protocol files, once written (None: not, or kept nowhere)."""
+        ...
+
+    @property
+    def unsaved(self) -> str | None:
+        """Why the ended game's protocol could not be written (None: it was, or not yet)."""
+        ...
+
 
 class Unrecorded:
     """A game kept nowhere (tests, a demo without a state folder)."""
+
+    files = None  # no protocol is written...
+    unsaved = None  # ...and none is missed
 
     def __init__(self, game: Game) -> None:
         self._game = game
@@ -200,9 +213,9 @@ class Box:
                 self.night_inputs[source] += 1
         if self.game.over:
             self._actions.put_nowait(None)
-        if self.game.over and getattr(self.session, "files", None) is not None:
+        if self.game.over and self.session.files is not None:
             effects = [*effects, Say("protocol_saved", {})]  # written before it is said
-        elif self.game.over and getattr(self.session, "unsaved", None) is not None:
+        elif self.game.over and self.session.unsaved is not None:
             effects = [*effects, Say("protocol_unsaved", {})]  # the card refused it
         if isinstance(action, Undo):
             effects = undone(self.game, effects)

@@ -20,4 +20,5 @@ BENCHES: dict[str, str] = {
     "speech": "narrator.bench.speech",
     "listen": "narrator.bench.listen",
     "web": "narrator.bench.web",
+    "tournament": "narrator.bench.tournament",
 }

@@ -5,21 +5,12 @@
   process, so one core).
 - engine_only_games_per_s: the same games' actions replayed through the engine alone,
   to tell the engine's share from the simulated players'.
-- engine: which engine was measured, "compiled" (scripts/build_engine.py) or "pure"
-  (with `engine_build: stale...` when a build is there but older than its source).
-  When it is the compiled one, the pure engine's figures follow in a child process
-  (`pure_engine_games_per_s`, `pure_engine_only_games_per_s`), for the ratio.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import time
 
-from narrator import compiled
 from narrator.engine.actions import Action
 from narrator.engine.core import Engine
 from narrator.engine.deal import deal
@@ -43,26 +34,8 @@ def run(quick: bool) -> dict[str, float | int | str]:
         for action in actions:
             engine.apply(st, action)
     engine_only = time.process_time() - start
-    figures: dict[str, float | int | str] = {
-        "engine": compiled.running(), "engine_games_per_s": round(games / elapsed, 1),
-        "engine_games": games, "engine_only_games_per_s": round(len(recorded) / engine_only, 1)}
-    if figures["engine"] == "compiled":
-        figures.update(_pure(quick))
-    elif not os.environ.get(compiled.ENV) and compiled.stale():
-        # A merge or edit since the build: the pure engine ran, and a figure read as the
-        # compiled one's would be off by ~x3.
-        figures["engine_build"] = "stale: measured pure; ./scripts/setup rebuilds it"
-    return figures
-
-
-def _pure(quick: bool) -> dict[str, float | int | str]:
-    """The same bench on the pure-Python engine, in a child that does not load the compiled one."""
-    child = subprocess.run(
-        [sys.executable, "-c", f"import json, narrator.bench.engine as e; print(json.dumps(e.run({quick})))"],
-        env={**os.environ, compiled.ENV: "1"}, capture_output=True, text=True, check=True)
-    pure = json.loads(child.stdout)
-    return {"pure_engine_games_per_s": pure["engine_games_per_s"],
-            "pure_engine_only_games_per_s": pure["engine_only_games_per_s"]}
+    return {"engine_games_per_s": round(games / elapsed, 1), "engine_games": games,
+            "engine_only_games_per_s": round(len(recorded) / engine_only, 1)}
 
 
 def _actions(seed: int) -> list[Action]:

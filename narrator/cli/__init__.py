@@ -31,6 +31,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "voices": ("narrator.cli.voices", "the voices installed for each language, and the default"),
     "adapt": ("narrator.cli.adapt", "adapt the English voice-command model to a club's recordings"),
     "voice-pack": ("narrator.cli.voice_pack", "record or check a voice pack (a club's own host)"),
+    "tournament": ("narrator.cli.tournament", "a tournament of many tables: the collector and its page"),
 }
 
 

@@ -58,6 +58,11 @@ class SeatPanel(Protocol):
     @property
     def seats(self) -> int: ...
 
+    @property
+    def mock(self) -> bool:
+        """On gpiozero's mock pins (a laptop): LEDs nobody sees."""
+        ...
+
     def start(self, sink: Sink) -> None:
         """Start delivering pad events (and host-button actions) to `sink` on this loop."""
         ...
@@ -89,6 +94,8 @@ class PadSource(Protocol):
 class BoardPanel:
     """A SeatPanel from a pad source and a set of outputs: debounce, hold and light
     patterns on the clock. The GPIO, expander and fake panels are all built from this."""
+
+    mock = False  # real LEDs (a fake's stand for them); GpioSeatPanel: its pins decide
 
     def __init__(self, seats: int, pads: PadSource, outputs: Outputs, clock: Clock, *,
                  host_pads: Sequence[str] = (), debounce: float = DEBOUNCE_S,

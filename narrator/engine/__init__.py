@@ -2,7 +2,8 @@
 
 It imports only the standard library and narrator.errors (tests/engine/test_imports.py).
 - `state.State`: the whole game as named fields and small frozen values (`Ballot`,
-  `Elimination`, `Nomination`, `Pick`, `Visit`, `Window`); JSON in and out.
+  `Elimination`, `Nomination`, `Pick`, `Window`); JSON in and out. What each ability
+  remembers between steps and nights is its own value in it (`memory`: `VisitMemory`...).
 - `tasks`: the agenda's moments as frozen values (`Speech(3)`, `CallOut("mafia_shot", 3)`).
 - `context`: `Ctx`, the helpers every hook uses, and the hooks' shapes: `TaskSpec`,
   `Ability`, `Intervention`, win checks, elimination hooks, and the `Registry` of them.

@@ -20,7 +20,7 @@ from narrator.engine.state import Pick
 def living_actors(ctx: Ctx, step: Step) -> list[int]:
     """The step's role holders who are alive and not blocked tonight (a lover's guest)."""
     st = ctx.state
-    blocked = st.blocked
+    blocked = st.visit.blocked
     return [s for s in st.holders(step.roles) if st.alive[s] and s not in blocked]
 
 
@@ -55,7 +55,7 @@ def step_order(ctx: Ctx, step: Step) -> int:
 
 def guarded(ctx: Ctx, target: int) -> bool:
     """Is this seat under a guard tonight: every action of others aimed at it fails."""
-    return target in ctx.state.guarded
+    return target in ctx.state.protection.guarded
 
 
 def news_arg(args: Mapping[str, Any], names: tuple[str, ...] = ("news",)) -> str | None:

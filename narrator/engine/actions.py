@@ -7,21 +7,14 @@ the tests can write and read them as text: `{"kind": "vote", "voter": 3}`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import Field, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from narrator.errors import RuleError
 
 
+@dataclass(frozen=True, slots=True)
 class Action:
-    # A plain base, not a dataclass, and each subclass's `kind` set after its class:
-    # compiled by mypyc, a ClassVar in a dataclass's body would become a field
-    # (mypyc/mypyc#1122). See scripts/build_engine.py. The actions a game makes most have
-    # their constructor written out (dataclass keeps it): compiled, a class's own __init__
-    # is native code and the generated one is not, and `object.__setattr__(self, ...)`
-    # spelled out is a plain store (narrator/engine/state.py).
-    __slots__ = ()
-    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
     kind: ClassVar[str] = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -39,43 +32,36 @@ class Deal(Action):
     Without a Deal the roles are learned at night zero from the holders' taps.
     """
 
+    kind: ClassVar[str] = "deal"
+
     roles: tuple[str, ...]
-
-
-Deal.kind = "deal"
 
 
 @dataclass(frozen=True, slots=True)
 class Tap(Action):
     """A short press on a seat pad. Its meaning depends on the moment (meet, call-out, vote)."""
 
+    kind: ClassVar[str] = "tap"
+
     seat: int
-
-    def __init__(self, seat: int) -> None:
-        object.__setattr__(self, "seat", seat)
-
-
-Tap.kind = "tap"
 
 
 @dataclass(frozen=True, slots=True)
 class Hold(Action):
     """A long press on a seat pad: the speaker ends their own speech."""
 
+    kind: ClassVar[str] = "hold"
+
     seat: int
-
-
-Hold.kind = "hold"
 
 
 @dataclass(frozen=True, slots=True)
 class Entry(Action):
     """A number typed on the private keypad and confirmed with Enter (0 means 'nobody')."""
 
+    kind: ClassVar[str] = "entry"
+
     number: int
-
-
-Entry.kind = "entry"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,109 +69,86 @@ class Choose(Action):
     """An explicit night choice: `actor` (a seat, or None for the role as a whole) picks
     `target` (None: no choice) in the current night step. Used by keypads and replays."""
 
+    kind: ClassVar[str] = "choose"
+
     actor: int | None
     target: int | None
-
-
-Choose.kind = "choose"
 
 
 @dataclass(frozen=True, slots=True)
 class WindowClosed(Action):
     """The timer of an open window ran out (sent by the daemon or a virtual clock)."""
 
+    kind: ClassVar[str] = "window_closed"
+
     window: int
-
-    def __init__(self, window: int) -> None:
-        object.__setattr__(self, "window", window)
-
-
-WindowClosed.kind = "window_closed"
 
 
 @dataclass(frozen=True, slots=True)
 class EndSpeech(Action):
     """'Thank you' / 'next speaker' / 'pass': the current speech ends now."""
 
-
-EndSpeech.kind = "end_speech"
+    kind: ClassVar[str] = "end_speech"
 
 
 @dataclass(frozen=True, slots=True)
 class Nominate(Action):
     """A nomination (or a Princeton accusation). `by` defaults to the current speaker."""
 
+    kind: ClassVar[str] = "nominate"
+
     target: int
     by: int | None = None
-
-    def __init__(self, target: int, by: int | None = None) -> None:
-        object.__setattr__(self, "target", target)
-        object.__setattr__(self, "by", by)
-
-
-Nominate.kind = "nominate"
 
 
 @dataclass(frozen=True, slots=True)
 class Withdraw(Action):
     """The current speaker withdraws the nomination made in this speech."""
 
-
-Withdraw.kind = "withdraw"
+    kind: ClassVar[str] = "withdraw"
 
 
 @dataclass(frozen=True, slots=True)
 class Second(Action):
     """A player seconds the pending accusation (Princeton rules)."""
 
+    kind: ClassVar[str] = "second"
+
     by: int
-
-
-Second.kind = "second"
 
 
 @dataclass(frozen=True, slots=True)
 class Vote(Action):
     """One vote by `voter` in the ballot that is open now."""
 
+    kind: ClassVar[str] = "vote"
+
     voter: int
-
-    def __init__(self, voter: int) -> None:
-        object.__setattr__(self, "voter", voter)
-
-
-Vote.kind = "vote"
 
 
 @dataclass(frozen=True, slots=True)
 class Foul(Action):
+    kind: ClassVar[str] = "foul"
+
     seat: int
-
-    def __init__(self, seat: int) -> None:
-        object.__setattr__(self, "seat", seat)
-
-
-Foul.kind = "foul"
 
 
 @dataclass(frozen=True, slots=True)
 class Unfoul(Action):
     """The host takes back a foul given by mistake (the seat's last one)."""
 
+    kind: ClassVar[str] = "unfoul"
+
     seat: int
-
-
-Unfoul.kind = "unfoul"
 
 
 @dataclass(frozen=True, slots=True)
 class Remove(Action):
     """The host removes (disqualifies) a player: no last word."""
 
+    kind: ClassVar[str] = "remove"
+
     seat: int
-
-
-Remove.kind = "remove"
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,79 +156,66 @@ class Forfeit(Action):
     """A severe breach (001: "opening eyes at the wrong time" at night) gives the game to
     the other team at once: the team of `seat` loses, where the rule set allows it."""
 
+    kind: ClassVar[str] = "forfeit"
+
     seat: int
-
-
-Forfeit.kind = "forfeit"
 
 
 @dataclass(frozen=True, slots=True)
 class BestMove(Action):
     """The first player killed at night names up to three seats they think are black."""
 
+    kind: ClassVar[str] = "best_move"
+
     seats: tuple[int, ...]
-
-
-BestMove.kind = "best_move"
 
 
 @dataclass(frozen=True, slots=True)
 class StartVoting(Action):
     """The host closes the discussion and opens the vote (or closes a Princeton day)."""
 
-
-StartVoting.kind = "start_voting"
+    kind: ClassVar[str] = "start_voting"
 
 
 @dataclass(frozen=True, slots=True)
 class Pause(Action):
-    pass
-
-
-Pause.kind = "pause"
+    kind: ClassVar[str] = "pause"
 
 
 @dataclass(frozen=True, slots=True)
 class Resume(Action):
-    pass
-
-
-Resume.kind = "resume"
+    kind: ClassVar[str] = "resume"
 
 
 @dataclass(frozen=True, slots=True)
 class Repeat(Action):
     """Say the last public cue again."""
 
-
-Repeat.kind = "repeat"
+    kind: ClassVar[str] = "repeat"
 
 
 @dataclass(frozen=True, slots=True)
 class AddTime(Action):
+    kind: ClassVar[str] = "add_time"
+
     seconds: int = 30
-
-
-AddTime.kind = "add_time"
 
 
 @dataclass(frozen=True, slots=True)
 class Verdict(Action):
     """The judge (boxed) replaces the day's vote: `target` goes to jail."""
 
+    kind: ClassVar[str] = "verdict"
+
     judge: int
     target: int
-
-
-Verdict.kind = "verdict"
 
 
 @dataclass(frozen=True, slots=True)
 class Undo(Action):
     """Host correction: back to the exact state before the last action."""
 
-
-Undo.kind = "undo"
+    kind: ClassVar[str] = "undo"
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -290,21 +240,19 @@ _FITS: dict[str, Callable[[Any], bool]] = {
 }
 
 
-# What an action's field holds, by its name ("int" unless named here). Not read from the
-# annotations: the compiled engine keeps no annotation text (a test holds this to the source).
-_TUPLE_FIELDS = {"roles": "tuple[str, ...]", "seats": "tuple[int, ...]"}
-_OPTIONAL_FIELDS = {(Choose, "actor"), (Choose, "target"), (Nominate, "by")}
-
-
 def fits(annotation: str, value: Any) -> bool:
     """Whether a JSON value can fill a field of this type (from `field_type`)."""
     return _FITS[annotation](value)
 
 
 def field_type(cls: type[Action], name: str) -> str:
-    if name in _TUPLE_FIELDS:
-        return _TUPLE_FIELDS[name]
-    return "int | None" if (cls, name) in _OPTIONAL_FIELDS else "int"
+    """The field's type as its class declares it ("int", "int | None", "tuple[int, ...]")."""
+    return _FIELD_TYPES[cls][name]
+
+
+# Annotations are text in this module (`from __future__ import annotations`): the keys of _FITS.
+_FIELD_TYPES: dict[type[Action], dict[str, str]] = {
+    cls: {f.name: str(f.type) for f in fields(cls)} for cls in ACTION_TYPES.values()}
 
 
 def action_from_json(data: Any) -> Action:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from narrator.engine.actions import Action
 from narrator.engine.cues import outcome_cues
@@ -44,52 +44,29 @@ class Ctx:
     out: list[Effect] = field(default_factory=list)
     # The dimmed seats of `day_lights`, kept while the eliminations list they came from
     # is the state's and has not grown (it is only ever appended to).
-    _dim_of: list[Elimination] | None = None
-    _dim_len: int = 0
-    _dim: tuple[int, ...] = ()
-    _one_lit: dict[int, SeatLights] = field(default_factory=dict)  # for `_dim`, by seat
+    _dim_of: list[Elimination] | None = field(default=None, init=False)
+    _dim_len: int = field(default=0, init=False)
+    _dim: tuple[int, ...] = field(default=(), init=False)
     # While `check_win` runs: the sides' count, shared by the win checks (wins.sides).
-    checking_win: bool = False
-    counted: dict[str, int] | None = None
-
-    # The constructors of this module's values are written out (dataclass keeps them):
-    # compiled (scripts/build_engine.py), a class's own __init__ is native code, the
-    # generated one is not (about 4,000 instructions a value).
-    def __init__(self, rules: RuleSet, state: State, hooks: Registry,
-                 out: list[Effect] | None = None) -> None:
-        self.rules = rules
-        self.state = state
-        self.hooks = hooks
-        self.out = [] if out is None else out
-        self._dim_of = None
-        self._dim_len = 0
-        self._dim = ()
-        self._one_lit = {}
-        self.checking_win = False
-        self.counted = None
+    checking_win: bool = field(default=False, init=False)
+    counted: dict[str, int] | None = field(default=None, init=False)
 
     # speech and sound
     def say(self, cue: str, **params: Param) -> None:
         # A rule set may say an engine cue in its own words (classic's first night).
-        cue = self.rules.cue_words.get(cue, cue)
-        said = Say(cue, params) if params else _PLAIN_SAYS.get(cue)
-        if said is None:
-            said = _PLAIN_SAYS[cue] = Say(cue, {})
+        said = Say(self.rules.cue_words.get(cue, cue), params)
         self.out.append(said)
         self.state.last_say = said
 
     def say_seat(self, cue: str, seat: int) -> None:
-        """`say(cue, seat=seat)` with a shared value: most cues a game says name one seat
-        (a call-out's numbers, the speakers, the ballots), and an effect is never changed."""
-        said = _seat_say(self.rules.cue_words.get(cue, cue), seat)
+        """`say(cue, seat=seat)`: most cues a game says name one seat (a call-out's
+        numbers, the speakers, the ballots)."""
+        said = Say(self.rules.cue_words.get(cue, cue), {"seat": seat})
         self.out.append(said)
         self.state.last_say = said
 
     def sound(self, name: str) -> None:
-        sound = _SOUNDS.get(name)
-        if sound is None:
-            sound = _SOUNDS[name] = Sound(name)
-        self.out.append(sound)
+        self.out.append(Sound(name))
 
     def record(self, event: str, secret: bool = False, **data: Any) -> None:
         self.out.append(Record(event, data, secret))
@@ -99,27 +76,21 @@ class Ctx:
         """Open a window for `task` and stop the agenda until it closes. Returns True."""
         st = self.state
         st.current = task
-        st.windows += 1
-        st.window = st.windows
-        st.open = _window(purpose, seconds, seat or 0)
-        self.out.append(OpenWindow(st.window, purpose, seconds, seat))
+        window = st.window = st.windows = st.windows + 1
+        _describe(st, purpose, seconds, seat or 0)
+        self.out.append(OpenWindow(window, purpose, seconds, seat))
         return True
 
     def say_seat_and_wait(self, task: Task, cue: str, seat: int, purpose: str,
                           seconds: float) -> bool:
         """`say_seat(cue, seat)` then `wait(task, purpose, seconds)` (no seat), in one
         call: what every number of a call-out does, most of a game's moments."""
-        said = _seat_say(self.rules.cue_words.get(cue, cue), seat)
+        said = Say(self.rules.cue_words.get(cue, cue), {"seat": seat})
         st = self.state
         st.last_say = said
         st.current = task
         window = st.window = st.windows = st.windows + 1
-        # The beat before was most likely the same window (the call-out's last number):
-        # compared field by field, cheaper than hashing the table's key.
-        opened = st.open
-        if (opened is None or opened.purpose != purpose or opened.seconds != seconds
-                or opened.seat != 0 or type(opened.seconds) is not type(seconds)):
-            st.open = _window(purpose, seconds, 0)
+        _describe(st, purpose, seconds, 0)
         out = self.out
         out.append(said)
         out.append(OpenWindow(window, purpose, seconds, None))
@@ -134,37 +105,13 @@ class Ctx:
         # The dimmed seats are the eliminated ones (only `eliminate` takes a seat out).
         gone = self.state.eliminations
         if gone is not self._dim_of or len(gone) != self._dim_len:
-            dim = self._dim = tuple(sorted([e.seat for e in gone]))
+            self._dim = tuple(sorted([e.seat for e in gone]))
             self._dim_of = gone
             self._dim_len = len(gone)
-            if len(_ONE_LIT) >= 4096:
-                _ONE_LIT.clear()
-            self._one_lit = _ONE_LIT.setdefault(dim, {})
-        dim = self._dim
-        # Most lights a game sets: no seat lit, or one speaker's seat lit or blinking.
-        # Found by that one seat (negative: blinking) among these dimmed seats, with no
-        # key tuple to build and hash.
-        one: int | None = None
-        if not blink:
-            one = 0 if not on else (on[0] if len(on) == 1 else None)
-        elif not on and len(blink) == 1:
-            one = -blink[0]
-        if one is not None:
-            lights = self._one_lit.get(one)
-            if lights is None:
-                lights = self._one_lit[one] = SeatLights(on, blink, dim)
-            self.out.append(lights)
-            return
-        key = (on, blink, dim)
-        lights = _LIGHTS.get(key)
-        if lights is None:
-            if len(_LIGHTS) >= 4096:  # dimmed sets are many at big tables: keep it small
-                _LIGHTS.clear()
-            lights = _LIGHTS[key] = SeatLights(on, blink, dim)
-        self.out.append(lights)
+        self.out.append(SeatLights(on, blink, self._dim))
 
     def dark(self) -> None:
-        self.out.append(_DARK)
+        self.out.append(SeatLights())
 
     # rules
     def step(self, step_id: str) -> Step:
@@ -238,48 +185,14 @@ class Ctx:
         self.out.append(GameOver(outcome))
 
 
-# The windows' frozen descriptions, shared: a game opens a few kinds thousands of times.
-# By purpose, then seat, then the few lengths each has (a speech and its last seconds):
-# found without building and hashing a key tuple.
-_WINDOWS: Final[dict[str, dict[int, list[Window]]]] = {}
-
-
-def _window(purpose: str, seconds: float, seat: int) -> Window:
-    by_seat = _WINDOWS.get(purpose)
-    if by_seat is None:
-        by_seat = _WINDOWS[purpose] = {}
-    known = by_seat.get(seat)
-    if known is None:
-        known = by_seat[seat] = []
-    for opened in known:
-        # 30 and 30.0 are equal but not one JSON: the type is compared too.
-        if opened.seconds == seconds and type(opened.seconds) is type(seconds):
-            return opened
-    if len(known) >= 8:  # a rule set has a few lengths; bounded all the same
-        known.clear()
-    opened = Window(purpose, seconds, seat)
-    known.append(opened)
-    return opened
-
-# Effects that are the same every time, shared (effects are values nobody changes): a
-# game says about 250 cues and sets the lights 150 times, and building each anew was a
-# tenth of the engine bench. Bounded: cue ids by seat numbers, lights by seat tuples.
-_PLAIN_SAYS: Final[dict[str, Say]] = {}
-_SEAT_SAYS: Final[dict[str, dict[int, Say]]] = {}  # by cue, then seat (no key tuple to hash)
-_SOUNDS: Final[dict[str, Sound]] = {}
-_LIGHTS: Final[dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], SeatLights]] = {}
-_ONE_LIT: Final[dict[tuple[int, ...], dict[int, SeatLights]]] = {}  # by dimmed seats, then seat
-_DARK: Final = SeatLights()
-
-
-def _seat_say(cue: str, seat: int) -> Say:
-    by_seat = _SEAT_SAYS.get(cue)
-    if by_seat is None:
-        by_seat = _SEAT_SAYS[cue] = {}
-    said = by_seat.get(seat)
-    if said is None:
-        said = by_seat[seat] = Say(cue, {"seat": seat})
-    return said
+def _describe(st: State, purpose: str, seconds: float, seat: int) -> None:
+    """The open window's description (`st.open`), kept when the window before had the
+    same one: most windows are a call-out's beats, alike but for their number."""
+    opened = st.open
+    # 30 and 30.0 are equal but not one JSON: the type is compared too.
+    if (opened is None or opened.purpose != purpose or opened.seconds != seconds
+            or opened.seat != seat or type(opened.seconds) is not type(seconds)):
+        st.open = Window(purpose, seconds, seat)
 
 
 # --- tasks --------------------------------------------------------------------------------
@@ -295,29 +208,19 @@ def waits_only(ctx: Ctx, task: Task) -> bool:
     raise RuleError(f"{task.name} is not an agenda task")
 
 
+@dataclass(slots=True)
 class TaskSpec(Generic[T]):
     """What a task does. `start` runs when the task reaches the front of the agenda; it
     returns True when it opened a window and the agenda must wait. While that window is
     open, actions aimed at the moment (taps, votes, nominations...) go to `act`; when the
     window closes, `closed` runs (None: nothing to do then, the agenda just goes on).
+    """
 
-    A plain class, not a generic dataclass: mypyc cannot compile the latter."""
-
-    __slots__ = ("accepts", "act", "closed", "start")
     start: Callable[[Ctx, T], bool]
-    act: Callable[[Ctx, T, Action], None]
-    closed: Callable[[Ctx, T], None] | None
+    act: Callable[[Ctx, T, Action], None] = _no_input
+    closed: Callable[[Ctx, T], None] | None = None
     # Which action kinds `act` may accept: the legal-action query asks this before generating.
-    accepts: frozenset[str]
-
-    def __init__(self, start: Callable[[Ctx, T], bool],
-                 act: Callable[[Ctx, T, Action], None] = _no_input,
-                 closed: Callable[[Ctx, T], None] | None = None,
-                 accepts: frozenset[str] = frozenset()) -> None:
-        self.start = start
-        self.act = act
-        self.closed = closed
-        self.accepts = accepts
+    accepts: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,11 +245,6 @@ class Attack:
     news: str = ""
     order: int = 0
 
-    def __init__(self, how: str, news: str = "", order: int = 0) -> None:
-        object.__setattr__(self, "how", how)
-        object.__setattr__(self, "news", news)
-        object.__setattr__(self, "order", order)
-
 
 @dataclass(frozen=True, slots=True)
 class News:
@@ -357,12 +255,6 @@ class News:
     cue: str
     seat: int
     always: bool = False
-
-    def __init__(self, order: int, cue: str, seat: int, always: bool = False) -> None:
-        object.__setattr__(self, "order", order)
-        object.__setattr__(self, "cue", cue)
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "always", always)
 
 
 @dataclass(slots=True)
@@ -381,18 +273,6 @@ class Dawn:
     save_news: dict[int, News] = field(default_factory=dict)  # said if the save worked
     stopped: set[int] = field(default_factory=set)  # seats whose attackers a guard stopped
     news: list[News] = field(default_factory=list)
-
-    def __init__(self) -> None:
-        self.kills = {}
-        self.killed_by = {}
-        self.kill_called = False
-        self.saved = set()
-        self.morning = []
-        self.attacks = {}
-        self.saves = {}
-        self.save_news = {}
-        self.stopped = set()
-        self.news = []
 
     def attack(self, seat: int, how: str, news: str = "", order: int = 0) -> None:
         self.kills.setdefault(seat, how)
@@ -457,7 +337,7 @@ WinCheck = Callable[[Ctx], Outcome | None]
 OnElimination = Callable[[Ctx, int, str], None]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Registry:
     """Every hook the engine can run, by the name rule sets and tasks use."""
 

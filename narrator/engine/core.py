@@ -49,8 +49,6 @@ class Engine:
     def __init__(self, rules: RuleSet, hooks: Registry = REGISTRY) -> None:
         self.rules = rules
         self.hooks = hooks
-        # A dict, not the registry's Mapping: compiled, a dict's item is read directly, and
-        # every action of a game reads one.
         self._tasks: dict[type[Task], TaskSpec[Any]] = dict(hooks.tasks)
         self._ctx: Ctx | None = None
 

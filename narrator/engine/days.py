@@ -161,7 +161,7 @@ def nominate(ctx: Ctx, speaker: int, action: Nominate | Withdraw) -> None:
         # club's doctor_coma (000)
         raise RuleError(f"seat {by} nominates nobody today", "cannot_nominate", seat=by)
     ctx.require_alive(action.target, "nominee")
-    if action.target in st.immune:
+    if action.target in st.visit.immune:
         raise RuleError(f"seat {action.target} cannot be nominated today", "not_nominable",
                         seat=action.target)
     if any(n.target == action.target for n in st.nominations):

@@ -96,7 +96,7 @@ def _accusations_act(ctx: Ctx, t: Accusations, action: Action) -> None:
         ctx.require_alive(by, "accuser")
         if by == target and not ctx.rules.day.self_nomination:
             raise RuleError("a player cannot accuse themself", "self_nomination", seat=by)
-    if target in st.immune:
+    if target in st.visit.immune:
         raise RuleError(f"seat {target} cannot be accused today", "not_nominable", seat=target)
     if any(n.target == target for n in st.nominations):
         raise RuleError(f"seat {target} was acquitted today and cannot be accused again",

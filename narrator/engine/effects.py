@@ -2,9 +2,7 @@
 
 Effects are values: nobody changes one after the engine made it. They are plain slotted
 dataclasses rather than frozen ones because a game makes hundreds of them and frozen
-dataclasses cost three times as much to build (the engine bench counts that). The ones a
-game makes most have their constructor written out (dataclass keeps it): compiled
-(scripts/build_engine.py), a class's own __init__ is native code, the generated one is not.
+dataclasses cost three times as much to build (the engine bench counts that).
 
 The contract with whoever executes a list of effects:
 - `Say` and `Sound` are played one after another, each to its end;
@@ -15,18 +13,14 @@ The contract with whoever executes a list of effects:
 
 from __future__ import annotations
 
-from dataclasses import Field, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 Param = int | str | tuple[int, ...]
 
 
+@dataclass(slots=True)
 class Effect:
-    # A plain base, not a dataclass, and each subclass's `kind` set after its class:
-    # compiled by mypyc, a ClassVar in a dataclass's body would become a field
-    # (mypyc/mypyc#1122). See scripts/build_engine.py.
-    __slots__ = ()
-    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
     kind: ClassVar[str] = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -53,10 +47,6 @@ class Outcome:
     reason: str
     winner: str | None
 
-    def __init__(self, reason: str, winner: str | None) -> None:
-        object.__setattr__(self, "reason", reason)
-        object.__setattr__(self, "winner", winner)
-
     def to_json(self) -> dict[str, Any]:
         return {"reason": self.reason, "winner": self.winner}
 
@@ -65,49 +55,33 @@ class Outcome:
 class Phase(Effect):
     """The game moves to a new phase: "night" or "day", with its number ("day", 3)."""
 
+    kind: ClassVar[str] = "phase"
+
     phase: str
     number: int
-
-    def __init__(self, phase: str, number: int) -> None:
-        self.phase = phase
-        self.number = number
 
     @property
     def label(self) -> str:
         return f"{self.phase}-{self.number}"
 
 
-Phase.kind = "phase"
-
-
 @dataclass(slots=True)
 class Say(Effect):
     """Speak a cue from the phrase book. Params are public values only (seat numbers, counts)."""
 
+    kind: ClassVar[str] = "say"
+
     cue: str
     params: dict[str, Param] = field(default_factory=dict)
-
-    # Written out (dataclass keeps it): compiled, a class's own __init__ is native code,
-    # the one dataclass generates is not (a game builds hundreds of effects).
-    def __init__(self, cue: str, params: dict[str, Param] | None = None) -> None:
-        self.cue = cue
-        self.params = {} if params is None else params
-
-
-Say.kind = "say"
 
 
 @dataclass(slots=True)
 class Sound(Effect):
     """Play one of the short cue sounds in sounds/ (gong, chime, tick, beat)."""
 
+    kind: ClassVar[str] = "sound"
+
     name: str
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-
-Sound.kind = "sound"
 
 
 @dataclass(slots=True)
@@ -118,57 +92,39 @@ class OpenWindow(Effect):
     (or, in the day, by `CloseWindow` when a speech ends early).
     """
 
+    kind: ClassVar[str] = "open_window"
+
     window: int
     purpose: str
     seconds: float
     seat: int | None = None
-
-    def __init__(self, window: int, purpose: str, seconds: float, seat: int | None = None) -> None:
-        self.window = window
-        self.purpose = purpose
-        self.seconds = seconds
-        self.seat = seat
-
-
-OpenWindow.kind = "open_window"
 
 
 @dataclass(slots=True)
 class CloseWindow(Effect):
     """Cancel the timer of a day window that ended early (the speaker said 'thank you')."""
 
+    kind: ClassVar[str] = "close_window"
+
     window: int
-
-    def __init__(self, window: int) -> None:
-        self.window = window
-
-
-CloseWindow.kind = "close_window"
 
 
 @dataclass(slots=True)
 class ExtendWindow(Effect):
+    kind: ClassVar[str] = "extend_window"
+
     window: int
     seconds: float
 
 
-ExtendWindow.kind = "extend_window"
-
-
 @dataclass(slots=True)
 class PauseTimers(Effect):
-    pass
-
-
-PauseTimers.kind = "pause_timers"
+    kind: ClassVar[str] = "pause_timers"
 
 
 @dataclass(slots=True)
 class ResumeTimers(Effect):
-    pass
-
-
-ResumeTimers.kind = "resume_timers"
+    kind: ClassVar[str] = "resume_timers"
 
 
 @dataclass(slots=True)
@@ -178,18 +134,11 @@ class SeatLights(Effect):
     At night every tuple is empty: the lights say nothing about who acts.
     """
 
+    kind: ClassVar[str] = "seat_lights"
+
     on: tuple[int, ...] = ()
     blink: tuple[int, ...] = ()
     dim: tuple[int, ...] = ()
-
-    def __init__(self, on: tuple[int, ...] = (), blink: tuple[int, ...] = (),
-                 dim: tuple[int, ...] = ()) -> None:
-        self.on = on
-        self.blink = blink
-        self.dim = dim
-
-
-SeatLights.kind = "seat_lights"
 
 
 @dataclass(slots=True)
@@ -199,6 +148,8 @@ class ShowAnswer(Effect):
     A role check's answer is the card shown (boxed: "mafia", "civilian"...), with `code`
     its place in the list of roles announced before the game: the lights blink it."""
 
+    kind: ClassVar[str] = "show_answer"
+
     answer: str
     seconds: float
     code: int = 0
@@ -206,34 +157,18 @@ class ShowAnswer(Effect):
     # device: the performer shows a decoy exactly like an answer.
     decoy: bool = False
 
-    def __init__(self, answer: str, seconds: float, code: int = 0, decoy: bool = False) -> None:
-        self.answer = answer
-        self.seconds = seconds
-        self.code = code
-        self.decoy = decoy
-
-
-ShowAnswer.kind = "show_answer"
-
 
 @dataclass(slots=True)
 class Eliminated(Effect):
     """A player leaves the table. `how`: vote, shot, fouls, removed, lifted (or a rule
     set's own: poisoned, duel...). `phase` is "day" or "night"."""
 
+    kind: ClassVar[str] = "eliminated"
+
     seat: int
     how: str
     phase: str
     number: int
-
-    def __init__(self, seat: int, how: str, phase: str, number: int) -> None:
-        self.seat = seat
-        self.how = how
-        self.phase = phase
-        self.number = number
-
-
-Eliminated.kind = "eliminated"
 
 
 @dataclass(slots=True)
@@ -241,25 +176,16 @@ class Record(Effect):
     """A line for the game protocol. `secret` ones (roles, night choices, checks) go only to
     the mode-0600 protocol files, never to logs at INFO or to speech."""
 
+    kind: ClassVar[str] = "record"
+
     event: str
     data: dict[str, Any] = field(default_factory=dict)
     secret: bool = False
 
-    def __init__(self, event: str, data: dict[str, Any] | None = None, secret: bool = False) -> None:
-        self.event = event
-        self.data = {} if data is None else data
-        self.secret = secret
-
-
-Record.kind = "record"
-
 
 @dataclass(slots=True)
 class GameOver(Effect):
+    kind: ClassVar[str] = "game_over"
+
     outcome: Outcome
 
-    def __init__(self, outcome: Outcome) -> None:
-        self.outcome = outcome
-
-
-GameOver.kind = "game_over"

@@ -57,7 +57,7 @@ def askers(ctx: Ctx, step: Step) -> list[int]:
     if not step.args.get("ranked", False):
         return living_actors(ctx, step)
     st = ctx.state
-    blocked = st.blocked
+    blocked = st.visit.blocked
     for role in step.roles:
         seats = [s for s in st.holders((role,)) if st.alive[s]]
         if seats:

@@ -64,7 +64,7 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
             out.append(Withdraw())
         if may_nominate_again(rules, st, st.speaker):
             taken = {n.target for n in st.nominations}
-            free = [s for s in living if s not in taken and s not in st.immune]
+            free = [s for s in living if s not in taken and s not in st.visit.immune]
             self_ok = rules.day.self_nomination
             if st.speaker not in st.muted:  # a player in a coma (club) nominates nobody
                 out.extend(Nominate(s) for s in free if self_ok or s != st.speaker)

@@ -51,7 +51,7 @@ def _night_start(ctx: Ctx, t: NightStart) -> bool:
     ctx.sound("gong")
     # The day's silence and sleep are over.
     st.muted = []
-    st.asleep = []
+    st.visit.asleep = []
     ctx.say("night_zero" if st.number == 0 else "night_falls")
     steps: list[Task] = []
     for s in ctx.rules.steps():
@@ -198,7 +198,7 @@ def _step_end(ctx: Ctx, t: StepEnd) -> bool:
         return _meeting_end(ctx, step)
     # A player removed during the call-out (a fourth foul) no longer has a say, nor does
     # one blocked tonight (a lover's guest): their taps were taken like any, and dropped.
-    blocked = st.blocked
+    blocked = st.visit.blocked
     choices = tuple(c for c in st.taps if c.actor == 0 or (st.alive[c.actor] and c.actor not in blocked))
     st.night[step.id] = choices
     ctx.record("night_choice", secret=True, night=st.number, step=step.id,
@@ -235,7 +235,7 @@ def _meeting_end(ctx: Ctx, step: Step) -> bool:
     st = ctx.state
     tapped = sorted(st.tapped)
     st.tapped = []
-    if all(st.roles[1:]) and not st.learned:
+    if all(st.roles[1:]) and not st.night_zero.learned:
         ctx.push(shared(Sleep, step.id))  # dealt: nothing to learn
         return False
     expected = sum(st.deck.get(r, 0) for r in step.roles)
@@ -244,15 +244,15 @@ def _meeting_end(ctx: Ctx, step: Step) -> bool:
     )
     shown = MeetCount(step.id, len(tapped))
     if not fits:
-        st.meet_calls += 1
-        if st.meet_calls >= ctx.rules.meet_calls:
+        st.night_zero.meet_calls += 1
+        if st.night_zero.meet_calls >= ctx.rules.meet_calls:
             _forget_night_zero(ctx)
             st.agenda = [shown, Sleep(step.id), NightZeroHeld(), NightStart()]
             return False
         again: list[Task] = [Gap()] if ctx.rules.step_gap > 0 else []
         ctx.push(shown, Sleep(step.id), *again, NightStep(step.id))
         return False
-    st.meet_calls = 0
+    st.night_zero.meet_calls = 0
     for seat in range(1, st.seats + 1):
         if seat in tapped:
             st.possible[seat] = tuple(r for r in st.possible[seat] if r in step.roles)
@@ -261,7 +261,7 @@ def _meeting_end(ctx: Ctx, step: Step) -> bool:
         # Known now: a role that acts this same night (classic's first-night kill) counts.
         if len(st.possible[seat]) == 1 and not st.roles[seat]:
             st.roles[seat] = st.possible[seat][0]
-            st.learned = True
+            st.night_zero.learned = True
     ctx.push(shown, Sleep(step.id))
     return False
 
@@ -278,10 +278,10 @@ def _meet_count(ctx: Ctx, t: MeetCount) -> bool:
 def _forget_night_zero(ctx: Ctx) -> None:
     """Everything night zero learned is dropped: it is played again from its start."""
     st = ctx.state
-    st.meet_calls = 0
+    st.night_zero.meet_calls = 0
     st.roles = [""] * (st.seats + 1)
     st.possible = [()] + [tuple(sorted(st.deck)) for _ in range(st.seats)]
-    st.learned = False
+    st.night_zero.learned = False
     st.taps = []
     st.tapped = []
     st.night = {}
@@ -289,7 +289,7 @@ def _forget_night_zero(ctx: Ctx) -> None:
 
 def _night_zero_held(ctx: Ctx, t: NightZeroHeld) -> bool:
     st = ctx.state
-    st.redo_night_zero = True
+    st.night_zero.redo_night_zero = True
     if not st.paused:
         st.paused = True
         ctx.out.append(PauseTimers())
@@ -299,13 +299,13 @@ def _night_zero_held(ctx: Ctx, t: NightZeroHeld) -> bool:
 
 
 def _night_zero_resumed(ctx: Ctx, t: NightZeroHeld) -> None:
-    ctx.state.redo_night_zero = False
+    ctx.state.night_zero.redo_night_zero = False
 
 
 def settle_roles(ctx: Ctx) -> None:
     """After night zero's meetings: give every seat the one role left to it."""
     st = ctx.state
-    if all(st.roles[1:]) and not st.learned:
+    if all(st.roles[1:]) and not st.night_zero.learned:
         return  # dealt: nothing to learn
     left = dict(st.deck)
     for seat in range(1, st.seats + 1):
@@ -324,7 +324,7 @@ def settle_roles(ctx: Ctx) -> None:
             left[role] -= 1
         st.roles[seat] = role
         st.possible[seat] = (role,)
-    st.learned = False
+    st.night_zero.learned = False
     ctx.record("deal", secret=True, roles=st.roles[1:], learned=True)
 
 
@@ -337,8 +337,8 @@ def _dawn(ctx: Ctx, t: Daybreak) -> bool:
         if step.id in st.night:
             ctx.ability(step).at_dawn(ctx, step, st.night[step.id], dawn)
     st.night = {}
-    st.blocked = []  # a block lasts one night
-    st.guarded = []
+    st.visit.blocked = []  # a block lasts one night
+    st.protection.guarded = []
     night = st.number
     st.phase = "day"
     st.voting_started = False  # a removal during the morning cancels this day's vote

@@ -2,7 +2,7 @@
 
 A pick is remembered per step (the doctor's last patient, the lover's last guest), so a
 rule like "never the same seat twice in a row" is data in the step's args. Memories live
-in `state.last_pick` (step id -> seat).
+in `state.picks.last_pick` (step id -> seat).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def flags(args: Mapping[str, Any], names: Iterable[str]) -> str | None:
 
 
 def last_pick(ctx: Ctx, step: Step) -> int:
-    return ctx.state.last_pick.get(step.id, 0)
+    return ctx.state.picks.last_pick.get(step.id, 0)
 
 
 def remember(ctx: Ctx, step: Step, target: int) -> bool:
@@ -37,5 +37,5 @@ def remember(ctx: Ctx, step: Step, target: int) -> bool:
     Every night's pick is remembered, even one that had no effect, so "never the same
     seat twice in a row" holds for a pick repeated three nights running too."""
     repeated = bool(target) and target == last_pick(ctx, step)
-    ctx.state.last_pick[step.id] = target
+    ctx.state.picks.last_pick[step.id] = target
     return repeated

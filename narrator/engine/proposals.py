@@ -41,7 +41,7 @@ def propose(ctx: Ctx, target: int, by: int) -> None:
             raise RuleError(f"seat {by} is silenced today and proposes nobody", "silenced", seat=by)
         if by == target and not ctx.rules.day.self_nomination:
             raise RuleError(f"seat {by} cannot propose themself", "self_nomination", seat=by)
-    if target in st.immune:
+    if target in st.visit.immune:
         raise RuleError(f"seat {target} cannot be proposed today", "not_nominable", seat=target)
     if any(n.target == target for n in st.nominations):
         raise RuleError(f"seat {target} is already proposed", "already_nominated", seat=target)

@@ -52,9 +52,9 @@ def _heal_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> 
         if mode == "never":
             return
         if mode == "once":
-            if step.id in st.self_healed:
+            if step.id in st.protection.self_healed:
                 return
-            st.self_healed.append(step.id)
+            st.protection.self_healed.append(step.id)
     order = step_order(ctx, step)
     how = step.args.get("kills_unattacked")
     if how and not dawn.attacks.get(target) and target not in dawn.stopped:
@@ -89,14 +89,14 @@ def _guard_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     target = single_target(ctx, step, choices)
     if not target or target in guards or not st.alive[target]:
         return
-    st.guarded = [target]
+    st.protection.guarded = [target]
     ctx.record("guarded", secret=True, step=step.id, seat=target, night=st.number)
 
 
 def _guard_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     # The morning tells a guard only when it stopped a kill: a stopped check or sleep
     # would tell the table what the commissar or the spy chose.
-    for seat in ctx.state.guarded:
+    for seat in ctx.state.protection.guarded:
         if seat in dawn.stopped and "news" in step.args:
             dawn.news.append(News(step_order(ctx, step), str(step.args["news"]), seat))
 

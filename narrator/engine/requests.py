@@ -2,13 +2,12 @@
 abandon the game in play. They travel the devices' sinks like actions but never reach the
 engine or the journal: the service takes them (narrator.service, narrator.evening).
 
-They live in the engine's package, though the engine never sees them, because they are
-actions: compiled by mypyc (scripts/build_engine.py), `Action` cannot be subclassed by an
-interpreted class."""
+They live beside the actions they travel with, though the engine never sees them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from narrator.engine.actions import Action
 
@@ -17,15 +16,14 @@ from narrator.engine.actions import Action
 class NextGame(Action):
     """Start the next game with the same names and seats (Enter after a game, "next game")."""
 
-
-NextGame.kind = "next_game"
+    kind: ClassVar[str] = "next_game"
 
 
 @dataclass(frozen=True, slots=True)
 class AbandonGame(Action):
     """End the game in play without a result (asked twice, or confirmed by "yes")."""
 
+    kind: ClassVar[str] = "abandon_game"
 
-AbandonGame.kind = "abandon_game"
 
 EVENING_REQUESTS = (NextGame, AbandonGame)

@@ -15,7 +15,7 @@ from typing import Any
 from narrator.engine.settings import Limit, Setting
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Role:
     name: str
     team: str  # "red", "black" or a team of its own ("maniac")
@@ -42,7 +42,7 @@ class Role:
         return self.counts_as or self.team
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Step:
     """One call of the night script. It is called every night whether its role holders
     are alive, dead, silenced or blocked; only roles absent from the deck are skipped."""
@@ -80,7 +80,7 @@ class Step:
         return str(getattr(self, which))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DayRules:
     procedure: str = "speeches"  # hook in narrator.engine.days
     speech: float = 60.0
@@ -133,7 +133,7 @@ class DayRules:
     reveal_role: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FoulRules:
     silence_at: int = 3
     remove_at: int = 4
@@ -148,14 +148,14 @@ class FoulRules:
     enabled: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DawnRules:
     # What the morning tells besides the victims (boxed: "booklet": who killed whom, who
     # was saved, put to sleep, silenced; "deaths": only the dead, by killer, and the silenced).
     news: str = "booklet"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Setup:
     """A deck built from a table of counts by seats, some of whose columns are groups of
     special roles a club picks (the boxed booklet: "Вы сами выбираете, какие роли оставить
@@ -249,7 +249,7 @@ class Setup:
         return deck
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Preset:
     """A named bundle of settings (sport's `tournament`): picked by name with `--preset`
     or on the set-up page; settings given beside it win."""
@@ -260,7 +260,7 @@ class Preset:
     rule: str = ""  # where the practice comes from
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RuleSet:
     name: str
     title: str
@@ -307,8 +307,7 @@ class RuleSet:
     meet_count_seconds: float = 3.0
     # Built from the fields above (__post_init__): the night steps by id, the team each
     # role counts for in the win checks (asked after every elimination for every seat),
-    # and `cues` as a dict (compiled, a dict's get is direct; a Mapping's is a method call,
-    # and every cue said asks).
+    # and `cues` as a dict (every cue said asks).
     step_index: dict[str, Step] = field(init=False, repr=False, compare=False)
     count_teams: dict[str, str] = field(init=False, repr=False, compare=False)
     cue_words: dict[str, str] = field(init=False, repr=False, compare=False)
@@ -326,8 +325,6 @@ class RuleSet:
         return self.night_zero + self.night
 
     def __post_init__(self) -> None:
-        # Built once here rather than cached properties: a compiled class
-        # (scripts/build_engine.py) has no instance dict to cache in.
         object.__setattr__(self, "step_index", {step.id: step for step in self.steps()})
         object.__setattr__(self, "count_teams",
                            {name: role.count_team for name, role in self.roles.items()})

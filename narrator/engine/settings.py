@@ -19,13 +19,13 @@ KINDS = ("choice", "bool", "int", "seconds", "roles")
 Value = str | int | bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Choice:
     value: Value
     text: Mapping[str, str]  # a label by language
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Setting:
     key: str  # the rule-set field it changes, or (with `sets`) a name of its own
     kind: str  # one of KINDS
@@ -94,7 +94,7 @@ class Setting:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Limit:
     """A table the document forbids: `check` names a hook in narrator.rules.limits."""
 

@@ -5,32 +5,35 @@ The engine changes a state in place only after it has checked that an action is 
 `clone()` is what the Game wrapper uses to keep the undo history.
 
 Every field holds either an immutable value (a number, a string, a tuple, a frozen value
-below, a task) or a list or dict of them. That is what makes `clone()` exact with a
-shallow copy of each list and dict; a value that changes is replaced
-(`dataclasses.replace`), never changed in place. A new field needs a default, its line
-in `clone()`, and a loader in `_LOAD` when its JSON is not plain numbers and strings.
+below, a task), a list or dict of them, or one ability's memory (narrator/engine/memory.py).
+That is what makes `clone()` exact with a shallow copy of each list and dict; a value that
+changes is replaced, never changed in place. A new field is one line with its default:
+`clone()`, `to_json()` and `from_json()` follow the fields and their types.
 """
 
 from __future__ import annotations
 
+import types
+import typing
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from narrator.engine.effects import Outcome, Say
+from narrator.engine.memory import (
+    JudgeMemory,
+    Memory,
+    NightZeroMemory,
+    PickMemory,
+    ProtectionMemory,
+    TurncoatMemory,
+    VisitMemory,
+)
 from narrator.engine.tasks import Task, task_from_json
 from narrator.errors import RuleError
 
 # The JSON form written by to_json. Version 1 (no "format" key) is read too.
 FORMAT = 2
-
-# The frozen values' constructors are written out (dataclass keeps them), setting each
-# field as the generated one does: compiled (scripts/build_engine.py), a class's own
-# __init__ is native code, the generated one is not; every vote builds a Cast and a Ballot.
-# `object.__setattr__(self, "field", value)` is spelled out each time: compiled, that exact
-# call is a plain store into the field; under another name it is a call through the
-# interpreter (about 550 instructions a field).
-
 
 @dataclass(frozen=True, slots=True)
 class Window:
@@ -39,11 +42,6 @@ class Window:
     purpose: str
     seconds: float
     seat: int = 0
-
-    def __init__(self, purpose: str, seconds: float, seat: int = 0) -> None:
-        object.__setattr__(self, "purpose", purpose)
-        object.__setattr__(self, "seconds", seconds)
-        object.__setattr__(self, "seat", seat)
 
     def to_json(self) -> dict[str, Any]:
         return {"purpose": self.purpose, "seconds": self.seconds, "seat": self.seat}
@@ -60,10 +58,6 @@ class Pick:
     actor: int
     target: int
 
-    def __init__(self, actor: int, target: int) -> None:
-        object.__setattr__(self, "actor", actor)
-        object.__setattr__(self, "target", target)
-
     def to_json(self) -> list[int]:
         return [self.actor, self.target]
 
@@ -72,10 +66,6 @@ class Pick:
 class Nomination:
     by: int  # 0: the host's keypad, or an accuser not named (Princeton)
     target: int
-
-    def __init__(self, by: int, target: int) -> None:
-        object.__setattr__(self, "by", by)
-        object.__setattr__(self, "target", target)
 
     def to_json(self) -> list[int]:
         return [self.by, self.target]
@@ -87,10 +77,6 @@ class Cast:
 
     voter: int
     candidate: int
-
-    def __init__(self, voter: int, candidate: int) -> None:
-        object.__setattr__(self, "voter", voter)
-        object.__setattr__(self, "candidate", candidate)
 
     def to_json(self) -> list[int]:
         return [self.voter, self.candidate]
@@ -113,14 +99,6 @@ class Ballot:
     candidates: tuple[int, ...]
     prev: tuple[int, ...] = ()
     votes: tuple[Cast, ...] = ()
-
-    def __init__(self, kind: str, round: int, candidates: tuple[int, ...],
-                 prev: tuple[int, ...] = (), votes: tuple[Cast, ...] = ()) -> None:
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "round", round)
-        object.__setattr__(self, "candidates", candidates)
-        object.__setattr__(self, "prev", prev)
-        object.__setattr__(self, "votes", votes)
 
     def voters(self) -> list[int]:
         return [c.voter for c in self.votes]
@@ -156,25 +134,8 @@ class Elimination:
     phase: str
     number: int
 
-    def __init__(self, seat: int, how: str, phase: str, number: int) -> None:
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "how", how)
-        object.__setattr__(self, "phase", phase)
-        object.__setattr__(self, "number", number)
-
     def to_json(self) -> list[Any]:
         return [self.seat, self.how, self.phase, self.number]
-
-
-@dataclass(frozen=True, slots=True)
-class Visit:
-    """Tonight's visit of a night step (a lover's guest): settled at dawn."""
-
-    host: int
-    guest: int
-
-    def to_json(self) -> list[int]:
-        return [self.host, self.guest]
 
 
 @dataclass(slots=True)
@@ -214,23 +175,15 @@ class State:
     outcome: Outcome | None = None
     last_say: Say | None = None  # the last public cue, for "repeat"
     paused: bool = False
-    # What rule hooks remember between steps and nights.
-    blocked: list[int] = field(default_factory=list)  # tonight's choices do nothing
-    immune: list[int] = field(default_factory=list)  # cannot be nominated today
-    vote_immune: list[int] = field(default_factory=list)  # nominated or not, not voted on today
-    learned: bool = False  # night zero: a role was learned from taps, not dealt
-    meet_calls: int = 0  # night zero: calls of the current meeting that went wrong so far
-    redo_night_zero: bool = False  # night zero went wrong too often: held until resumed
-    last_pick: dict[str, int] = field(default_factory=dict)  # by step id: last night's pick
-    self_healed: list[str] = field(default_factory=list)  # steps whose healer healed self
-    verdict_used: bool = False  # the once-a-game verdict was given
-    visits: dict[str, Visit] = field(default_factory=dict)  # tonight's, by step id
-    turned: list[int] = field(default_factory=list)  # seats that changed sides
-    guarded: list[int] = field(default_factory=list)  # tonight: actions aimed here fail
-    asleep: list[int] = field(default_factory=list)  # no role tonight and the next day
     muted: list[int] = field(default_factory=list)  # today: no proposal, no vote
     news: list[str] = field(default_factory=list)  # public cues due after the win check
-    said_news: list[str] = field(default_factory=list)  # once-a-game news already said
+    # What rule hooks remember between steps and nights, one value per ability.
+    night_zero: NightZeroMemory = field(default_factory=NightZeroMemory)
+    visit: VisitMemory = field(default_factory=VisitMemory)
+    protection: ProtectionMemory = field(default_factory=ProtectionMemory)
+    picks: PickMemory = field(default_factory=PickMemory)
+    judge: JudgeMemory = field(default_factory=JudgeMemory)
+    turncoat: TurncoatMemory = field(default_factory=TurncoatMemory)
 
     @classmethod
     def start(cls, rules: str, seats: int, deck: dict[str, int], seed: int) -> State:
@@ -244,36 +197,17 @@ class State:
         )
 
     def clone(self) -> State:
-        # Spelled out (not a loop over the fields): a clone is taken for every action a
-        # game applies and every one the legality checker tries, and the constructor with
-        # named fields is about twice as fast as setting them one by one. A test checks
-        # that every field is here and no list or dict is shared.
-        return State(
-            rules=self.rules, seats=self.seats, roles=self.roles.copy(), deck=self.deck.copy(),
-            alive=self.alive.copy(), gone=self.gone.copy(), fouls=self.fouls.copy(),
-            silenced=self.silenced.copy(), possible=self.possible.copy(), rng=self.rng,
-            phase=self.phase, number=self.number, agenda=self.agenda.copy(), current=self.current,
-            window=self.window, windows=self.windows, open=self.open, taps=self.taps.copy(),
-            tapped=self.tapped.copy(), night=self.night.copy(), speaker=self.speaker,
-            nominated=self.nominated, nominations=self.nominations.copy(),
-            first_speaker=self.first_speaker, ballot=self.ballot,
-            eliminations=self.eliminations.copy(), idle_rounds=self.idle_rounds,
-            elims_at_dawn=self.elims_at_dawn, cancel_vote_day=self.cancel_vote_day,
-            voting_started=self.voting_started, first_victim=self.first_victim,
-            best_move=self.best_move, outcome=self.outcome, last_say=self.last_say,
-            paused=self.paused, blocked=self.blocked.copy(), immune=self.immune.copy(),
-            vote_immune=self.vote_immune.copy(), learned=self.learned,
-            meet_calls=self.meet_calls, redo_night_zero=self.redo_night_zero,
-            last_pick=self.last_pick.copy(), self_healed=self.self_healed.copy(),
-            verdict_used=self.verdict_used, visits=self.visits.copy(), turned=self.turned.copy(),
-            guarded=self.guarded.copy(), asleep=self.asleep.copy(), muted=self.muted.copy(),
-            news=self.news.copy(), said_news=self.said_news.copy(),
-        )
+        return State(**{name: _copy_field(getattr(self, name)) for name in _NAMES})
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": FORMAT}
         for name in _NAMES:
-            out[name] = _plain(getattr(self, name))
+            value = getattr(self, name)
+            if isinstance(value, Memory):
+                for f in fields(value):
+                    out[f.name] = _plain(getattr(value, f.name))
+            else:
+                out[name] = _plain(value)
         return out
 
     @classmethod
@@ -284,10 +218,13 @@ class State:
                 data = _from_v1(data)
             elif data["format"] != FORMAT:
                 raise RuleError(f"state format {data['format']!r} is not known")
-            kwargs = {}
-            for name in _NAMES:
-                if name in data:
-                    load = _LOAD.get(name, _copy)
+            kwargs: dict[str, Any] = {}
+            for name, load in _LOADERS.items():
+                if name in _MEMORIES:
+                    memory, loaders = _MEMORIES[name]
+                    kwargs[name] = memory(**{key: loaders[key](data[key])
+                                             for key in loaders if key in data})
+                elif name in data:
                     kwargs[name] = load(data[name])
             return cls(**kwargs)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -307,6 +244,12 @@ class State:
 _NAMES = tuple(f.name for f in fields(State))
 
 
+def _copy_field(value: Any) -> Any:
+    if isinstance(value, list | dict):
+        return value.copy()
+    return value.clone() if isinstance(value, Memory) else value
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
@@ -317,16 +260,32 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _copy(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    return value
-
-
-def _optional(load: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    return lambda value: None if value is None else load(value)
+def _loader(kind: Any) -> Callable[[Any], Any]:
+    """What reads a field of this type back from its JSON (the inverse of `_plain`)."""
+    args = typing.get_args(kind)
+    origin = typing.get_origin(kind)
+    if origin is types.UnionType and type(None) in args:  # `X | None`
+        inner = _loader(next(a for a in args if a is not type(None)))
+        return lambda v: None if v is None else inner(v)
+    if origin is list:
+        item = _loader(args[0])
+        return lambda v: [item(x) for x in v]
+    if origin is tuple:
+        item = _loader(args[0])
+        return lambda v: tuple(item(x) for x in v)
+    if origin is dict:
+        item = _loader(args[1])
+        return lambda v: {k: item(x) for k, x in v.items()}
+    if kind is Task:
+        return task_from_json
+    if kind is Say:
+        return _say
+    if isinstance(kind, type) and hasattr(kind, "from_json"):
+        return kind.from_json  # type: ignore[no-any-return]
+    if isinstance(kind, type) and hasattr(kind, "__dataclass_fields__"):
+        # A frozen value written as a list of its fields ([voter, candidate]) or a dict.
+        return lambda v: kind(**v) if isinstance(v, dict) else kind(*v)
+    return lambda v: v  # a number, a string or a bool
 
 
 def _say(data: dict[str, Any]) -> Say:
@@ -335,25 +294,13 @@ def _say(data: dict[str, Any]) -> Say:
                              for k, v in data["params"].items()})
 
 
-def _picks(data: list[list[int]]) -> tuple[Pick, ...]:
-    return tuple(Pick(a, t) for a, t in data)
-
-
-_LOAD: dict[str, Callable[[Any], Any]] = {
-    "possible": lambda v: [tuple(p) for p in v],
-    "agenda": lambda v: [task_from_json(t) for t in v],
-    "current": _optional(task_from_json),
-    "open": _optional(Window.from_json),
-    "taps": lambda v: list(_picks(v)),
-    "night": lambda v: {k: _picks(p) for k, p in v.items()},
-    "nominations": lambda v: [Nomination(b, t) for b, t in v],
-    "ballot": _optional(Ballot.from_json),
-    "eliminations": lambda v: [Elimination(*e) for e in v],
-    "best_move": tuple,
-    "outcome": _optional(lambda v: Outcome(v["reason"], v["winner"])),
-    "last_say": _optional(_say),
-    "visits": lambda v: {k: Visit(h, g) for k, (h, g) in v.items()},
-}
+_TYPES = typing.get_type_hints(State)
+_LOADERS: dict[str, Callable[[Any], Any]] = {name: _loader(_TYPES[name]) for name in _NAMES}
+# The memories' fields, read from the top level of the JSON: by the state's field name,
+# its memory type and the loader of each of its fields.
+_MEMORIES: dict[str, tuple[type[Memory], dict[str, Callable[[Any], Any]]]] = {
+    name: (kind, {key: _loader(t) for key, t in typing.get_type_hints(kind).items()})
+    for name, kind in _TYPES.items() if isinstance(kind, type) and issubclass(kind, Memory)}
 
 
 def _from_v1(old: dict[str, Any]) -> dict[str, Any]:

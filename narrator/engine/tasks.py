@@ -16,18 +16,14 @@ module that runs it, listed in that module's `TASKS`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import Field, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final, TypeVar
 
 from narrator.errors import RuleError
 
 
+@dataclass(frozen=True, slots=True)
 class Task:
-    # A plain base, not a dataclass, and each subclass's `name` set after its class:
-    # compiled by mypyc, a ClassVar in a dataclass's body would become a field
-    # (mypyc/mypyc#1122). See scripts/build_engine.py.
-    __slots__ = ()
-    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
     name: ClassVar[str] = ""
 
     def to_json(self) -> list[Any]:
@@ -48,69 +44,62 @@ class Task:
 class NightStart(Task):
     """Night falls: the night's steps are put on the agenda."""
 
-
-NightStart.name = "night_start"
+    name: ClassVar[str] = "night_start"
 
 
 @dataclass(frozen=True, slots=True)
 class NightStep(Task):
     """A night step begins: its wake cue, then its call-out or its input window."""
 
+    name: ClassVar[str] = "step"
+
     step: str
-
-
-NightStep.name = "step"
 
 
 @dataclass(frozen=True, slots=True)
 class CallOut(Task):
     """One number of a step's call-out (seat 0: the last call, "nobody")."""
 
+    name: ClassVar[str] = "call"
+
     step: str
     seat: int
-
-
-CallOut.name = "call"
 
 
 @dataclass(frozen=True, slots=True)
 class CallAgain(Task):
     """A step's call-out goes round again (`rounds` above 1): "Again." before its numbers."""
 
+    name: ClassVar[str] = "call_again"
+
     step: str
-
-
-CallAgain.name = "call_again"
 
 
 @dataclass(frozen=True, slots=True)
 class NightInput(Task):
     """A step's one window for keypad entries or a meeting's taps."""
 
+    name: ClassVar[str] = "input"
+
     step: str
-
-
-NightInput.name = "input"
 
 
 @dataclass(frozen=True, slots=True)
 class StepEnd(Task):
     """The step's choices are settled and its ability hears them."""
 
+    name: ClassVar[str] = "step_end"
+
     step: str
-
-
-StepEnd.name = "step_end"
 
 
 @dataclass(frozen=True, slots=True)
 class AnswerWindow(Task):
     """The step's fixed window in which a check answer is shown (or not)."""
 
+    name: ClassVar[str] = "answer"
+
     step: str
-
-
-AnswerWindow.name = "answer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,12 +109,11 @@ class AskAnswer(Task):
     answer); "decoy" and the window's number for one lit with a decoy (nobody expects an
     answer: narrator/engine/decoy.py)."""
 
+    name: ClassVar[str] = "ask_answer"
+
     step: str
     answer: str
     target: int
-
-
-AskAnswer.name = "ask_answer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,11 +121,10 @@ class MeetCount(Task):
     """Night zero, after a meeting's window: the answer display shows how many seats the
     box heard (the holders' eyes are still open), for the same time at every call."""
 
+    name: ClassVar[str] = "meet_count"
+
     step: str
     count: int
-
-
-MeetCount.name = "meet_count"
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,34 +132,30 @@ class NightZeroHeld(Task):
     """Night zero went wrong too often: the game waits, paused, until the host resumes it;
     then night zero starts again from its first call."""
 
-
-NightZeroHeld.name = "night_zero_held"
+    name: ClassVar[str] = "night_zero_held"
 
 
 @dataclass(frozen=True, slots=True)
 class Sleep(Task):
     """The step's sleep cue."""
 
+    name: ClassVar[str] = "sleep"
+
     step: str
-
-
-Sleep.name = "sleep"
 
 
 @dataclass(frozen=True, slots=True)
 class Gap(Task):
     """The pause between one step's sleep cue and the next step's wake cue."""
 
-
-Gap.name = "gap"
+    name: ClassVar[str] = "gap"
 
 
 @dataclass(frozen=True, slots=True)
 class Daybreak(Task):
     """Dawn: tonight's choices settle, the victims are named, the day begins."""
 
-
-Daybreak.name = "dawn"
+    name: ClassVar[str] = "dawn"
 
 
 # --- the day (narrator.engine.days, voting, discussion) -------------------------------------
@@ -180,26 +163,19 @@ Daybreak.name = "dawn"
 
 @dataclass(frozen=True, slots=True)
 class DayStart(Task):
-    pass
-
-
-DayStart.name = "day_start"
+    name: ClassVar[str] = "day_start"
 
 
 @dataclass(frozen=True, slots=True)
 class NightNext(Task):
-    pass
-
-
-NightNext.name = "night_next"
+    name: ClassVar[str] = "night_next"
 
 
 @dataclass(frozen=True, slots=True)
 class Speeches(Task):
     """The tournament day: speeches in seat order from the day's first speaker."""
 
-
-Speeches.name = "speeches"
+    name: ClassVar[str] = "speeches"
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,176 +189,152 @@ class SpeechTask(Task):
 class Speech(SpeechTask):
     """A day speech; `final`: its last seconds (the light blinks)."""
 
+    name: ClassVar[str] = "speech"
+
     final: bool = False
 
     def to_json(self) -> list[Any]:
         return ["speech", self.seat, "end"] if self.final else ["speech", self.seat]
 
 
-Speech.name = "speech"
-
-
 @dataclass(frozen=True, slots=True)
 class SilentTurn(SpeechTask):
     """A speech lost to a third foul or a silence: time to nominate only."""
 
-
-SilentTurn.name = "silent_turn"
+    name: ClassVar[str] = "silent_turn"
 
 
 @dataclass(frozen=True, slots=True)
 class LastWord(SpeechTask):
-    pass
-
-
-LastWord.name = "last_word"
+    name: ClassVar[str] = "last_word"
 
 
 @dataclass(frozen=True, slots=True)
 class TieSpeech(SpeechTask):
     """A tied player's short speech (Princeton: the accused's defence)."""
 
-
-TieSpeech.name = "tie_speech"
+    name: ClassVar[str] = "tie_speech"
 
 
 @dataclass(frozen=True, slots=True)
 class Voting(Task):
     """The speeches are over: today's nominees go to the vote (or not)."""
 
-
-Voting.name = "voting"
+    name: ClassVar[str] = "voting"
 
 
 @dataclass(frozen=True, slots=True)
 class VoteOn(Task):
     """The ballot on one candidate: pads are live for `day.ballot` seconds."""
 
+    name: ClassVar[str] = "ballot"
+
     seat: int
-
-
-VoteOn.name = "ballot"
 
 
 @dataclass(frozen=True, slots=True)
 class VoteOnLast(Task):
     """The last candidate: every vote not cast goes there, without a window."""
 
+    name: ClassVar[str] = "ballot_last"
+
     seat: int
-
-
-VoteOnLast.name = "ballot_last"
 
 
 @dataclass(frozen=True, slots=True)
 class Tally(Task):
-    pass
-
-
-Tally.name = "tally"
+    name: ClassVar[str] = "tally"
 
 
 @dataclass(frozen=True, slots=True)
 class Revote(Task):
+    name: ClassVar[str] = "revote"
+
     seats: tuple[int, ...]
-
-
-Revote.name = "revote"
 
 
 @dataclass(frozen=True, slots=True)
 class LiftVote(Task):
     """The vote on lifting all of `seats` (or the day-1 leader alone) out of the game."""
 
+    name: ClassVar[str] = "lift_ballot"
+
     seats: tuple[int, ...]
-
-
-LiftVote.name = "lift_ballot"
 
 
 @dataclass(frozen=True, slots=True)
 class AllOrNone(Task):
     """A tie's re-vote by everyone still in: all of `seats` leave, or none (boxed)."""
 
+    name: ClassVar[str] = "all_or_none"
+
     seats: tuple[int, ...]
-
-
-AllOrNone.name = "all_or_none"
 
 
 @dataclass(frozen=True, slots=True)
 class Proposals(Task):
     """The boxed day: one free discussion in which anyone proposes candidates."""
 
-
-Proposals.name = "proposals"
+    name: ClassVar[str] = "proposals"
 
 
 @dataclass(frozen=True, slots=True)
 class DiscussionDay(Task):
     """The Princeton day: the discussion is announced."""
 
-
-DiscussionDay.name = "discussion_day"
+    name: ClassVar[str] = "discussion_day"
 
 
 @dataclass(frozen=True, slots=True)
 class Discussion(Task):
     """The free discussion before the moderator asks for accusations."""
 
-
-Discussion.name = "discussion"
+    name: ClassVar[str] = "discussion"
 
 
 @dataclass(frozen=True, slots=True)
 class Accusations(Task):
     """The moderator asks for accusations and waits for one."""
 
-
-Accusations.name = "accusations"
+    name: ClassVar[str] = "accusations"
 
 
 @dataclass(frozen=True, slots=True)
 class AccuserSpeech(SpeechTask):
     """The accuser explains the accusation."""
 
-
-AccuserSpeech.name = "accuser_speech"
+    name: ClassVar[str] = "accuser_speech"
 
 
 @dataclass(frozen=True, slots=True)
 class Comments(Task):
     """Other players comment briefly before the vote on the accused."""
 
-
-Comments.name = "comments"
+    name: ClassVar[str] = "comments"
 
 
 @dataclass(frozen=True, slots=True)
 class AwaitSecond(Task):
     """An accusation waits for someone other than `accuser` and `target` to second it."""
 
+    name: ClassVar[str] = "second"
+
     target: int
     accuser: int
 
 
-AwaitSecond.name = "second"
-
-
 @dataclass(frozen=True, slots=True)
 class Conviction(Task):
+    name: ClassVar[str] = "conviction"
+
     target: int
-
-
-Conviction.name = "conviction"
 
 
 @dataclass(frozen=True, slots=True)
 class ConvictionCount(Task):
+    name: ClassVar[str] = "conviction_count"
+
     target: int
-
-
-ConvictionCount.name = "conviction_count"
 
 
 TASK_TYPES: dict[str, type[Task]] = {

@@ -40,20 +40,20 @@ def turn(ctx: Ctx, seat: int, how: str) -> None:
                 if ctx.role(o).team == team and dealt_card(ctx, o) != card]
         if any(st.alive[o] or st.gone[o] not in JAILED for o in rest):
             continue
-        if "team_out" not in st.said_news:
-            st.said_news.append("team_out")
+        if "team_out" not in st.turncoat.said_news:
+            st.turncoat.said_news.append("team_out")
             st.news.append("team_out")
         for s in st.living():
             if st.roles[s] == card:
                 st.roles[s] = into
-                st.turned.append(s)
+                st.turncoat.turned.append(s)
                 ctx.record("turned", secret=True, seat=s, role=into, phase=st.phase_label())
 
 
 def dealt_card(ctx: Ctx, seat: int) -> str:
     """The card this player was dealt (a turned turncoat still holds the turncoat's)."""
     st = ctx.state
-    if seat in st.turned:
+    if seat in st.turncoat.turned:
         for name, role in ctx.rules.roles.items():
             if role.turns_into == st.roles[seat] and st.deck.get(name):
                 return name

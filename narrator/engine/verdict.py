@@ -43,9 +43,9 @@ _VOTE_TASKS = (Voting, VoteOn, VoteOnLast, Tally, Revote, TieSpeech, LiftVote, A
 
 
 def _judges(rules: RuleSet, st: State) -> list[int]:
-    if not rules.day.verdict or st.verdict_used:
+    if not rules.day.verdict or st.judge.verdict_used:
         return []
-    return [s for s in st.living() if st.roles[s] in rules.day.verdict and s not in st.asleep]
+    return [s for s in st.living() if st.roles[s] in rules.day.verdict and s not in st.visit.asleep]
 
 
 def _open(st: State) -> bool:
@@ -64,15 +64,15 @@ def _act(ctx: Ctx, action: Action) -> None:
     ctx.require_alive(action.judge, "judge")
     if st.roles[action.judge] not in ctx.rules.day.verdict:
         raise RuleError(f"seat {action.judge} cannot replace the vote", "not_judge", seat=action.judge)
-    if st.verdict_used:
+    if st.judge.verdict_used:
         raise RuleError("the verdict has already been given in this game", "verdict_given")
-    if action.judge in st.asleep:
+    if action.judge in st.visit.asleep:
         raise RuleError(f"seat {action.judge} was put to sleep and has no role today", "judge_asleep",
                         seat=action.judge)
     ctx.require_alive(action.target, "target")
     if action.target == action.judge and not ctx.rules.day.verdict_self:
         raise RuleError("the judge jails another player, not himself", "judge_self")
-    st.verdict_used = True
+    st.judge.verdict_used = True
     ctx.out.append(CloseWindow(st.window))
     st.current = None
     st.window = 0

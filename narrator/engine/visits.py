@@ -19,9 +19,10 @@ from typing import Any
 
 from narrator.engine.abilities import guarded, living_actors, news_arg, single_target, step_order
 from narrator.engine.context import Ability, Ctx, Dawn, News
+from narrator.engine.memory import Visit
 from narrator.engine.picks import flags, remember, unknown_args
 from narrator.engine.ruleset import Role, Step
-from narrator.engine.state import Pick, Visit
+from narrator.engine.state import Pick
 
 _GUEST_FLAGS = ("blocks", "dies_with", "no_repeat", "self")
 
@@ -48,21 +49,21 @@ def _guest_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     if (not target or alone or not st.alive[target]
             or (repeated and step.args.get("no_repeat", False))):
         return
-    st.visits[step.id] = Visit(hosts[0], target)
+    st.visit.visits[step.id] = Visit(hosts[0], target)
     if step.args.get("blocks", False):
-        st.blocked.append(target)
+        st.visit.blocked.append(target)
     ctx.record("visit", secret=True, step=step.id, host=hosts[0], guest=target,
                night=st.number)
 
 
 def _guest_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     st = ctx.state
-    visit = st.visits.pop(step.id, None)
+    visit = st.visit.visits.pop(step.id, None)
     immune = step.args.get("immune", False)
     if immune:
         # Yesterday's immunity ends with this dawn whatever happened tonight.
-        st.immune = []
-        st.vote_immune = []
+        st.visit.immune = []
+        st.visit.vote_immune = []
     if visit is None:
         return
     host, guest = visit.host, visit.guest
@@ -72,9 +73,9 @@ def _guest_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) ->
         # The same "how" as hers: the protocol must not tell a guest from a victim.
         dawn.kills.setdefault(guest, dawn.kills[host])
     if immune == "vote":
-        st.vote_immune = [guest]  # named when the vote begins (voting.py)
+        st.visit.vote_immune = [guest]  # named when the vote begins (voting.py)
     elif immune:
-        st.immune = [guest]
+        st.visit.immune = [guest]
         dawn.morning.append(("immune", guest))
 
 
@@ -115,14 +116,14 @@ def _sleep_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
     target = single_target(ctx, step, choices)
     if not target or target in spies or not st.alive[target] or guarded(ctx, target):
         return
-    st.blocked.append(target)
-    st.asleep = [target]
+    st.visit.blocked.append(target)
+    st.visit.asleep = [target]
     ctx.record("asleep", secret=True, step=step.id, seat=target, night=st.number)
 
 
 def _sleep_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
     if "news" in step.args:
-        for seat in ctx.state.asleep:
+        for seat in ctx.state.visit.asleep:
             dawn.news.append(News(step_order(ctx, step), str(step.args["news"]), seat))
 
 

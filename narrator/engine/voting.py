@@ -66,7 +66,7 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
     # club: an immune nominee (the lover's guest) is not voted on, so by default does not
     # count toward the two nominees 004's vote needs; named immune all the same.
     counted = nominees if day.immune_nominee_counts else [
-        s for s in nominees if s not in st.vote_immune]
+        s for s in nominees if s not in st.visit.vote_immune]
     immune = [s for s in nominees if s not in counted]
     if not counted:
         for seat in immune:
@@ -98,10 +98,10 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
     ctx.say("nominees", seats=tuple(nominees))
     # 004: the game master "announce[s] if any players have immunity from voting" (the
     # lover's guest): named here, and not voted on.
-    for seat in st.vote_immune:
+    for seat in st.visit.vote_immune:
         if st.alive[seat]:
             ctx.say("immune", seat=seat)
-    names = [s for s in nominees if s not in st.vote_immune]
+    names = [s for s in nominees if s not in st.visit.vote_immune]
     if not names:
         return False
     ctx.say("voting_starts")

@@ -30,6 +30,11 @@ RETRY_SECONDS = 2.0
 
 
 class Disk(Protocol):
+    @property
+    def failing(self) -> bool:
+        """The card refuses the lines and they are being retried (a writer thread's)."""
+        ...
+
     def write(self, data: bytes) -> None: ...
 
     def sync(self) -> Future[None]: ...
@@ -59,6 +64,8 @@ def write_all(fd: int, data: bytes, write: Callable[[int, bytes], int] = os.writ
 
 
 class DirectDisk:
+    failing = False  # a write that fails raises at once: nothing is left to retry
+
     def __init__(self, fd: int) -> None:
         self.fd = fd
 

@@ -13,6 +13,8 @@ from narrator.records.disk import settle, write_all
 
 
 class ClockDisk:
+    failing = False  # never fails
+
     def __init__(self, clock: Clock, fsync_seconds: float = 0.1, fd: int | None = None) -> None:
         self.clock = clock
         self.fsync_seconds = fsync_seconds

@@ -317,7 +317,7 @@ class Journal:
         games/; the next start begins a new game. Returns the archived file."""
         now = self._wall()
         if self._fd is not None:  # else an earlier try wrote the end, and the move failed
-            if getattr(self.disk, "failing", False):
+            if self.disk.failing:
                 # Closing would wait for the writer thread, which retries until the card
                 # takes its lines: the loop would freeze. The caller tries again later.
                 raise OSError(errno.EIO, "the journal cannot be written now")

@@ -102,8 +102,7 @@ def configure(rules: RuleSet, values: Mapping[str, Any], seats: int | None = Non
     values = with_preset(rules, preset, values)
     checked: dict[str, Any] = {}
     for key, value in values.items():
-        # A key that is not text (YAML `null:`) is no setting; the compiled engine's
-        # `setting` takes text only.
+        # A key that is not text (YAML `null:`) is no setting.
         setting = rules.setting(key) if isinstance(key, str) else None
         if setting is None:
             known = ", ".join(s.key for s in rules.settings) or "none"

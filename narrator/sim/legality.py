@@ -55,7 +55,7 @@ class LegalityError(AssertionError):
     """`legal()` and the engine disagree (or the engine failed)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Played:
     actions: int  # actions applied, refused ones not counted
     tried: int  # actions tried on copies

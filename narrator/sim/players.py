@@ -113,7 +113,7 @@ class Table:
         seat = task.seat
         if seat not in st.muted and self._chance(self.nominate_rate):
             taken = {n.target for n in st.nominations}
-            immune = st.immune
+            immune = st.visit.immune
             others = [s for s in st.living() if s not in taken and s not in immune
                       and (s != seat or self.rules.day.self_nomination)]
             if others:
@@ -125,7 +125,7 @@ class Table:
     def _accusations(self, st: State, task: Accusations, out: list[Action]) -> None:
         # Princeton rules: now and then someone accuses a player not yet acquitted.
         accused = {n.target for n in st.nominations}
-        immune = st.immune
+        immune = st.visit.immune
         living = st.living()
         targets = [s for s in living if s not in accused and s not in immune]
         if targets and len(living) > 2 and self._chance(0.7):
@@ -156,8 +156,6 @@ class Table:
         single = st.ballot is not None and len(st.ballot.candidates) == 1
         sure, unsure = (0.8, 0.3) if single else (0.55, 0.15)
         teams = self._seat_teams or [self.team(st, s) for s in range(st.seats + 1)]
-        # `rng.below` each time, not a local bound method: compiled, that is a direct call,
-        # a bound method a call through the interpreter.
         rng = self.rng
         voted += st.muted
         skipped = 0
@@ -198,7 +196,7 @@ class Table:
         out: list[Action] = []
         living = st.living()
         speakers = [s for s in living if s not in st.muted]
-        judges = [s for s in speakers if not st.verdict_used and s not in st.asleep
+        judges = [s for s in speakers if not st.judge.verdict_used and s not in st.visit.asleep
                   and self.card(st, s) in self.rules.day.verdict]
         if judges and self._chance(0.15):
             judge = judges[0]
@@ -206,7 +204,7 @@ class Table:
             return [Verdict(judge, self.rng.choice(others))]
         taken = {n.target for n in st.nominations}
         for _ in range(3):
-            free = [s for s in living if s not in taken and s not in st.immune]
+            free = [s for s in living if s not in taken and s not in st.visit.immune]
             if not speakers or not free or not self._chance(self.nominate_rate):
                 break
             by = self.rng.choice(speakers)

@@ -74,8 +74,6 @@ def play(rules: RuleSet, seed: int, seats: int | None = None,
     if on_effects:
         on_effects(st, effects)
     table = Table(rules, seed, cards=cards)
-    # `engine.apply` at each call, not a local bound method: compiled, that is a direct
-    # call; a bound method is a call through the interpreter, a few hundred times a game.
     closes = _CLOSED
     quiet = close is None and record is None and on_effects is None  # the bench's games
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from narrator.clock import Clock
 from narrator.engine.timeline import SOUND_SECONDS
 from narrator.voice.estimate import DEFAULT_RATE, estimate_seconds
-from narrator.voice.speaker import SOUND_NAMES
+from narrator.voice.speaker import SOUND_NAMES, SoundDevice
 
 
 class FakeSpeaker:
@@ -21,6 +21,8 @@ class FakeSpeaker:
         self.sounds: list[tuple[float, str]] = []
         self.ambience_changes: list[tuple[float, bool]] = []
         self.prepared: set[str] = set()
+        # A real sound device's player a test plugs in (its failures reach the service).
+        self.player: SoundDevice | None = None
 
     async def say(self, text: str) -> None:
         self.said.append((self.clock.now(), text))
@@ -39,6 +41,10 @@ class FakeSpeaker:
         new = set(texts) - self.prepared
         self.prepared |= new
         return len(new)
+
+    @property
+    def device(self) -> SoundDevice | None:
+        return self.player
 
     def ambience(self, on: bool) -> None:
         self.ambience_changes.append((self.clock.now(), on))

@@ -89,6 +89,10 @@ class Pyttsx3Speaker:
         self.player.warm_up()
         return self.cache.prepare(texts)
 
+    @property
+    def device(self) -> Player:
+        return self.player
+
     def ambience(self, on: bool) -> None:
         self.player.set_ambience(on)
 

@@ -43,6 +43,10 @@ class RecordingSpeaker:
     def prepare(self, texts: Iterable[str]) -> int:
         return self.cache.prepare(texts)
 
+    @property
+    def device(self) -> None:
+        return None  # a file: nothing to fail
+
     def ambience(self, on: bool) -> None:
         return None
 

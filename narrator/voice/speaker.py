@@ -7,14 +7,28 @@ takes the estimated time on a Clock).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 # The cue sounds in sounds/ (made by scripts/make-sounds).
 SOUND_NAMES = ("gong", "chime", "tick", "beat")
 
 
+class SoundDevice(Protocol):
+    """The device a speaker plays through (narrator.voice.playback.Player): it can fail (a
+    USB speaker unplugged) and come back; `on_change` hears each (from its own thread)."""
+
+    failed: bool
+    last_error: str | None
+    on_change: Callable[[], None] | None
+
+
 class Speaker(Protocol):
+    @property
+    def device(self) -> SoundDevice | None:
+        """The sound device followed for faults (None: one that never fails, a fake's)."""
+        ...
+
     async def say(self, text: str) -> None:
         """Speak `text`; return when it has been played to the end (or has failed)."""
         ...

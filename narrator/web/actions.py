@@ -54,7 +54,6 @@ def parse_action(data: Any) -> Action:
     if extra:
         raise BadBody(f"{kind}: unknown fields {sorted(extra)}")
     for name in known:
-        # By field name, not `f.type`: the compiled engine keeps no annotation text.
         expected = field_type(cls, name)
         if name in data and not _fits(data[name], expected):
             raise BadBody(f"{kind}.{name}: expected {expected}, got {data[name]!r}")

@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from narrator.notices import Notices
+from narrator.web.server import NoticesHost
 
 if TYPE_CHECKING:
     from narrator.web.server import WebServer
 
 
 def routes(server: WebServer, _app: web.Application) -> None:
-    notices = getattr(server.host, "notices", None)
-    if isinstance(notices, Notices):
-        notices.listeners.append(server.hub.poke)
+    if isinstance(server.host, NoticesHost):
+        server.host.notices.listeners.append(server.hub.poke)
 

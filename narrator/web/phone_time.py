@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from narrator.wallclock import WallClock
+from narrator.web.server import ClockHost
 
 if TYPE_CHECKING:
     from narrator.web.server import WebServer
 
 
 def routes(server: WebServer, app: web.Application) -> None:
-    clock = getattr(server.host, "wallclock", None)
-    if not isinstance(clock, WallClock):
+    if not isinstance(server.host, ClockHost):
         return
+    clock = server.host.wallclock
 
     async def tell(request: web.Request) -> web.StreamResponse:
         if not server.signed_in(request):

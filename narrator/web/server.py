@@ -21,7 +21,7 @@ import re
 import socket
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from aiohttp import web
 
@@ -29,8 +29,12 @@ from narrator.clock import Clock
 from narrator.daemon import Box
 from narrator.engine.actions import Action, Undo
 from narrator.errors import RuleError
+from narrator.notices import Notices
 from narrator.records.session import GameSession, protocols_dir
 from narrator.settings import Settings
+from narrator.voice.voice_status import VoiceStatus
+from narrator.wallclock import WallClock
+from narrator.warmup import Progress
 from narrator.web import actions as page_actions
 from narrator.web import pages
 from narrator.web.auth import COOKIE, PinGate
@@ -74,6 +78,41 @@ class Host(Protocol):
     def on_box(self) -> list[Callable[[Box], None]]: ...
 
 
+# What the running box's service (narrator.service.Service) has for the page beyond a
+# bare host (a bench's, a test's), each looked for where it is used: a test's host may
+# be given one later.
+@runtime_checkable
+class WarmingHost(Protocol):
+    @property
+    def warmup(self) -> Progress:
+        """The speech rendered ahead."""
+        ...
+
+
+@runtime_checkable
+class NoticesHost(Protocol):
+    @property
+    def notices(self) -> Notices:
+        """The box's own troubles (the card, the record)."""
+        ...
+
+
+@runtime_checkable
+class VoiceHost(Protocol):
+    @property
+    def voice_status(self) -> VoiceStatus:
+        """Why voice commands are off, when they are."""
+        ...
+
+
+@runtime_checkable
+class ClockHost(Protocol):
+    @property
+    def wallclock(self) -> WallClock:
+        """The date and time, as the organiser's phone tells it."""
+        ...
+
+
 class WebServer:
     def __init__(self, host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None,
                  pages: Sequence[Pages] = ()) -> None:
@@ -92,9 +131,8 @@ class WebServer:
                         for name in _STATIC}
         self.app = self._make_app()
         host.on_box.append(self.attach)
-        warmup = getattr(host, "warmup", None)  # the speech rendered ahead (the service's)
-        if warmup is not None:
-            warmup.listeners.append(self.hub.poke)
+        if isinstance(host, WarmingHost):  # the speech rendered ahead: the page follows it
+            host.warmup.listeners.append(self.hub.poke)
         if host.box is not None:
             self.attach(host.box)
         if evening is not None:  # a held game set aside, a game asked for: the page follows
@@ -147,15 +185,16 @@ class WebServer:
         if evening is not None and evening.box is box and not evening.in_play \
                 and not box.game.over:
             view = abandoned_view(view, evening.abandoned)
-        warmup = getattr(self.host, "warmup", None)
+        warmup = self.host.warmup if isinstance(self.host, WarmingHost) else None
         if warmup is not None and warmup.started and not warmup.ready:
             view["voice_cache"] = warmup.to_json()
         return view
 
     def voice_note(self, t: Text) -> str:
         """A line above the game when voice commands are off, saying why."""
-        notes = pages.box_notes(t, getattr(self.host, "notices", None))  # the card, the record
-        status = getattr(self.host, "voice_status", None)
+        host = self.host
+        notes = pages.box_notes(t, host.notices if isinstance(host, NoticesHost) else None)
+        status = host.voice_status if isinstance(host, VoiceHost) else None
         if status is None or status.off is None:
             return notes
         return notes + pages.voice_off(t, status.off, status.lang)
@@ -305,9 +344,8 @@ class WebServer:
         view = self.view()
         if view is None:
             return answer(404, self.text(), "no_game", "no game is running")
-        status = getattr(self.host, "voice_status", None)
-        if status is not None:
-            view = {**view, "voice": status.to_json()}
+        if isinstance(self.host, VoiceHost):
+            view = {**view, "voice": self.host.voice_status.to_json()}
         return web.json_response(view, headers=_NO_STORE, dumps=_dumps)
 
     async def api_action(self, request: web.Request) -> web.StreamResponse:

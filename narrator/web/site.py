@@ -13,6 +13,7 @@ from typing import Any
 from narrator.clock import Clock
 from narrator.evening import Evening
 from narrator.settings import Settings
+from narrator.uplink import rounds
 from narrator.web import archive, deal, notices, phone_time, setup
 from narrator.web.activation import inherited_socket
 from narrator.web.auth import SESSIONS_FILE, PinGate
@@ -20,7 +21,7 @@ from narrator.web.server import Host, WebServer
 
 log = logging.getLogger("narrator.web")
 
-PAGES = (setup.routes, archive.routes, deal.routes, notices.routes, phone_time.routes)
+PAGES = (setup.routes, archive.routes, deal.routes, notices.routes, phone_time.routes, rounds.routes)
 
 
 def make_server(host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> WebServer:

@@ -72,7 +72,7 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         "phase": st.phase, "day": st.number, "over": over, "winner": winner,
         "paused": bool(st.paused) and not over,
         # Public: the whole table heard night zero called again and the game paused.
-        "redo_night_zero": bool(st.redo_night_zero) and not over,
+        "redo_night_zero": bool(st.night_zero.redo_night_zero) and not over,
         "forfeit": info.forfeit,  # the rule set's, public: the page offers the button
         "input": info.input, "deal": info.deal,
     }

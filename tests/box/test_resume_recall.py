@@ -53,7 +53,7 @@ def test_a_night_step_is_called_again_the_same_whoever_holds_the_role() -> None:
     dead.alive[sheriff] = False
     assert recall(rules, dead) == said
     blocked = st.clone()
-    blocked.blocked = [sheriff]
+    blocked.visit.blocked = [sheriff]
     assert recall(rules, blocked) == said
     # Another deal at the same moment of the night: the same words again.
     other = game_at("sport", 11, lambda s: in_step("sheriff_check")(s) and s.current == st.current)

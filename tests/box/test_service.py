@@ -208,8 +208,7 @@ def test_a_failing_rule_hook_drops_the_action_and_the_game_goes_on(
             assert await clock.step()
         box = service.box
         before = box.game.state.to_json()
-        # The speech's hook, as the engine finds it (by the task's type in the registry);
-        # a module function would be past reach when the engine is compiled.
+        # The speech's hook, as the engine finds it (by the task's type in the registry).
         monkeypatch.setattr(REGISTRY.tasks[Speech], "act", broken)
         with caplog.at_level(logging.ERROR):
             assert box.handle(Nominate(3)) is None

@@ -41,8 +41,7 @@ def test_the_checker_catches_a_legal_list_that_lies(monkeypatch: pytest.MonkeyPa
     def lying(game: Game) -> list[Action]:
         return [*legal_actions(game.engine.rules, game.state), Vote(99)]
 
-    # The method the checker calls, not the module function it calls in turn: compiled
-    # (scripts/build_engine.py), Game.legal calls legal_actions directly, past any patch.
+    # The method the checker calls, not the module function it calls in turn.
     monkeypatch.setattr(Game, "legal", lying)
     with pytest.raises(LegalityError, match="Vote"):
         play_checked(load_bundled("sport"), 1, samples=50)

@@ -150,14 +150,14 @@ def test_after_too_many_wrong_calls_the_game_waits_and_night_zero_is_played_agai
     # The second wrong call's count and sleep cue, then the game is held.
     st = g.state
     assert isinstance(st.current, NightZeroHeld)
-    assert st.paused and st.redo_night_zero
-    assert st.roles == [""] * 11 and st.meet_calls == 0
+    assert st.paused and st.night_zero.redo_night_zero
+    assert st.roles == [""] * 11 and st.night_zero.meet_calls == 0
     with pytest.raises(RuleError):
         g.apply(Tap(3))  # nothing is taken while held
     effects: list[Effect] = g.apply(Resume())
     assert not g.state.paused
     effects += _close(g)  # the held window runs out once resumed
-    assert not g.state.redo_night_zero
+    assert not g.state.night_zero.redo_night_zero
     said = [e.cue for e in effects if isinstance(e, Say)]
     assert said[:2] == ["resumed", "night_zero"]
     assert not any(isinstance(e, PauseTimers) for e in effects)

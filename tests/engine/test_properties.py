@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import fields
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,7 +18,8 @@ from narrator.engine.deal import deal
 from narrator.engine.effects import Effect, Outcome, Record, Say
 from narrator.engine.game import Game
 from narrator.engine.legal import legal_actions
-from narrator.engine.state import Ballot, State, Window
+from narrator.engine.memory import Memory, Visit
+from narrator.engine.state import Ballot, Pick, State, Window
 from narrator.engine.tasks import Speech
 from narrator.errors import RuleError
 from narrator.rules.loader import bundled_names, load_bundled
@@ -144,33 +146,66 @@ _UNLIKE = {"current": Speech(3), "open": Window("speech", 60.0, 3), "ballot": Ba
            "outcome": Outcome("vote", "red"), "last_say": Say("hello")}
 
 
-def test_clone_copies_every_field_and_shares_no_list_or_dict() -> None:
-    # clone() names every field by hand (for speed): a field left out would silently
-    # take its default in every copy, so each field gets a value unlike its default.
-    state = State.start("sport", 10, {"citizen": 7, "mafia": 2, "don": 1}, 7)
+def _places(state: State) -> list[tuple[Any, str]]:
+    """Every field of the state and of each ability's memory in it, as (holder, name)."""
+    out: list[tuple[Any, str]] = []
     for f in fields(State):
         value = getattr(state, f.name)
-        if isinstance(value, list):
-            value.append(f.name)
-        elif isinstance(value, dict):
-            value[f.name] = 1
-        elif isinstance(value, bool):
-            setattr(state, f.name, not value)
-        elif isinstance(value, int):
-            setattr(state, f.name, value + 3)
-        # Strings, tuples, frozen values and None: the same object must come through. Each
-        # of the field's own type: the compiled State (scripts/build_engine.py) checks it.
-        elif isinstance(value, str):
-            setattr(state, f.name, value + "!")
-        elif isinstance(value, tuple):
-            setattr(state, f.name, (*value, 99))
+        if isinstance(value, Memory):
+            out.extend((value, g.name) for g in fields(value))
         else:
-            setattr(state, f.name, _UNLIKE[f.name])
+            out.append((state, f.name))
+    return out
+
+
+def test_clone_copies_every_field_and_shares_no_list_or_dict() -> None:
+    # A field clone() left out would silently take its default in every copy, and a list
+    # or dict it shared would let an undone action leak into the history: so each field
+    # (each memory's too) gets a value unlike its default.
+    state = State.start("sport", 10, {"citizen": 7, "mafia": 2, "don": 1}, 7)
+    for holder, name in _places(state):
+        value = getattr(holder, name)
+        if isinstance(value, list):
+            value.append(name)
+        elif isinstance(value, dict):
+            value[name] = 1
+        elif isinstance(value, bool):
+            setattr(holder, name, not value)
+        elif isinstance(value, int):
+            setattr(holder, name, value + 3)
+        # Strings, tuples, frozen values and None: the same object must come through.
+        elif isinstance(value, str):
+            setattr(holder, name, value + "!")
+        elif isinstance(value, tuple):
+            setattr(holder, name, (*value, 99))
+        else:
+            setattr(holder, name, _UNLIKE[name])
     copy = state.clone()
-    for f in fields(State):
-        mine, theirs = getattr(state, f.name), getattr(copy, f.name)
-        assert theirs == mine, f.name
+    assert copy == state
+    for (mine_in, name), (theirs_in, _) in zip(_places(state), _places(copy), strict=True):
+        assert theirs_in is not mine_in, f"{name}'s memory is shared"
+        mine, theirs = getattr(mine_in, name), getattr(theirs_in, name)
+        assert theirs == mine, name
         if isinstance(mine, list | dict):
-            assert theirs is not mine, f"{f.name} is shared"
+            assert theirs is not mine, f"{name} is shared"
         elif not isinstance(mine, bool | int):
-            assert theirs is mine, f.name
+            assert theirs is mine, name
+
+
+def test_every_field_and_memory_round_trips_through_json() -> None:
+    # to_json/from_json follow the fields and their types: a field whose JSON does not
+    # load back (a type the loader does not know) fails here, with its name.
+    state = State.start("sport", 10, {"citizen": 7, "mafia": 2, "don": 1}, 7)
+    state.visit.visits["lover"] = Visit(3, 5)
+    state.visit.blocked.append(5)
+    state.picks.last_pick["doctor"] = 4
+    state.judge.verdict_used = True
+    state.night_zero.meet_calls = 2
+    state.agenda.append(Speech(3, final=True))
+    state.night["mafia_shot"] = (Pick(1, 4),)
+    for holder, name in _places(state):
+        if getattr(holder, name) is None:
+            setattr(holder, name, _UNLIKE[name])
+    text = json.loads(json.dumps(state.to_json()))
+    assert State.from_json(text) == state
+    assert {name for _, name in _places(state)} | {"format"} == set(text)

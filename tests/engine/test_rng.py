@@ -1,5 +1,5 @@
-"""The players' generator (`Rng`) draws exactly what the state's `randbelow` draws, on
-whichever engine runs (compiled, it mixes on 32-bit halves), through reseeds and skips."""
+"""The players' generator (`Rng`) draws exactly what the state's `randbelow` draws,
+through reseeds and skips."""
 
 from __future__ import annotations
 
@@ -38,7 +38,6 @@ def test_skip_and_reseed_move_the_state_as_a_draw_and_a_new_generator() -> None:
 
 
 def test_reseed_at_a_moment_is_the_seed_mixed_with_its_numbers() -> None:
-    # Compiled, reseed_at mixes on 32-bit halves: the same state as the formula.
     rng = Rng(0)
     for seed in [*SEEDS, -1, -(2**70)]:
         for key in (0, 1, 177, 2**31 - 1, 2**32 + 9, 2**64 - 1, 2**66 + 3, -5):

@@ -231,7 +231,7 @@ def test_a_lost_sound_device_is_on_the_status_led_and_the_page_until_it_is_back(
     async def main() -> None:
         clock = FakeClock()
         service, _panel, speaker = make_service(tmp_path, clock, FakeKeypad())
-        speaker.player = player  # type: ignore[attr-defined]  # what the real speaker plays on
+        speaker.player = player  # what the real speaker plays on
         task = await start(service)
         box = service.box
         assert box is not None

@@ -95,13 +95,13 @@ def test_a_version_1_state_loads_with_the_same_meaning(old: dict[str, Any]) -> N
     else:
         assert st.ballot is None
     extra = old["extra"]
-    assert st.blocked == extra.get("blocked", [])
-    assert st.immune == extra.get("immune", [])
-    assert st.last_pick == extra.get("last_pick", {})
-    assert st.self_healed == extra.get("self_healed", [])
-    assert st.verdict_used == extra.get("verdict_used", False)
-    assert {k: v.to_json() for k, v in st.visits.items()} == extra.get("visits", {})
-    assert st.turned == extra.get("turned", [])
+    assert st.visit.blocked == extra.get("blocked", [])
+    assert st.visit.immune == extra.get("immune", [])
+    assert st.picks.last_pick == extra.get("last_pick", {})
+    assert st.protection.self_healed == extra.get("self_healed", [])
+    assert st.judge.verdict_used == extra.get("verdict_used", False)
+    assert {k: v.to_json() for k, v in st.visit.visits.items()} == extra.get("visits", {})
+    assert st.turncoat.turned == extra.get("turned", [])
     plain = ("rules", "seats", "roles", "deck", "alive", "gone", "fouls", "silenced", "phase",
              "number", "window", "windows", "tapped", "speaker", "nominated", "first_speaker",
              "idle_rounds", "elims_at_dawn", "cancel_vote_day", "voting_started",

@@ -1,0 +1,108 @@
+"""The real devices named by the settings, for `narrator run` (tests give fakes)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from narrator.clock import Clock
+from narrator.devices.keypads import Keypad
+from narrator.errors import DeviceError
+from narrator.service.ports import Ports, VoiceInput
+from narrator.settings import Settings
+from narrator.voice.speaker import Speaker
+from narrator.voice.voice_status import VoiceStatus
+
+if TYPE_CHECKING:
+    from narrator.voice.recognizer import Recognizer
+
+log = logging.getLogger("narrator.service")
+
+
+def build_ports(settings: Settings, clock: Clock) -> Ports:
+    """The real devices named by the settings. A device that can't be opened is logged
+    and left out: the game runs on whatever is there."""
+    from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
+
+    voice_settings = settings.voice
+    speaker = Pyttsx3Speaker(voice_settings, clock)
+
+    def speakers(lang: str) -> Speaker:
+        return Pyttsx3Speaker(replace(voice_settings, language=lang, voice=None), clock)
+    from narrator.devices.gpio import GpioSeatPanel
+    from narrator.devices.pinmap import load_pin_map
+
+    pin_map = load_pin_map(settings.pins)  # a wrong pin map stops start-up: exit 2
+    panel: GpioSeatPanel | None = None
+    try:
+        panel = GpioSeatPanel(pin_map, clock=clock)
+    except DeviceError as exc:
+        log.error("no seat pads: %s", exc)
+    keypads: list[Keypad] = []
+    kind = settings.keypad.kind
+    if kind == "terminal":
+        from narrator.devices.keypads import TerminalKeypad
+
+        keypads.append(TerminalKeypad())
+    elif kind == "evdev":
+        from narrator.devices.keypads import EvdevKeypad
+
+        keypads.append(EvdevKeypad(settings.keypad.device))
+    elif kind == "matrix" and panel is not None:
+        from narrator.devices.matrix import MatrixKeypad
+
+        spec = pin_map.keypad
+        if spec is None:
+            log.error("keypad: matrix, but the pin map has no keypad pins")
+        else:
+            keypads.append(MatrixKeypad(spec, pin_factory=panel.factory, clock=clock))
+    voice, status = _voice_input(settings, clock)
+    return Ports(speaker, panel, keypads, voice, speakers, status, seat_check=pin_map.check_seats)
+
+
+def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, VoiceStatus]:
+    """Voice commands from the microphone, or None when there is none to listen to (the
+    status says why; the game then runs on the pads, the keypad and the page). Each game's
+    language gets the recognizer the config picks for it, made the first time a game in
+    that language begins; a language with no model has voice commands off (the status says
+    so). Any other recognizer the config can't give is a ConfigError: exit 2 at start-up."""
+    from narrator.voice.listener import Recognizers, VoiceListener
+    from narrator.voice.mic import Microphone
+    from narrator.voice.recognizers import has_model, make_recognizer
+
+    rs = settings.recognizer
+    lang = settings.game.lang
+    status = VoiceStatus(None, lang)
+
+    def can_hear(lang: str) -> bool:
+        chosen = rs.for_language(lang)
+        return has_model(chosen.engine, lang, chosen.model_dir)
+
+    def make(lang: str) -> Recognizer:
+        chosen = rs.for_language(lang)
+        return make_recognizer(chosen.engine, lang, chosen.model_dir, chosen.wake_word,
+                               chosen.adaptation)
+
+    heard = can_hear(lang)
+    if not heard:  # logged with the install command when the game begins (Announcer.voice_for)
+        status.turn_off("voice_no_model")
+    if not _has_microphone(rs.device):
+        if heard:
+            log.warning("no microphone: voice commands are off")
+            status.turn_off("voice_off")
+        return None, status
+    recognizers = Recognizers(can_hear, make)
+    recognizer = recognizers.get(lang) if heard else None  # the box's language: at start-up
+    return VoiceListener(recognizer, Microphone(rs.device), clock, status=status,
+                         recognizers=recognizers, lang=lang), status
+
+
+def _has_microphone(device: str | int | None) -> bool:
+    try:
+        import sounddevice
+
+        sounddevice.query_devices(device, kind="input")
+    except Exception:
+        return False
+    return True

@@ -20,5 +20,9 @@ BENCHES: dict[str, str] = {
     "speech": "narrator.bench.speech",
     "listen": "narrator.bench.listen",
     "web": "narrator.bench.web",
+    "cpu": "narrator.bench.cpu",
+    "memory": "narrator.bench.memory",
     "tournament": "narrator.bench.tournament",
 }
+# Run only when named (`--only cpu`): counting instructions under valgrind takes an hour.
+ONLY_WHEN_NAMED = frozenset({"cpu"})

@@ -62,12 +62,29 @@ def run(args: argparse.Namespace) -> int:
     where = ("mock pins: a simulated table and builder answer; no real hardware is checked"
              if mock else f"{type(factory).__name__}")
     say(f"Pin map {pin_map.name} ({settings.pins}): {pin_map.seats} seats; {where}.")
+    for line in board_lines(settings):
+        say(line)
     report = asyncio.run(_walk(args, settings, pin_map, factory, mock, parts, say))
     if "sound" in parts:
         report.sound = _sound(args.sound, mock, settings, say)
     for line in report.lines():
         say(line)
     return 0 if report.ok else 1
+
+
+def board_lines(settings: Any) -> list[str]:
+    """The board's profile and what the box picks on it (the voices: the best installed
+    that fit; `narrator voices` proves they render)."""
+    from narrator.boards import describe, read_board
+    from narrator.phrases.numbers import LANGUAGES
+    from narrator.voice.voices import ESPEAK, installed
+
+    board = read_board()
+    recogniser = settings.recognizer.for_language(settings.game.lang).engine
+    allowed = board.voices(recogniser)
+    chosen = [f"{lang} {next((v.name for v in installed(lang) if v.name in allowed), ESPEAK)}"
+              for lang in LANGUAGES]
+    return [*describe(board), f"default voice here: {', '.join(chosen)}; recogniser: {recogniser}"]
 
 
 async def _walk(args: argparse.Namespace, settings: Any, pin_map: Any, factory: Any, mock: bool,

@@ -3,8 +3,9 @@
 Prints each voice command heard, one line each (with --json, one JSON object per line:
 {"at", "command", "seat"?, "seconds"?, "text"}); nothing for speech that is no command.
 A file is streamed through the same path as the microphone, in the microphone's chunks,
-and may be of any length; a file that cannot hold a command (not a WAV, under 16 kHz, silent,
-clipped) is refused in one line (exit 2).
+after a second of quiet (as a microphone hears before the first command: a file may start
+with the command itself), and may be of any length; a file that cannot hold a command
+(not a WAV, under 16 kHz, silent, clipped) is refused in one line (exit 2).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from narrator.voice.recognizer import check_audio, chunked, recognize
+    from narrator.voice.recognizer import check_audio, recognize_file
     from narrator.voice.recognizers import make_recognizer
 
     engine = args.engine or ("vosk" if args.model else "pocketsphinx")
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     audio = check_audio(args.file) if args.file is not None else None
     recognizer = make_recognizer(engine, args.lang, args.model, args.wake_word)
     if audio is not None:
-        commands = recognize(recognizer, chunked(audio))
+        commands = recognize_file(recognizer, audio)
     else:
         from narrator.voice.listener import listen
 

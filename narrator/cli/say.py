@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from narrator.errors import ConfigError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.voice.settings import VoiceSettings
+from narrator.voice.voices import ENV
 
 ParamValue = int | str | tuple[int, ...]
 
@@ -89,6 +92,11 @@ def answers_of(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     text = text_of(args)
+    if not getattr(args, "verbose", 0):
+        import logging
+
+        # A voice that fails is said in one line at the end (_spoke), not by each attempt.
+        logging.getLogger("narrator.voice.cache").setLevel(logging.CRITICAL)
     overrides = {k: getattr(args, k) for k in ("voice", "rate", "volume")
                  if getattr(args, k) is not None}
     device = args.device
@@ -100,6 +108,11 @@ def run(args: argparse.Namespace) -> int:
         # A wrong or missing voice: one line naming it, exit 2 (before anything is rendered).
         overrides["voice"] = resolve(args.voice, args.lang).label
     settings = VoiceSettings(language=args.lang, device=device, **overrides)
+    if settings.voice is None and not os.environ.get(ENV):
+        from narrator.voice.proof import best_working
+
+        # The default is the best voice that renders here, not merely the best installed.
+        settings = replace(settings, voice=best_working(args.lang, settings.cache_path)[0])
     if args.out is not None:
         return _write(text, settings, args.out)
     return asyncio.run(_speak(text, settings))
@@ -113,10 +126,22 @@ def _write(text: str, settings: VoiceSettings, out: Path) -> int:
         raise ConfigError(str(out), "", "no such folder")
     cache = speech_cache(settings)
     try:
-        write_wav(out.resolve(), cache.clip(text))
+        clip = cache.clip(text)
+        if not _spoke(cache, settings):
+            return 1  # no WAV in a voice nobody chose
+        write_wav(out.resolve(), clip)
     finally:
         cache.close()
     return 0
+
+
+def _spoke(cache: object, settings: VoiceSettings) -> bool:
+    """Whether the chosen voice said it (not espeak-ng behind it); if not, one line why."""
+    why = getattr(cache, "failure", None) or getattr(getattr(cache, "tts", None), "failure", None)
+    if why is None:
+        return True
+    print(f"narrator: the {settings.voice or 'chosen'} voice did not speak: {why}", file=sys.stderr)
+    return False
 
 
 async def _speak(text: str, settings: VoiceSettings) -> int:
@@ -124,6 +149,10 @@ async def _speak(text: str, settings: VoiceSettings) -> int:
 
     speaker = Pyttsx3Speaker(settings, hold_time=False)
     try:
+        # Rendered first: a voice that did not speak is not played in another one.
+        await asyncio.to_thread(speaker.cache.clip, text)
+        if not _spoke(speaker.cache, settings):
+            return 1
         await speaker.say(text)
     finally:
         speaker.close()

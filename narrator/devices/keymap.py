@@ -7,6 +7,7 @@ actions:
 | keys                    | action                                    |
 |-------------------------|-------------------------------------------|
 | digits, Enter           | Entry(number)  (0 = nobody)               |
+| Enter (nothing typed)   | Count(): the hands for this candidate are counted |
 | M  .  N, Enter          | Nominate(N, by=M): seat M nominates, proposes or accuses N |
 | /  digits, Enter        | Foul(seat)                                |
 | /  Enter                | StartVoting()                             |
@@ -22,6 +23,9 @@ actions:
 On a 4x4 membrane keypad: A = /, B = -, C = +, D = ., # = Enter, * = *.
 Host buttons: next = ., pause = -, undo = *, add_time = +.
 
+A ballot the host counts (a voter's seat typed, or a table without pads) waits for the bare
+Enter: the rule set's seconds are the pads' limit, not the host's.
+
 `M . N Enter` names who nominates: classic's accuser (so the accuser cannot second their
 own accusation and is called by number to explain), the boxed proposer, or the speaker.
 The dot, not `*`: `*` is the only delete key of a 4x4 membrane keypad. A dot with nothing
@@ -35,6 +39,7 @@ from dataclasses import dataclass
 from narrator.engine.actions import (
     Action,
     AddTime,
+    Count,
     EndSpeech,
     Entry,
     Forfeit,
@@ -138,7 +143,7 @@ class KeypadDecoder:
                 if self.typed and int(self.typed) == 0:
                     return AbandonGame()  # no seat 0: the evening's abandon
                 return Foul(int(self.typed)) if self.typed else StartVoting()
-            return Entry(int(self.typed)) if self.typed else None
+            return Entry(int(self.typed)) if self.typed else Count()
         if key == "*":
             return Undo()
         if key == "-":

@@ -292,7 +292,7 @@ class TerminalKeypad(_Decoding):
                                                   chunk.decode("utf-8", "replace"))
                 else:
                     for line in iter(stream.readline, ""):
-                        loop.call_soon_threadsafe(lines.put_nowait, line)
+                        loop.call_soon_threadsafe(lines.put_nowait, _line_keys(line))
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(lines.put_nowait, None)
 
@@ -315,6 +315,13 @@ class TerminalKeypad(_Decoding):
         self.closed = True
         if self.terminal is not None:
             self.terminal.close()
+
+
+def _line_keys(line: str) -> str:
+    """A line read from a stream that is no terminal: its Enter after a one-key command
+    ("-", "+", ".", "*") only ends the line; a bare Enter would count the hands."""
+    body = line.rstrip("\r\n")
+    return body if body and body[-1] in "-+.*" else line
 
 
 def _quiet_terminal(stream: TextIO) -> tuple[int | None, list[Any] | None]:

@@ -127,6 +127,26 @@ class Vote(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class LowerHand(Action):
+    """A hand counted by mistake is taken off the candidate being voted on (the host
+    counting hands on the page: its seat tiles toggle)."""
+
+    voter: int
+
+
+LowerHand.kind = "lower_hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Count(Action):
+    """The host has counted the hands for the candidate being voted on: the ballot moves
+    on. Once the host counts (a vote typed or tapped on the page), ballots wait for it."""
+
+
+Count.kind = "count"
+
+
+@dataclass(frozen=True, slots=True)
 class Foul(Action):
     kind: ClassVar[str] = "foul"
 
@@ -222,8 +242,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
         Deal, Tap, Hold, Entry, Choose, WindowClosed, EndSpeech, Nominate, Withdraw, Second,
-        Vote, Foul, Unfoul, Remove, BestMove, StartVoting, Pause, Resume, Repeat, AddTime, Verdict,
-        Undo, Forfeit,
+        Vote, LowerHand, Count, Foul, Unfoul, Remove, BestMove, StartVoting, Pause, Resume,
+        Repeat, AddTime, Verdict, Undo, Forfeit,
     )
 }
 

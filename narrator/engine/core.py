@@ -26,6 +26,7 @@ from narrator.engine.actions import (
 )
 from narrator.engine.context import Ctx, Registry, TaskSpec
 from narrator.engine.effects import (
+    CloseWindow,
     Effect,
     ExtendWindow,
     OpenWindow,
@@ -38,6 +39,7 @@ from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.tasks import NightStart, Task, shared
+from narrator.engine.voting import counted_by_hand
 from narrator.errors import RuleError
 
 # Host actions valid at any moment of a running game, whatever the current task.
@@ -53,9 +55,12 @@ class Engine:
         self._ctx: Ctx | None = None
 
     def new_game(self, seats: int | None = None, seed: int = 0,
-                 roles: Sequence[str] | None = None) -> tuple[State, list[Effect]]:
+                 roles: Sequence[str] | None = None,
+                 hand_count: bool = False) -> tuple[State, list[Effect]]:
         """A fresh game at night zero. With `roles` (by seat, seat 1 first) the box knows the
-        deal; without, it learns the roles from the holders' taps at night zero."""
+        deal; without, it learns the roles from the holders' taps at night zero. With
+        `hand_count` (a table without pads) the host counts every ballot: each waits for
+        the host's Count, not for the rule set's seconds (those are the pads')."""
         rules = self.rules
         n = seats if seats is not None else (len(roles) if roles else rules.min_seats)
         try:
@@ -63,6 +68,7 @@ class Engine:
         except ValueError as exc:
             raise RuleError(str(exc)) from None
         st = State.start(rules.name, n, deck, seed)
+        st.hand_count = hand_count
         st.agenda.append(shared(NightStart))
         ctx = Ctx(rules, st, self.hooks)
         if roles is not None:
@@ -136,6 +142,8 @@ class Engine:
             opened = state.open
             ctx.out.append(OpenWindow(state.window, opened.purpose, opened.seconds,
                                       opened.seat or None))
+            if counted_by_hand(state):
+                ctx.out.append(CloseWindow(state.window))  # still the host's count to close
         return ctx.out
 
     # internals

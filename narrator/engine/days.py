@@ -255,7 +255,13 @@ def _last_word(ctx: Ctx, t: LastWord) -> bool:
     if st.first_victim == seat and not st.best_move:
         ctx.say("best_move", seat=seat)
     ctx.day_lights(on=(seat,))
-    return ctx.wait(t, "last_word", ctx.rules.day.last_word, seat)
+    return ctx.wait(t, "last_word", _last_word_seconds(ctx, seat), seat)
+
+
+def _last_word_seconds(ctx: Ctx, seat: int) -> float:
+    day = ctx.rules.day
+    lifted = any(e.seat == seat and e.how == "lifted" for e in ctx.state.eliminations)
+    return day.lifted_last_word if lifted and day.lifted_last_word else day.last_word
 
 
 def _tie_speech(ctx: Ctx, t: TieSpeech) -> bool:

@@ -20,9 +20,10 @@ from narrator.errors import RuleError
 
 class Game:
     def __init__(self, rules: RuleSet, seats: int | None = None, seed: int = 0,
-                 roles: Sequence[str] | None = None, history: int = 200) -> None:
+                 roles: Sequence[str] | None = None, history: int = 200,
+                 hand_count: bool = False) -> None:
         self.engine = Engine(rules)
-        self.state, self.opening = self.engine.new_game(seats, seed, roles)
+        self.state, self.opening = self.engine.new_game(seats, seed, roles, hand_count)
         self.history: list[State] = []
         self.limit = history
 

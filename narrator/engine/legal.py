@@ -13,9 +13,11 @@ from narrator.engine.actions import (
     AddTime,
     BestMove,
     Choose,
+    Count,
     EndSpeech,
     Forfeit,
     Foul,
+    LowerHand,
     Nominate,
     Pause,
     Remove,
@@ -32,8 +34,8 @@ from narrator.engine.days import may_nominate_again
 from narrator.engine.pausing import halted
 from narrator.engine.registry import REGISTRY
 from narrator.engine.ruleset import RuleSet
-from narrator.engine.state import State
-from narrator.engine.tasks import AwaitSecond, CallOut, LastWord, NightInput, Proposals
+from narrator.engine.state import LIFT, State
+from narrator.engine.tasks import AwaitSecond, CallOut, LastWord, NightInput, Proposals, VoteOn
 from narrator.engine.voting import sitting_out
 
 
@@ -85,6 +87,11 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
         if st.ballot:
             voted.update(sitting_out(rules, st.ballot))
         out.extend(Vote(v) for v in living if v not in voted and v not in st.muted)
+        if host and st.ballot:
+            # The host counting hands: one taken off again, and the count closing the ballot.
+            mine = [c.voter for c in st.ballot.votes if c.candidate == _candidate(task)]
+            out.extend(LowerHand(v) for v in mine)
+            out.append(Count())
     if isinstance(task, AwaitSecond) and "second" in accepts:
         # Anyone but the accused and the accuser.
         out.extend(Second(s) for s in living if s not in (task.target, task.accuser))
@@ -95,6 +102,11 @@ def legal_actions(rules: RuleSet, st: State, host: bool = True,
             out.extend(intervention.legal(rules, st))
     out.extend(_corrections(rules, st, host))
     return out
+
+
+def _candidate(task: object) -> int:
+    """Whom the open ballot votes on (LIFT, 0, in a lift or all-or-none vote)."""
+    return task.seat if isinstance(task, VoteOn) else LIFT
 
 
 def _corrections(rules: RuleSet, st: State, host: bool) -> list[Action]:

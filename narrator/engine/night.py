@@ -167,11 +167,22 @@ def _input_closed(ctx: Ctx, t: NightInput) -> None:
     ctx.push(shared(StepEnd, t.step))
 
 
+def _beat(ctx: Ctx, step: Step) -> float:
+    """One number's seconds: the rule set's beat, or its whole step's seconds spread over
+    the step's calls (the same every night: it depends on the table's size only)."""
+    rules = ctx.rules
+    if not rules.callout_step:
+        return rules.callout_beat
+    calls = (ctx.state.seats + bool(step.args.get("nobody"))) * int(step.args.get("rounds", 1))
+    return max(rules.callout_beat, rules.callout_step / calls)
+
+
 def _call(ctx: Ctx, t: CallOut) -> bool:
+    beat = _beat(ctx, ctx.step(t.step))
     if t.seat:
-        return ctx.say_seat_and_wait(t, "callout", t.seat, "callout", ctx.rules.callout_beat)
+        return ctx.say_seat_and_wait(t, "callout", t.seat, "callout", beat)
     ctx.say("nobody")
-    return ctx.wait(t, "callout", ctx.rules.callout_beat)
+    return ctx.wait(t, "callout", beat)
 
 
 def _call_closed(ctx: Ctx, t: CallOut) -> None:
@@ -384,9 +395,10 @@ def _morning_news(ctx: Ctx, dawn: Dawn) -> None:
     to sleep, silenced), then the older kind (a lover's guest is immune)."""
     st = ctx.state
     news = list(dawn.news)
+    every_heal = ctx.rules.dawn.heal_news == "always"
     for seat, saved in dawn.save_news.items():
-        if dawn.attacks.get(seat) and dawn.death(seat) is None:
-            news.append(saved)  # the save worked: somebody came for this seat
+        if dawn.death(seat) is None and (every_heal or dawn.attacks.get(seat)):
+            news.append(saved)
     everything = ctx.rules.dawn.news == "booklet"
     for item in sorted(news, key=lambda n: n.order):
         if st.alive[item.seat] and (everything or item.always):

@@ -94,10 +94,12 @@ def _guard_at_step_end(ctx: Ctx, step: Step, choices: Sequence[Pick]) -> None:
 
 
 def _guard_at_dawn(ctx: Ctx, step: Step, choices: Sequence[Pick], dawn: Dawn) -> None:
-    # The morning tells a guard only when it stopped a kill: a stopped check or sleep
-    # would tell the table what the commissar or the spy chose.
+    # "always" names the guarded every morning, whatever came for them, so it tells
+    # nothing of the other steps; "stopped" names a guard only when it stopped a kill
+    # (a stopped check or sleep would tell the table what the commissar or the spy chose).
+    every_guard = ctx.rules.dawn.guard_news == "always"
     for seat in ctx.state.protection.guarded:
-        if seat in dawn.stopped and "news" in step.args:
+        if (every_guard or seat in dawn.stopped) and "news" in step.args:
             dawn.news.append(News(step_order(ctx, step), str(step.args["news"]), seat))
 
 

@@ -87,6 +87,9 @@ class DayRules:
     short_speech: float = 30.0  # a penalised speech when few players are left
     tie_speech: float = 30.0
     last_word: float = 60.0
+    # The last word of players the table lifted together (sport 001: "The eliminated player
+    # gives a final 30-second speech"); 0: last_word.
+    lifted_last_word: float = 0.0
     silent_turn: float = 10.0  # a lost speech: time to nominate only
     ballot: float = 5.0  # how long pads are live for one candidate
     warn_before_end: float = 10.0
@@ -153,6 +156,12 @@ class DawnRules:
     # What the morning tells besides the victims (boxed: "booklet": who killed whom, who
     # was saved, put to sleep, silenced; "deaths": only the dead, by killer, and the silenced).
     news: str = "booklet"
+    # Whom a healer healed: "always" (boxed 003: the news tells «кого вылечил Доктор»), or
+    # "saved": only when a killer came for that seat.
+    heal_news: str = "always"
+    # Whom a guard guarded: "always" (boxed 003: the news lists the night card's actions
+    # «и так далее», the bodyguard's among them), or "stopped": only when it stopped a kill.
+    guard_news: str = "always"
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +270,21 @@ class Preset:
 
 
 @dataclass(frozen=True, slots=True)
+class Scoring:
+    """Points for a rating (`scoring:` in the YAML): they change nothing in a game; the
+    arithmetic is narrator.rules.scoring's."""
+
+    win: float = 1.0
+    best_move: Mapping[int, float] = field(default_factory=dict)  # black seats named -> points
+    extra: tuple[float, float] = (0.0, 0.0)  # the organiser's extra points: lowest, highest
+    rule: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"win": self.win, "best_move": {str(k): v for k, v in sorted(self.best_move.items())},
+                "extra": list(self.extra), "rule": self.rule}
+
+
+@dataclass(frozen=True, slots=True)
 class RuleSet:
     name: str
     title: str
@@ -277,6 +301,10 @@ class RuleSet:
     forfeit: bool = False
     answers_public: bool = False
     callout_beat: float = 1.5
+    # The seconds a whole call-out lasts, its rounds together, spread over its numbers, none
+    # shorter than callout_beat (boxed 003: «на каждого из игроков отводится в среднем по 30
+    # секунд» whatever the table's size); 0: every number at callout_beat.
+    callout_step: float = 0.0
     default_role: str = "civilian"
     # Above the largest table of `deck`, each extra player is one more default_role card
     # (classic: 002 has no maximum).
@@ -305,6 +333,7 @@ class RuleSet:
     # Night zero without a deal: after each meeting's window, the answer display shows the
     # count of seats heard for this long (the same at every call).
     meet_count_seconds: float = 3.0
+    scoring: Scoring | None = None  # None: the rule set's games give no points
     # Built from the fields above (__post_init__): the night steps by id, the team each
     # role counts for in the win checks (asked after every elimination for every seat),
     # and `cues` as a dict (every cue said asks).
@@ -571,13 +600,15 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "day.coin": ("all_or_none", "one"),
     "fouls.cancel_vote": ("nominee", "nearest", "today", "none"),
     "dawn.news": ("booklet", "deaths"),
+    "dawn.heal_news": ("always", "saved"),
+    "dawn.guard_news": ("always", "stopped"),
 }
 
 # The setup's fields a game may change through settings ("setup.roles"...).
 _SETUP_SETTINGS = ("roles", "follow_table", "mafiosi")
 
 # Top-level fields a game may change through settings.
-_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "win",
-                 "meet_calls")
+_TOP_SETTINGS = ("best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "callout_step",
+                 "win", "meet_calls")
 # Night-step fields a setting may change (when the step is first and last called).
 _STEP_SETTINGS = ("first_night", "last_night")

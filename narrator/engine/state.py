@@ -170,6 +170,9 @@ class State:
     elims_at_dawn: int = 0
     cancel_vote_day: int = 0
     voting_started: bool = False
+    # The host counts the hands (a vote typed on the keypad or tapped on the page, or a
+    # Count): from then on a ballot's window waits for the host's Count, not its seconds.
+    hand_count: bool = False
     first_victim: int = 0
     best_move: tuple[int, ...] = ()  # the seats the first victim named
     outcome: Outcome | None = None

@@ -9,15 +9,17 @@ tie there to a coin. A player silenced for the day (the boxed boss's choice) has
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from narrator.engine.actions import Action, Entry, Tap, Vote
+from narrator.engine.actions import Action, Count, Entry, LowerHand, Tap, Vote
 from narrator.engine.context import Ctx, TaskSpec
+from narrator.engine.effects import CloseWindow
 from narrator.engine.night import say_news
 from narrator.engine.rng import randbelow
 from narrator.engine.ruleset import RuleSet
-from narrator.engine.state import LIFT, Ballot
+from narrator.engine.state import LIFT, Ballot, State
 from narrator.engine.tasks import (
     AllOrNone,
     LastWord,
@@ -63,12 +65,12 @@ def _voting(ctx: Ctx, t: Voting) -> bool:
         if nominees:
             ctx.say("no_vote_today")
         return False
-    # club: an immune nominee (the lover's guest) is not voted on, so by default does not
-    # count toward the two nominees 004's vote needs; named immune all the same.
-    counted = nominees if day.immune_nominee_counts else [
-        s for s in nominees if s not in st.visit.vote_immune]
-    immune = [s for s in nominees if s not in counted]
-    if not counted:
+    # club: an immune nominee (the lover's guest) is not voted on but, as 004 lists every
+    # nominee, counts toward the two its vote needs unless a club turns that off.
+    immune = [s for s in nominees if s in st.visit.vote_immune]
+    votable = [s for s in nominees if s not in immune]
+    counted = nominees if day.immune_nominee_counts else votable
+    if not votable:
         for seat in immune:
             ctx.say("immune", seat=seat)
         # Nominated but immune (the lover's guest): "nobody is nominated" would be untrue.
@@ -118,6 +120,58 @@ def start_ballots(ctx: Ctx, names: list[int], rnd: int, prev: list[int]) -> None
     ctx.push(*tasks, shared(Tally))
 
 
+def wait_for_ballot(ctx: Ctx, t: Task, seat: int | None = None) -> bool:
+    """A ballot's window: the rule set's seconds for the pads, unless the host counts the
+    hands; then its timer is stopped at once and the host's Count closes it."""
+    ctx.wait(t, "ballot", ctx.rules.day.ballot, seat)
+    if ctx.state.hand_count:
+        ctx.out.append(CloseWindow(ctx.state.window))
+    return True
+
+
+def counted_by_hand(state: State) -> bool:
+    """Whether the open window is a ballot the host counts (its timer stays stopped: the
+    engine's `resume` opens it again stopped)."""
+    return state.hand_count and isinstance(state.current, VoteOn | LiftVote | AllOrNone)
+
+
+def _host_counts(ctx: Ctx) -> None:
+    """The host counts from now on (the keypad's or the page's hand, a Count): the open
+    ballot's timer stops, and every later ballot waits for the host's Count."""
+    st = ctx.state
+    if not st.hand_count:
+        st.hand_count = True
+        ctx.out.append(CloseWindow(st.window))
+
+
+def ballot_input(ctx: Ctx, t: VoteOn | LiftVote | AllOrNone, candidate: int, action: Action,
+                 closed: Callable[[Ctx, Any], None]) -> None:
+    """A ballot window's input: a vote; a hand taken off again; or the host's Count, which
+    closes the window now, as its time running out would."""
+    st = ctx.state
+    if isinstance(action, Count):
+        window = st.window
+        st.current = None
+        st.window = 0
+        st.hand_count = True
+        ctx.out.append(CloseWindow(window))
+        closed(ctx, t)
+        return
+    if isinstance(action, LowerHand):
+        current = ballot(ctx)
+        if action.voter not in current.votes_for(candidate):
+            raise RuleError(f"seat {action.voter} has no hand up for this candidate", "no_hand",
+                            seat=action.voter)
+        st.ballot = replace(current, votes=tuple(
+            c for c in current.votes if not (c.voter == action.voter and c.candidate == candidate)))
+        _host_counts(ctx)
+        ctx.day_lights(on=tuple(sorted(st.ballot.votes_for(candidate))))
+        return
+    take_vote(ctx, candidate, action)
+    if isinstance(action, Vote | Entry):
+        _host_counts(ctx)
+
+
 def take_vote(ctx: Ctx, candidate: int, action: Action) -> None:
     """A vote for `candidate` (LIFT in a lift vote), by a tap, a Vote, or the host typing
     the voter's seat on the keypad (a table without pads: hands are counted aloud)."""
@@ -144,7 +198,7 @@ def take_vote(ctx: Ctx, candidate: int, action: Action) -> None:
 
 
 def _vote_on_act(ctx: Ctx, t: VoteOn, action: Action) -> None:
-    take_vote(ctx, t.seat, action)
+    ballot_input(ctx, t, t.seat, action, _ballot_closed)
 
 
 def _ballot_closed(ctx: Ctx, t: VoteOn | VoteOnLast) -> None:
@@ -164,7 +218,7 @@ def _vote_on(ctx: Ctx, t: VoteOn) -> bool:
         return False
     ctx.say_seat("vote_for", t.seat)
     ctx.day_lights()
-    return ctx.wait(t, "ballot", ctx.rules.day.ballot, t.seat)
+    return wait_for_ballot(ctx, t, t.seat)
 
 
 def _vote_on_last(ctx: Ctx, t: VoteOnLast) -> bool:
@@ -292,23 +346,23 @@ def _lift_closed(ctx: Ctx, t: LiftVote) -> None:
 
 
 def _lift_act(ctx: Ctx, t: LiftVote, action: Action) -> None:
-    take_vote(ctx, LIFT, action)
+    ballot_input(ctx, t, LIFT, action, _lift_closed)
 
 
 def _lift_ballot(ctx: Ctx, t: LiftVote) -> bool:
     leaders = tuple(s for s in t.seats if ctx.state.alive[s])
     ctx.say("lift_vote", seats=leaders)
-    return ctx.wait(t, "ballot", ctx.rules.day.ballot)
+    return wait_for_ballot(ctx, t)
 
 
 def _all_or_none(ctx: Ctx, t: AllOrNone) -> bool:
     ctx.say("all_or_none", seats=t.seats)
     ctx.day_lights()
-    return ctx.wait(t, "ballot", ctx.rules.day.ballot)
+    return wait_for_ballot(ctx, t)
 
 
 def _all_or_none_act(ctx: Ctx, t: AllOrNone, action: Action) -> None:
-    take_vote(ctx, LIFT, action)
+    ballot_input(ctx, t, LIFT, action, _all_or_none_closed)
 
 
 def _all_or_none_closed(ctx: Ctx, t: AllOrNone) -> None:
@@ -370,7 +424,7 @@ def reveal(ctx: Ctx, seat: int) -> None:
         ctx.say("role_revealed", seat=seat, role=dealt_card(ctx, seat))
 
 
-_VOTE_INPUTS = frozenset({"vote", "tap", "entry"})
+_VOTE_INPUTS = frozenset({"vote", "tap", "entry", "count", "lower_hand"})
 
 TASKS: dict[type[Task], TaskSpec[Any]] = {
     Voting: TaskSpec(_voting),

@@ -120,7 +120,9 @@ class GameHeader:
         return rules.with_settings(self.settings) if self.settings else rules
 
     def new_game(self) -> Game:
-        return Game(self.rule_set(), self.seats, self.seed, self.roles, self.history)
+        # No pads at the table: the hands are counted, and every ballot waits for the count.
+        return Game(self.rule_set(), self.seats, self.seed, self.roles, self.history,
+                    hand_count=self.input == "keypad")
 
     def to_json(self) -> dict[str, Any]:
         return {

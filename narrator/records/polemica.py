@@ -200,6 +200,9 @@ class _Reader:
         if practice:
             settings["fouls.cancel_vote"] = "nearest"
             notes.append(f"fouls.cancel_vote: nearest (tournament practice): {practice}")
+        # Neither 000 nor 001 has a best move (sport's default is off); Polemica's games are
+        # tournament games, scored with it, whether or not this one's first victim made one.
+        settings["best_move"] = True
         return PolemicaGame(
             path=self.path, game_id=data.get("id") if isinstance(data.get("id"), int) else None,
             roles=roles, shots=shots, checks=checks, nominations=nominations, votes=votes,

@@ -51,6 +51,19 @@ td.pts { text-align: right; min-width: 8mm; }
 .foot { margin-top: 2mm; display: flex; gap: 8mm; }
 .sign { border-bottom: 0.25mm solid #000; min-width: 50mm; display: inline-block; }
 .struck { text-decoration: line-through; }
+/* On a phone's screen (the organiser opens the sheet from the page) the sheet is one
+   column that fits its width; printed, it stays the one A4 page above. */
+@media screen and (max-width: 700px) {
+  body { font-size: 10.5pt; margin: 2mm; }
+  .meta span { white-space: normal; display: inline-block; }
+  .grid { flex-direction: column; }
+  .grid > table { width: 100%; font-size: 8.5pt; }
+  th, td { padding: 0.3mm 0.5mm; }
+  td.name { max-width: none; white-space: normal; overflow-wrap: anywhere; }
+  .periods { column-width: auto; columns: 1; width: 100%; font-size: 10pt; }
+  .foot { flex-wrap: wrap; gap: 3mm; }
+  .sign { min-width: 40mm; }
+}
 """
 
 
@@ -110,6 +123,7 @@ class _Sheet:
         parts = [
             "<!DOCTYPE html>",
             f'<html lang="{escape(self.lang)}"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{self.t('title')} · {title}</title>",
             f"<style>{_CSS}</style></head><body{_density(periods)}>",
             f"<h1>{self.t('title')} · {title}</h1>",

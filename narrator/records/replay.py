@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from narrator.engine.actions import Action, BestMove, Choose, Foul, Nominate, Remove, Vote
+from narrator.engine.actions import Action, BestMove, Choose, Foul, Nominate, Remove, Tap
 from narrator.engine.core import Engine
 from narrator.engine.effects import Effect, Record
 from narrator.engine.ruleset import RuleSet
@@ -246,11 +246,13 @@ class Replayer:
             for voter, candidate in sorted(ballot.items()):
                 if candidate == task.seat:
                     del ballot[voter]
-                    self._apply(Vote(voter), self._where(task))
+                    # As a pad's tap: a record's ballot runs its full length (a host's
+                    # Vote would stop its timer for a count the record does not hold).
+                    self._apply(Tap(voter), self._where(task))
         elif isinstance(task, LiftVote):
             for voter, yes in sorted(self.lift.pop(st.number, {}).items()):
                 if yes:
-                    self._apply(Vote(voter), self._where(task))
+                    self._apply(Tap(voter), self._where(task))
 
     def _final_checks(self) -> None:
         st = self.state

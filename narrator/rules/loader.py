@@ -27,18 +27,18 @@ from narrator.engine.ruleset import (
 )
 from narrator.errors import RuleSetError
 from narrator.rules.scoring import read_scoring
-from narrator.rules.scoring import register as register_scoring
 from narrator.rules.settings import common, read_limits, read_presets, read_settings
 from narrator.yamlfile import parse_yaml, read_text
 
 T = TypeVar("T")
 
-_TOP_KEYS = {
+# RuleSet's plain fields (a yes/no or a number with a default): read as the dataclass
+# declares them, so a new one is one line in RuleSet and none here.
+_SCALARS = tuple(f for f in dataclasses.fields(RuleSet)
+                 if type(f.default) in (bool, int, float) and f.init)
+_TOP_KEYS = {f.name for f in _SCALARS} | {
     "name", "title", "roles", "deck", "night_zero", "night", "day", "fouls", "win",
-    "best_move", "draw_after_idle_rounds", "answers_public", "callout_beat", "default_role",
-    "settings", "limits", "deck_grows", "cues", "scoring", "setup", "dawn", "step_gap",
-    "meet_calls", "meet_count_seconds",
-    "announce_deck", "presets", "forfeit",
+    "default_role", "settings", "limits", "cues", "scoring", "setup", "dawn", "presets",
 }
 _INPUTS = ("callout", "keypad", "none")
 ABILITIES = REGISTRY.abilities
@@ -176,24 +176,12 @@ class _Reader:
             day=day,
             fouls=fouls,
             win=win,
-            best_move=self.typed(data.get("best_move", True), bool, "best_move"),
-            forfeit=self.typed(data.get("forfeit", False), bool, "forfeit"),
-            draw_after_idle_rounds=self.typed(
-                data.get("draw_after_idle_rounds", 0), int, "draw_after_idle_rounds"
-            ),
-            answers_public=self.typed(data.get("answers_public", False), bool, "answers_public"),
-            callout_beat=float(self.typed(data.get("callout_beat", 1.5), float, "callout_beat")),
             default_role=default_role,
-            deck_grows=self.typed(data.get("deck_grows", False), bool, "deck_grows"),
             cues=self.cues(data.get("cues", {})),
             source=self.source,
             setup=setup,
             dawn=dawn,
-            step_gap=float(self.typed(data.get("step_gap", 0), float, "step_gap")),
-            announce_deck=self.typed(data.get("announce_deck", False), bool, "announce_deck"),
-            meet_calls=self.typed(data.get("meet_calls", 3), int, "meet_calls"),
-            meet_count_seconds=float(self.typed(data.get("meet_count_seconds", 3.0), float,
-                                                "meet_count_seconds")),
+            **{f.name: self.scalar(data[f.name], f.default, f.name) for f in _SCALARS if f.name in data},
         )
         if rules.meet_calls < 1:
             raise self.fail("meet_calls", f"expected at least 1, got {rules.meet_calls}")
@@ -208,9 +196,8 @@ class _Reader:
         offered = data["settings"] if "settings" in data else dict.fromkeys(common())
         settings = read_settings(offered, rules, self.fail, self.variant)
         limits = read_limits(data.get("limits"), settings, self.fail)
-        # Points for a rating: kept beside the rules (they change nothing in a game).
-        register_scoring(self.source, read_scoring(data.get("scoring"), self.fail))
-        rules = dataclasses.replace(rules, settings=settings, limits=limits)
+        rules = dataclasses.replace(rules, settings=settings, limits=limits,
+                                    scoring=read_scoring(data.get("scoring"), self.fail))
         return dataclasses.replace(rules, presets=read_presets(data.get("presets"), rules, self.fail))
 
     def variant(self, rules: RuleSet, fields: Mapping[str, Any], where: str) -> None:
@@ -424,16 +411,18 @@ class _Reader:
         for key, value in data.items():
             if not isinstance(key, str) or not hasattr(defaults, key):
                 raise self.fail(f"{where}.{key}", "unknown key")
-            current = getattr(defaults, key)
-            if isinstance(current, tuple):
-                value = tuple(self.typed(value, list, f"{where}.{key}"))
-            elif isinstance(current, bool):
-                value = self.typed(value, bool, f"{where}.{key}")
-            elif isinstance(current, float):
-                value = float(self.typed(value, float, f"{where}.{key}"))
-                if value < 0:
-                    raise self.fail(f"{where}.{key}", "cannot be negative")
-            else:
-                value = self.typed(value, type(current), f"{where}.{key}")
-            out[key] = value
+            out[key] = self.scalar(value, getattr(defaults, key), f"{where}.{key}")
         return cls(**out)
+
+    def scalar(self, value: Any, default: Any, where: str) -> Any:
+        """`value` as the type of the field's `default` (a list for a tuple)."""
+        if isinstance(default, tuple):
+            return tuple(self.typed(value, list, where))
+        if isinstance(default, bool):
+            return self.typed(value, bool, where)
+        if isinstance(default, float):
+            number = float(self.typed(value, float, where))
+            if number < 0:
+                raise self.fail(where, "cannot be negative")
+            return number
+        return self.typed(value, type(default), where)

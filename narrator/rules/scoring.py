@@ -8,48 +8,24 @@ scoring:
   rule: "..."             # where the scheme comes from
 ```
 
-A rule set without `scoring:` gives no points (its protocol shows none). The scheme is
-registered by the rule set's source, as the declared settings are, so the engine's
-RuleSet stays the rules alone (scoring changes nothing in a game).
+A rule set without `scoring:` gives no points (its protocol shows none). The scheme is the
+rule set's `scoring` (engine/ruleset.py `Scoring`: data that changes nothing in a game).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from narrator.engine.ruleset import RuleSet
+from narrator.engine.ruleset import RuleSet, Scoring
 from narrator.errors import RuleSetError
 
 Fail = Callable[[str, str], RuleSetError]
 
 
-@dataclass(frozen=True)
-class Scoring:
-    win: float = 1.0
-    best_move: Mapping[int, float] = field(default_factory=dict)  # black seats named -> points
-    extra: tuple[float, float] = (0.0, 0.0)  # the organiser's extra points: lowest, highest
-    rule: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"win": self.win, "best_move": {str(k): v for k, v in sorted(self.best_move.items())},
-                "extra": list(self.extra), "rule": self.rule}
-
-
-_SCORING: dict[str, Scoring] = {}
-
-
-def register(source: str, scoring: Scoring | None) -> None:
-    if scoring is None:
-        _SCORING.pop(source, None)
-    else:
-        _SCORING[source] = scoring
-
-
 def scoring_of(rules: RuleSet) -> Scoring | None:
     """The rule set's scoring, or None: its games give no points."""
-    return _SCORING.get(rules.source)
+    return rules.scoring
 
 
 def read_scoring(data: Any, fail: Fail) -> Scoring | None:

@@ -40,6 +40,9 @@ class Faults:
         self.status_light = StatusLight(self.show_status)
         # The box's own troubles for the organiser's page (the card refuses to save...).
         self.notices = Notices()
+        if (fell := ports.voice_fallback) is not None:  # logged when the voice was chosen
+            self.notices.set("voice", "voice_fallback", voice=fell.voice, reason=fell.reason,
+                             instead=fell.instead)
         self.card = CardOutage(CARD_TRIES)
         self.loop: asyncio.AbstractEventLoop | None = None  # set once the service runs
         announcer.on_speaker.append(self.hear_sound)

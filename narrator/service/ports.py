@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from narrator.devices.keypads import Keypad
 from narrator.devices.panel import SeatPanel
@@ -13,6 +13,9 @@ from narrator.engine.actions import Action
 from narrator.voice.command_confirm import Decision
 from narrator.voice.speaker import Speaker
 from narrator.voice.voice_status import VoiceStatus
+
+if TYPE_CHECKING:
+    from narrator.voice.proof import Fallback
 
 Sink = Callable[[Action], None]
 
@@ -56,6 +59,8 @@ class Ports:
     voice_status: VoiceStatus | None = None
     # The pin map's check that a game's seats are wired (None: any table will do).
     seat_check: Callable[[int], None] | None = None
+    # The voice the box would have spoken with, had it rendered (the page says so).
+    voice_fallback: Fallback | None = None
 
 
 def input_method(setting: str, ports: Ports) -> str:

@@ -23,13 +23,23 @@ log = logging.getLogger("narrator.service")
 def build_ports(settings: Settings, clock: Clock) -> Ports:
     """The real devices named by the settings. A device that can't be opened is logged
     and left out: the game runs on whatever is there."""
+    from narrator.boards import read_board
+    from narrator.phrases.numbers import LANGUAGES
+    from narrator.voice.proof import choose
     from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
 
-    voice_settings = settings.voice
+    # The named voice if it renders, else the best one that renders and fits the board.
+    allowed = read_board().voices(settings.recognizer.for_language(settings.game.lang).engine)
+    voice_settings, fallback = choose(settings.voice, allowed)
     speaker = Pyttsx3Speaker(voice_settings, clock)
+    # The other languages' voices are proven now, before READY: a proof is a render (a
+    # neural voice's start takes seconds), never to be waited for inside the event loop.
+    others = {lang: choose(replace(settings.voice, language=lang, voice=None), allowed)[0]
+              for lang in LANGUAGES if lang != voice_settings.language}
 
     def speakers(lang: str) -> Speaker:
-        return Pyttsx3Speaker(replace(voice_settings, language=lang, voice=None), clock)
+        return Pyttsx3Speaker(others.get(lang) or replace(settings.voice, language=lang, voice=None),
+                              clock)
     from narrator.devices.gpio import GpioSeatPanel
     from narrator.devices.pinmap import load_pin_map
 
@@ -58,7 +68,8 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
         else:
             keypads.append(MatrixKeypad(spec, pin_factory=panel.factory, clock=clock))
     voice, status = _voice_input(settings, clock)
-    return Ports(speaker, panel, keypads, voice, speakers, status, seat_check=pin_map.check_seats)
+    return Ports(speaker, panel, keypads, voice, speakers, status, seat_check=pin_map.check_seats,
+                 voice_fallback=fallback)
 
 
 def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, VoiceStatus]:

@@ -8,8 +8,8 @@ speaking and the moment's window is open, like people at a table.
 With `keypad_only` nobody touches a pad: a table with no pads, one private keypad. At
 night zero each holder types their own seat when their role is called; on later nights
 the role's holders type their target once, when its number is called; in the day the
-host types the seats of the raised hands in a vote and of a seconder, and "." ends a
-speech.
+host types the seats of the raised hands in a vote and then a bare Enter (the count: a
+ballot the host counts waits for it), the seat of a seconder, and "." ends a speech.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from narrator.daemon import Box
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Vote
 from narrator.engine.effects import Effect
-from narrator.engine.tasks import CallOut, Speech, SpeechTask
+from narrator.engine.tasks import AllOrNone, CallOut, LiftVote, Speech, SpeechTask, VoteOn
+from narrator.engine.voting import counted_by_hand
 from narrator.sim.players import Table
 
 Press = Callable[[int, bool], None]  # (seat, down)
@@ -55,10 +56,14 @@ class PadPlayers:
             self._task = asyncio.get_running_loop().create_task(self._act(st.window))
 
     async def _window_open(self, window: int) -> bool:
-        timers = self.box.performer.timers
+        performer = self.box.performer
+        timers = performer.timers
         while not timers.is_open(window):
-            if self.box.game.state.window != window:
+            st = self.box.game.state
+            if st.window != window:
                 return False
+            if counted_by_hand(st) and performer.idle:
+                return True  # a ballot the host counts has no timer: the box has called it
             await self.clock.sleep(0.05)
         return True
 
@@ -136,6 +141,8 @@ class PadPlayers:
         for seat in typed:
             self.keypad.press(*str(seat), "enter")
             await self.clock.sleep(0.05)
+        if isinstance(task, VoteOn | LiftVote | AllOrNone):
+            self.keypad.press("enter")  # the hands are counted
 
     async def _pad(self, seat: int, seconds: float) -> None:
         self.press(seat, True)

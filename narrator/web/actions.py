@@ -16,6 +16,7 @@ from narrator.engine.actions import (
     ACTION_TYPES,
     Action,
     Foul,
+    LowerHand,
     Nominate,
     Remove,
     Undo,
@@ -33,6 +34,7 @@ from narrator.web.text import Text
 PAGE_KINDS = ("foul", "unfoul", "remove", "pause", "resume", "add_time", "end_speech", "undo", "nominate",
               "forfeit",  # sport (001): a severe breach gives the other team the game
               "withdraw", "start_voting", "repeat", "vote", "second", "best_move",
+              "lower_hand", "count",  # the organiser counts the hands on the page
               "verdict")  # the boxed judge's verdict: public, the judge shows the card
 AT_NIGHT = ("foul", "unfoul", "remove", "forfeit", "pause", "resume")
 
@@ -99,6 +101,8 @@ def describe(t: Text, action: Action | None, before: State | None) -> str:
         return t("undo_nominate", seat=action.target)
     if isinstance(action, Vote):
         return t("undo_vote", seat=action.voter)
+    if isinstance(action, LowerHand):
+        return t("undo_lower_hand", seat=action.voter)
     if isinstance(action, Undo):
         return t("undo_unknown")
     if isinstance(action, WindowClosed) and before is not None and before.current:

@@ -60,7 +60,9 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
     names = {s["seat"]: s["name"] for s in view["seats"]}
     phase, number = game["phase"], game["day"]
     heading = t("night_n", n=number) if phase == "night" else t("day_n", n=number)
-    parts = [f'<section class="status {esc(phase)}"><h1>{esc(heading)}</h1>', _setup_line(t, game)]
+    paused = "1" if game["paused"] else "0"
+    parts = [f'<section class="status {esc(phase)}" data-paused="{paused}"><h1>{esc(heading)}</h1>',
+             _setup_line(t, game)]
     if game["paused"]:
         parts.append(f'<p class="badge paused">{esc(t("paused"))}</p>')
     if view.get("fault"):
@@ -87,6 +89,8 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
             line = f"{moment}: {seat_label(t, ballot['current'], names.get(ballot['current'], ''))}"
         if line:
             parts.append(f'<p class="moment">{esc(line)}</p>')
+        hands = _hands_line(t, ballot) if view.get("counting") or _tap(view) == "hand" else ""
+        parts.append(hands)
         if view["timer_left"] is not None:
             running = "1" if view["timer_running"] else "0"
             parts.append(f'<p class="timer" data-left="{view["timer_left"]}" data-running="{running}">'
@@ -94,7 +98,8 @@ def live_fragment(t: Text, view: dict[str, Any]) -> str:
     if view["said"]:
         parts.append(f'<p class="said">{esc(view["said"])}</p>')
     parts.append("</section>")
-    parts.append(_seats(t, view, roles=False))
+    parts.append(_seats(t, view, roles=False, tap=_tap(view) if phase == "day" else "",
+                        hands=_hands(view["ballot"]) if phase == "day" else ()))
     if phase == "day":
         parts.append(_nominations(t, view, names))
         parts.append(_ballot(t, view))
@@ -114,7 +119,43 @@ def _setup_line(t: Text, game: dict[str, Any]) -> str:
     return f'<p class="setup-line">{esc(" · ".join(items))}</p>' if items else ""
 
 
-def _seats(t: Text, view: dict[str, Any], roles: bool) -> str:
+# What a tap on a seat tile does at each moment of the day (the organiser's page; the
+# keypad's `N Enter` at the same moment): nominate (sport's speech, classic's accusation,
+# the boxed proposal), second an accusation, or a hand up or down in a ballot.
+TAP_BY_MOMENT = {"speech": "nominate", "silent_turn": "nominate", "accusations": "nominate",
+                 "proposals": "nominate", "second": "second", "ballot": "hand",
+                 "lift_ballot": "hand", "all_or_none": "hand"}
+
+# A mark beside a role at the end, besides its colour: the teams differ in words and shape.
+TEAM_MARKS = {"red": "\u2665", "black": "\u2660", "maniac": "\u2731"}
+
+
+LONG_NAME = 12  # characters: a longer name gets a row of its own in its tile
+
+
+def _tap(view: dict[str, Any]) -> str:
+    return TAP_BY_MOMENT.get(str(view.get("moment") or ""), "")
+
+
+def _hands(ballot: dict[str, Any] | None) -> tuple[int, ...]:
+    """The hands up for the candidate being voted on now (the lift: for lifting)."""
+    if not ballot:
+        return ()
+    key = "lift" if ballot["kind"] == "lift" else str(ballot["current"])
+    return tuple(ballot["votes"].get(key, ()))
+
+
+def _hands_line(t: Text, ballot: dict[str, Any] | None) -> str:
+    if not ballot:
+        return ""
+    count = len(_hands(ballot))
+    words = t("hands_lift", count=count) if ballot["kind"] == "lift" or ballot["current"] is None \
+        else t("hands_for", seat=ballot["current"], count=count)
+    return f'<p class="count" data-count="{count}">{esc(words)}</p>'
+
+
+def _seats(t: Text, view: dict[str, Any], roles: bool, tap: str = "",
+           hands: Sequence[int] = ()) -> str:
     items = []
     for s in view["seats"]:
         classes = ["seat", "alive" if s["alive"] else "out"]
@@ -127,17 +168,28 @@ def _seats(t: Text, view: dict[str, Any], roles: bool) -> str:
         tags = []
         if s["nominated"]:
             tags.append(f'<b class="tag nom">{esc(t("nominated"))}</b>')
+        if s["seat"] in hands:
+            classes.append("hand")
+            tags.append(f'<b class="tag hand">\u2191 {esc(t("hand_up"))}</b>')
         if not s["alive"]:
             tags.append(f'<b class="tag out">{esc(t("out"))}</b>')
         role = ""
         if roles and "role" in s:
-            role = f'<span class="role">{esc(t.role(s["role"]))}</span>'
+            team = str(s.get("team") or "")
+            if team:
+                classes.append(f"team-{team}")
+            side = (f' <small class="team">{TEAM_MARKS.get(team, "")} {esc(t("team_" + team))}'
+                    "</small>") if team in TEAM_MARKS else ""
+            role = f'<span class="role">{esc(t.role(s["role"]))}{side}</span>'
         name = s["name"] or t("seat_n", seat=s["seat"])
+        if len(name) > LONG_NAME:
+            classes.append("longname")  # a row of its own in the tile: it wraps, whole
         items.append(
             f'<li class="{" ".join(classes)}" data-seat="{s["seat"]}"><span class="num">{s["seat"]}</span>'
             f'<span class="name">{esc(name)}</span>{role}{"".join(tags)}'
             f'<span class="fouls" title="{esc(t("fouls"))}: {fouls}">{marks}</span></li>')
-    return f'<ol class="seats">{"".join(items)}</ol>'
+    attr = f' data-tap="{esc(tap)}"' if tap else ""
+    return f'<ol class="seats"{attr}>{"".join(items)}</ol>'
 
 
 def _who(t: Text, seat: int, names: dict[int, str]) -> str:
@@ -298,26 +350,33 @@ def sign_in_hint(t: Text) -> str:
 
 def controls(t: Text, view: dict[str, Any]) -> str:
     """The corrections: the PIN holder's buttons. Each sends one action to /api/action
-    (or asks /api/undo what an undo would take back, and waits for a yes)."""
+    (or asks /api/undo what an undo would take back, and waits for a yes).
+
+    The day's frequent actions sit in a bar fixed at the screen's foot, under the thumb:
+    next speaker, pause or resume (one button: the one that applies), +30 s, a foul (the
+    next seat tapped gets it), and the count while a ballot is counted. The seat tiles
+    above do what the keypad's `N Enter` does at the moment (the script: TAP_BY_MOMENT)."""
     def b(kind: str, label: str, extra: str = "") -> str:
         return f'<button type="button" data-kind="{kind}"{extra}>{esc(t(label))}</button>'
 
     over = view["game"]["over"]
     parts = [f'<section id="controls" class="box controls"><h2>{esc(t("corrections"))}</h2>']
     if not over:
+        paused = bool(view["game"]["paused"])
         parts += [
-            f'<p class="hint">{esc(t("pick_seat"))}</p>',
+            f'<p class="hint" id="taphint">{esc(t("pick_seat"))}</p>',
             f'<div class="seatrow">{seat_buttons(view["seats"])}</div>',
-            '<div class="row">', b("foul", "foul", " data-seat-needed"),
-            b("unfoul", "unfoul", " data-seat-needed"),
+            '<div class="row">', b("unfoul", "unfoul", " data-seat-needed"),
             b("remove", "disqualify", ' data-seat-needed data-confirm="confirm_remove"'),
             # 001: a severe night breach may give the other team the game.
             *([b("forfeit", "forfeit", ' data-seat-needed data-confirm="confirm_forfeit"')]
               if view["game"].get("forfeit") else []), "</div>",
-            '<div class="row">', b("end_speech", "next_speaker"), b("add_time", "add_30"),
+            '<div class="row">',
             # The keypad's "/ Enter": ends a discussion (classic, boxed), starts the vote.
-            b("start_voting", "start_voting"), "</div>",
-            '<div class="row">', b("pause", "pause"), b("resume", "resume"), "</div>",
+            b("start_voting", "start_voting"), b("withdraw", "withdraw"),
+            # The keypad's `M . N Enter`: who nominates (accuses, proposes) whom.
+            b("by", "by_other", ' data-mode="by"'),
+            b("best_move", "best_move", ' data-mode="best"'), "</div>",
             '<div class="row">', b("undo", "undo", " data-undo"),
             b("abandon", "abandon", ' data-evening="abandon" data-confirm="confirm_abandon"'),
             "</div>",
@@ -328,10 +387,26 @@ def controls(t: Text, view: dict[str, Any]) -> str:
         '<div id="confirm" class="confirm" hidden><p class="question"></p>',
         f'<button type="button" class="yes">{esc(t("yes"))}</button>',
         f'<button type="button" class="no">{esc(t("cancel"))}</button></div>',
-        '<p id="result" class="result" role="status" aria-live="polite"></p>',
+    ]
+    if over:
+        parts.append('<p id="result" class="result" role="status" aria-live="polite"></p>')
+    else:
+        toggle = ("resume", "resume") if paused else ("pause", "pause")
+        parts += [
+            f'<div class="daybar" role="toolbar" aria-label="{esc(t("day_actions"))}">',
+            '<p id="result" class="result" role="status" aria-live="polite"></p>',
+            '<div class="barrow">', b("end_speech", "next_speaker"),
+            b(toggle[0], toggle[1], ' data-toggle="pause"'), b("add_time", "add_30"),
+            b("foul", "foul", ' data-seat-needed data-mode="foul"'),
+            b("count", "count", " hidden"), "</div></div>",
+        ]
+    parts += [
         '<script type="application/json" id="words">',
         _json_words(t, ("confirm_remove", "confirm_forfeit", "confirm_abandon", "confirm_next",
-                        "confirm_undo", "pick_seat_first", "done", "refused")),
+                        "confirm_undo", "pick_seat_first", "done", "refused", "pause", "resume",
+                        "tap_nominate", "tap_second", "tap_hand", "tap_pick",
+                        "tap_foul", "tap_by", "tap_by_then", "tap_best", "best_move",
+                        "send_best")),
         "</script></section>",
     ]
     return "".join(parts)

@@ -14,6 +14,7 @@ from typing import Any
 from narrator.daemon import Box
 from narrator.engine.actions import Action, Undo
 from narrator.engine.state import State
+from narrator.engine.voting import counted_by_hand
 from narrator.records.session import GameSession, ProtocolFiles
 from narrator.web.phone_deal import PhoneDeal
 from narrator.web.text import text
@@ -56,13 +57,16 @@ def state_before(box: Box) -> State | None:
 def info_of(box: Box) -> GameInfo:
     rules = box.game.engine.rules
     words = role_words(tuple(rules.roles))
+    teams = tuple((name, role.team) for name, role in rules.roles.items())
     session = box.session
     if isinstance(session, GameSession):
         header = session.header
         names = tuple(getattr(header, "names", ()) or ())
         return GameInfo(header.game_id, rules.name, rules.title, header.lang, names, words,
-                        forfeit=rules.forfeit, input=header.input, deal=header.deal)
-    return GameInfo("", rules.name, rules.title, "en", (), words, forfeit=rules.forfeit)
+                        forfeit=rules.forfeit, input=header.input, deal=header.deal,
+                        teams=teams)
+    return GameInfo("", rules.name, rules.title, "en", (), words, forfeit=rules.forfeit,
+                    teams=teams)
 
 
 @functools.cache
@@ -80,7 +84,7 @@ def view_of(box: Box) -> dict[str, Any]:
     st = box.game.state
     timers = box.performer.timers
     timer: Timer | None = None
-    if st.phase == "day" and st.window:
+    if st.phase == "day" and st.window and not counted_by_hand(st):  # a count has no timer
         left = timers.remaining(st.window)
         if left is not None:
             timer = Timer(left, not timers.paused)

@@ -6,11 +6,13 @@ decides here that it is public. Before the game is over it holds:
 - the phase and its number, paused or not, the cue the box is saying (heard by all);
 - per seat: the name, alive or out, fouls, nominated today;
 - in the day only: the speaker, the moment (speech, ballot...), the timer, today's
-  nominations, the ballot as it is counted (hands are raised in the open);
+  nominations, the ballot as it is counted (hands are raised in the open), and whether
+  the host counts it (the ballot then waits for the host's count: no timer);
 - eliminations in order, with how only for day ones (a night kill's kind can be secret).
 At night the timer is left out as well: nothing on the page moves with night input, so
 two nights that differ only in the taps serve the same bytes (tests/web/test_view.py).
-After the game: the winner, the reason, every role and every elimination's kind.
+After the game: the winner, the reason, every role with its team and every elimination's
+kind.
 
 `GET /api/state` serves this dict as JSON; the contract's keys are `game` (id, rules,
 lang, phase, day, over, winner), `seats` (seat, name, alive, fouls, nominated), `speaker`
@@ -27,6 +29,7 @@ from typing import Any
 
 from narrator.engine.state import LIFT, Elimination, State
 from narrator.engine.tasks import SpeechTask, VoteOn
+from narrator.engine.voting import counted_by_hand
 
 # How players leave in the open, in the day (a night kill's kind may be a role's secret).
 PUBLIC_HOW = ("vote", "fouls", "removed", "lifted")
@@ -47,6 +50,7 @@ class GameInfo:
     # how the cards were dealt (cards, phone): chosen per game, public.
     input: str = ""
     deal: str = "cards"
+    teams: tuple[tuple[str, str], ...] = ()  # (role, team): shown with the roles at the end
 
     def name(self, seat: int) -> str:
         return self.names[seat - 1] if 0 < seat <= len(self.names) else ""
@@ -86,6 +90,7 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
                                 "fouls": int(st.fouls[s]), "nominated": s in today}
         if over:
             seat["role"] = st.roles[s]
+            seat["team"] = dict(info.teams).get(st.roles[s], "")
         seats.append(seat)
     task = st.current if day else None
     moment = task.name if task else ""
@@ -100,6 +105,7 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         "said": said if over or not _names_a_role(info, said) else "",
         "nominations": [{"by": n.by, "target": n.target} for n in st.nominations] if day else [],
         "ballot": _ballot(st) if day else None,
+        "counting": day and counted_by_hand(st),
         "eliminations": [_elimination(e, over) for e in st.eliminations],
     }
     return out

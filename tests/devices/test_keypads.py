@@ -16,6 +16,7 @@ from narrator.devices.pinmap import load_pin_map
 from narrator.engine.actions import (
     Action,
     AddTime,
+    Count,
     EndSpeech,
     Entry,
     Forfeit,
@@ -34,7 +35,8 @@ from tests.devices.helpers import settle, tick
     ("7\n", [Entry(7)]),
     ("10\n", [Entry(10)]),
     ("0\n", [Entry(0)]),
-    ("\n", []),
+    ("\n", [Count()]),                 # a bare Enter: the hands are counted
+    ("3\n5\n\n", [Entry(3), Entry(5), Count()]),  # hands typed, then counted
     ("/3\n", [Foul(3)]),
     ("/\n", [StartVoting()]),
     (".", [EndSpeech()]),
@@ -123,7 +125,8 @@ def test_terminal_keypad_reads_lines() -> None:
             TerminalKeypad(io.StringIO("7\n/2\n\n-\n.\n+\n")).run(got.append), 5.0)
         return got
 
-    assert asyncio.run(main()) == [Entry(7), Foul(2), Pause(), EndSpeech(), AddTime(30)]
+    # A bare line is the count of hands; the line ends after the one-key commands are not.
+    assert asyncio.run(main()) == [Entry(7), Foul(2), Count(), Pause(), EndSpeech(), AddTime(30)]
 
 
 def test_fake_keypad_uses_the_same_map() -> None:

@@ -465,6 +465,8 @@ def setup_form(rules: str, seats: int, lang: str, deal: str) -> dict[str, str]:
             **{f"name{i}": f"Player {i}" for i in range(1, seats + 1)}}
     for spec in describe(load_bundled(rules), lang):
         key = f"set.{spec['key']}"
+        if spec["key"] == "setup.follow_table":
+            continue  # held to boxed's table, the form's own role list fits no row
         if spec["kind"] == "bool":
             form[key] = "" if spec["default"] else "on"
         elif spec["kind"] == "roles":

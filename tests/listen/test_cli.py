@@ -103,3 +103,18 @@ def test_bad_recordings_are_refused_in_one_line(clips: Path, tmp_path: Path) -> 
         assert done.returncode == 2, (name, done.stderr)
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and str(path) in lines[0] and problem in lines[0], (name, lines)
+
+
+def test_a_command_at_the_very_start_of_a_file(tmp_path: Path) -> None:
+    # Plain espeak-ng, speech from the first sample (no lead-in, no noise): heard once the
+    # file is led in by quiet as the microphone's stream would be, and timed from the file.
+    raw, wav = tmp_path / "raw.wav", tmp_path / "start.wav"
+    subprocess.run(["espeak-ng", "-w", str(raw), "next speaker"], check=True)
+    subprocess.run(["sox", str(raw), "-r", "16000", str(wav)], check=True)
+    with wave.open(str(wav)) as w:
+        first = np.frombuffer(w.readframes(800), "<i2")
+    assert np.abs(first.astype(np.int32)).max() > 200  # speech within its first 50 ms
+    done = narrator("--file", str(wav), "--json")
+    assert done.returncode == 0, done.stderr
+    assert parsed(done.stdout) == [("next_speaker", None)]
+    assert json.loads(done.stdout)["at"] < 0.3

@@ -36,8 +36,9 @@ EN_NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"
 SIZES = {"sport": [10], "club": [10], "classic": [8, 12, 16], "boxed": [6, 9, 12, 16]}
 
 
-def protocol_of(rules_name: str, seats: int, seed: int, lang: str = "en") -> dict[str, Any]:
-    rules = load_bundled(rules_name)
+def protocol_of(rules_name: str, seats: int, seed: int, lang: str = "en",
+                settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    rules = load_bundled(rules_name).with_settings(settings or {})
     names = (RU_NAMES if lang == "ru" else EN_NAMES)[:seats]
     builder = ProtocolBuilder(rules, seats, lang=lang, names=names, started="2026-11-23T19:05:00",
                               event={"tournament": "Кубок" if lang == "ru" else "Cup", "table": 2,
@@ -145,7 +146,9 @@ def test_no_period_after_the_one_the_game_was_decided_in() -> None:
 
 
 def test_best_move_only_where_the_rule_set_has_one() -> None:
-    assert "Best move" in visible(render_html(protocol_of("sport", 10, 1)))
+    assert "Best move" in visible(render_html(protocol_of("sport", 10, 1, settings={"best_move": True})))
+    # 000/001 have none: sport's default sheet has no best move either.
+    assert "Best move" not in visible(render_html(protocol_of("sport", 10, 1)))
     for rules_name in ("classic", "boxed", "club"):
         assert "Best move" not in visible(render_html(protocol_of(rules_name, 10, 1)))
 

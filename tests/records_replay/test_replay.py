@@ -219,6 +219,8 @@ def test_a_record_picks_the_vote_rule_it_shows(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     game = read_record(path)
     assert "fouls.cancel_vote" not in game.settings and not game.notes
+    # Polemica's games are tournament games: the best move is on (not in 000/001).
+    assert game.settings["best_move"] is True
 
 
 def test_a_record_picks_the_third_foul_practice_it_needs() -> None:

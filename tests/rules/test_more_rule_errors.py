@@ -33,8 +33,8 @@ def changed(name: str, path: str, value: Any) -> str:
 @pytest.mark.parametrize("name, path, value, where, problem", [
     ("boxed", "setup/table/6/mafia", -1, "setup.table.6.mafia", "a count cannot be negative"),
     ("boxed", "setup/table/6/wizards", 1, "setup.table.6.wizards", "not a role or a group"),
-    ("boxed", "setup/choice/8", ["doctor", "bodyguard"], "setup",
-     "setup.roles: town specials: 2 named, 1 in the table's row for 9 players (8 seats and the host)"),
+    ("boxed", "setup/choice/8", ["doctor", "self_taught_doctor"], "setup",
+     "setup.roles: doctor and self_taught_doctor never play together"),
     ("boxed", "setup/filler", "peasant", "setup.filler", "unknown role 'peasant'"),
     ("boxed", "roles/turncoat/turns_into", "dragon", "roles.turncoat.turns_into",
      "unknown role 'dragon'"),

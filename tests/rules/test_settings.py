@@ -160,9 +160,11 @@ def test_a_file_without_settings_offers_the_common_ones() -> None:
     (["--set", "day.speech"], "narrator: --set: day.speech: expected KEY=VALUE"),
     (["--rules", "classic", "--seats", "6"], "narrator: classic: 6 players: at least 8 players: 002:"),
     (["--rules", "boxed", "--seats", "4"], "narrator: boxed: 4 players: at least 5 players: 003:"),
-    (["--rules", "boxed", "--seats", "9", "--set", "setup.roles=doctor,bodyguard,boss"],
-     "narrator: boxed: setup.roles=[doctor, bodyguard, boss], 9 players: setup.roles: town "
-     "specials: 2 named, 1 in the table's row for 10 players (9 seats and the host): 003:"),
+    (["--rules", "boxed", "--seats", "9", "--set", "setup.roles=doctor,bodyguard,boss",
+      "--set", "setup.follow_table=true"],
+     "narrator: boxed: setup.roles=[doctor, bodyguard, boss], setup.follow_table=true, "
+     "9 players: setup.roles: town specials: 2 named, 1 in the table's row for 10 players "
+     "(9 seats and the host): 003:"),
     (["--rules", "boxed", "--set", "setup.roles=wizard"],
      "narrator: boxed: setup.roles=wizard: 'wizard' is not one of sergeant"),
     (["--preset", "league"],
@@ -181,7 +183,7 @@ def test_the_command_line_refuses_with_one_line_and_exit_2(argv: list[str], mess
 
 # Settings given beside the defaults, per rule set: every kind of setting, `sets` ones too.
 _GIVEN: dict[str, dict[str, Any]] = {"sport": {"third_foul": "tournament", "day.silent_turn": 20},
-          "club": {"maniac_wins": "alone", "day.immune_nominee_counts": True, "mafia_kill": "majority"},
+          "club": {"maniac_wins": "alone", "day.immune_nominee_counts": False, "mafia_kill": "majority"},
           "classic": {"angels": 2, "mafia_kill": "unanimous", "fouls.enabled": True},
           "boxed": {"setup.roles": ["spy", "ninja"]}}
 

@@ -26,13 +26,24 @@ from tests.web.browser import LoopThread
 PIN = "1357"
 
 
+class NightKeypadPlayers(PadPlayers):
+    """Simulated players who give the night's choices on the keypad and leave the day
+    alone: the organiser's page runs it (tests/web/test_day_page.py)."""
+
+    async def _act(self, window: int) -> None:
+        if self.box.game.state.phase == "night":
+            await super()._act(window)
+
+
 class EveningBox:
-    def __init__(self, tmp: Path, port: int = 0) -> None:
+    def __init__(self, tmp: Path, port: int = 0, night_keypad: bool = False) -> None:
         """`port`: the page's port (0: a free one); a restarted box takes its old one, so
-        a page left open finds it again."""
+        a page left open finds it again. `night_keypad`: the players give the night on the
+        keypad and do nothing in the day (the test runs it from the page)."""
         self.loop = LoopThread()
         self.tmp = tmp
         self.port = port
+        self.night_keypad = night_keypad
         self.service, self.server, self.clock = self.loop.call(self._start())
         self.url = f"http://127.0.0.1:{self.server.port}"
 
@@ -60,7 +71,10 @@ class EveningBox:
                 else:
                     panel.release(seat)
 
-            PadPlayers(box, players, press, keypad, clock, 7)
+            if self.night_keypad:
+                NightKeypadPlayers(box, players, press, keypad, clock, 7, keypad_only=True)
+            else:
+                PadPlayers(box, players, press, keypad, clock, 7)
 
         service.on_box.append(seat_players)
         server = await serve(service, settings, clock, service.announce, service.evening)

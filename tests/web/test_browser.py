@@ -101,6 +101,14 @@ def fill_setup(driver: WebDriver, deal: str = "cards") -> None:
     Select(driver.find_element(By.NAME, "deal")).select_by_value(deal)
 
 
+def press(driver: WebDriver, selector: str) -> None:
+    """Click a control below the seat tiles, scrolled to mid-screen first as a thumb would
+    (the day's bar covers the screen's foot)."""
+    element = driver.find_element(By.CSS_SELECTOR, selector)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def in_view(driver: WebDriver, selector: str) -> bool:
     """The element is wholly inside the window (a phone's screen)."""
     return bool(driver.execute_script(
@@ -150,7 +158,7 @@ def test_an_evening_set_up_played_and_corrected_from_the_page(evening: EveningBo
         # A foul to seat 3, from the page: the engine takes it, the page shows it.
         box = evening.box
         assert box is not None
-        driver.find_element(By.CSS_SELECTOR, '#controls .seatpick[data-seat="3"]').click()
+        press(driver, '#controls .seatpick[data-seat="3"]')
         driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="foul"]').click()
         wait_for(driver, lambda d: seat_fouls(d, 3) == "Fouls: 1")
         assert box.game.state.fouls[3] == 1
@@ -158,7 +166,7 @@ def test_an_evening_set_up_played_and_corrected_from_the_page(evening: EveningBo
         shoot(driver, tmp_path, "4-game-day-foul")
 
         # Undo, with the confirm step naming what goes.
-        driver.find_element(By.CSS_SELECTOR, "#controls button[data-undo]").click()
+        press(driver, "#controls button[data-undo]")
         question = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#confirm .question").text)
         assert question == "Undo the foul to seat 3?"
         # On a phone the question shows where the finger is, not below the screen's edge
@@ -172,8 +180,9 @@ def test_an_evening_set_up_played_and_corrected_from_the_page(evening: EveningBo
         assert box.game.state.fouls[3] == 0
 
         # A refused correction says why and changes nothing.
-        driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="resume"]').click()
-        wait_for(driver, lambda d: "Refused: The game is not paused." in d.find_element(By.ID, "result").text)
+        press(driver, '#controls button[data-kind="withdraw"]')
+        wait_for(driver, lambda d: "Refused: There is no nomination to withdraw in this speech."
+                 in d.find_element(By.ID, "result").text)
         wait_for(driver, lambda d: in_view(d, "#result"))
 
         # The nights and days that follow: nothing about roles, whatever happens.

@@ -45,7 +45,8 @@ def test_the_form_lists_the_rule_set_s_settings_with_defaults(tmp_path: Path) ->
     async def body(table: Table, client: Client, evening: Evening) -> None:
         page = await (await client.get("/setup")).text()
         assert 'name="set.day.speech" value="60"' in page
-        assert 'name="set.best_move" checked' in page
+        # 000/001 have no best move: offered, not ticked (the tournament practice).
+        assert 'name="set.best_move"' in page and 'name="set.best_move" checked' not in page
         assert page.count('name="name') == 10
         page = await (await client.get("/setup?rules=boxed&seats=13&lang=ru")).text()
         assert page.count('name="name') == 13 and "Игроков" in page
@@ -102,7 +103,9 @@ def test_the_boxed_special_roles_are_chosen_by_ticks_and_checked_against_the_tab
         fits = {**form, "set.setup.roles.spy": "on", "set.setup.roles.ninja": "on"}
         r = await client.post("/setup", data=fits, allow_redirects=False)
         assert r.status == 303
-        assert dict(evening.setup.settings) == {"setup.roles": ["spy", "ninja"]}
+        # Ticked, "hold to the table" is the setting (003: the table is a recommendation).
+        assert dict(evening.setup.settings) == {"setup.roles": ["spy", "ninja"],
+                                                "setup.follow_table": True}
         # «Играть можно и большим составом»: 24 seats held to the table are refused with
         # the setting to untick; off the table the box's own choice plays them.
         big = {k: v for k, v in form.items() if k != "set.setup.follow_table"}

@@ -58,6 +58,7 @@
       live.dataset.updated = String(Date.now());
       startTimer();
       tick();
+      live.dispatchEvent(new Event("swapped"));
     };
     connect();
   }
@@ -110,7 +111,48 @@
   const words = JSON.parse(document.getElementById("words").textContent);
   const result = document.getElementById("result");
   const confirmBox = document.getElementById("confirm");
+  const hint = document.getElementById("taphint");
+  const toggle = controls.querySelector("[data-toggle]");
+  const countButton = controls.querySelector('button[data-kind="count"]');
+  const bestButton = controls.querySelector('button[data-mode="best"]');
   let picked = null;
+  // A tap's meaning for the next seat tile tapped, when the organiser chose one: a foul,
+  // who nominates whom (the nominating seat first), a best move's seats.
+  let mode = null;
+  let by = null;
+  let best = [];
+  document.body.classList.add("host");
+
+  function tapKind() {
+    const seats = live && live.querySelector("ol.seats");
+    return seats ? (seats.dataset.tap || "") : "";
+  }
+  // The live part is the box's; the bar follows it: the pause button says what applies,
+  // "Count" shows while a ballot is open, the hint says what a tap on a seat does now.
+  function follow() {
+    const status = live && live.querySelector(".status");
+    const paused = !!status && status.dataset.paused === "1";
+    if (toggle) {
+      toggle.dataset.kind = paused ? "resume" : "pause";
+      toggle.textContent = paused ? words.resume : words.pause;
+    }
+    const tap = tapKind();
+    if (countButton) countButton.hidden = tap !== "hand";
+    if (live) live.querySelectorAll("li.seat").forEach(function (li) {
+      li.classList.toggle("chosen", mode === "best" && best.indexOf(parseInt(li.dataset.seat, 10)) >= 0);
+    });
+    if (bestButton) bestButton.textContent = mode === "best" && best.length ?
+      words.send_best + " (" + best.join(", ") + ")" : words.best_move;
+    if (!hint) return;
+    let text = words.tap_pick;  // a tile tapped picks its seat for the corrections
+    if (mode === "foul") text = words.tap_foul;
+    else if (mode === "by") text = by === null ? words.tap_by : words.tap_by_then.replace("{seat}", String(by));
+    else if (mode === "best") text = words.tap_best;
+    else if (tap) text = words["tap_" + tap];
+    hint.textContent = text;
+  }
+  if (live) live.addEventListener("swapped", follow);
+  follow();
 
   function say(text, ok) {
     result.textContent = text;
@@ -139,18 +181,70 @@
     else say(words.refused + " " + (data.error || response.status), false);
     return response.ok;
   }
+  function pick(seat) {
+    picked = seat;
+    controls.querySelectorAll(".seatpick").forEach(function (b) {
+      b.classList.toggle("picked", parseInt(b.dataset.seat, 10) === seat);
+    });
+  }
+
+  // A seat tile tapped: the organiser's choice of a moment (foul, who nominates whom, best
+  // move) first, else what the keypad's `N Enter` does now.
+  if (live) live.addEventListener("click", async function (event) {
+    const tile = event.target.closest("li.seat");
+    if (!tile || !live.contains(tile)) return;
+    const seat = parseInt(tile.dataset.seat, 10);
+    if (mode === "foul") {
+      mode = null; follow();
+      await send("/api/action", {kind: "foul", seat: seat});
+      return;
+    }
+    if (mode === "by") {
+      if (by === null) { by = seat; follow(); return; }
+      const from = by;
+      mode = null; by = null; follow();
+      await send("/api/action", {kind: "nominate", target: seat, by: from});
+      return;
+    }
+    if (mode === "best") {
+      const at = best.indexOf(seat);
+      if (at >= 0) best.splice(at, 1); else if (best.length < 3) best.push(seat);
+      follow();
+      return;
+    }
+    const tap = tapKind();
+    if (tap === "nominate") await send("/api/action", {kind: "nominate", target: seat});
+    else if (tap === "second") await send("/api/action", {kind: "second", by: seat});
+    else if (tap === "hand") {
+      const up = tile.classList.contains("hand");
+      await send("/api/action", up ? {kind: "lower_hand", voter: seat} : {kind: "vote", voter: seat});
+    } else pick(seat);
+  });
 
   controls.addEventListener("click", async function (event) {
     const button = event.target.closest("button");
     if (!button || !controls.contains(button)) return;
     if (button.classList.contains("seatpick")) {
-      controls.querySelectorAll(".seatpick").forEach(function (b) { b.classList.remove("picked"); });
-      picked = parseInt(button.dataset.seat, 10);
-      button.classList.add("picked");
+      pick(parseInt(button.dataset.seat, 10));
       return;
     }
     const kind = button.dataset.kind;
     if (!kind) return;
+    const chosen = button.dataset.mode;
+    if (chosen === "best" && mode === "best") {
+      const seats = best;
+      mode = null; best = []; follow();
+      if (seats.length) await send("/api/action", {kind: "best_move", seats: seats});
+      return;
+    }
+    if (chosen && !(chosen === "foul" && picked !== null)) {
+      // The next seat tile tapped (or two: who, then whom) completes it; again: off.
+      mode = mode === chosen ? null : chosen;
+      by = null; best = [];
+      follow();
+      if (hint) hint.scrollIntoView({block: "nearest"});
+      return;
+    }
     if ("seatNeeded" in button.dataset && picked === null) { say(words.pick_seat_first, false); return; }
     if (button.dataset.confirm) {
       const question = words[button.dataset.confirm].replace("{seat}", String(picked));

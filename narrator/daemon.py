@@ -47,7 +47,8 @@ GO_ON_SECONDS = 30.0
 Listener = Callable[[Action | None, list[Effect]], None]
 
 # Where a player's or host's input came from; counted per game (`Box.inputs`).
-SOURCES = ("pads", "keypad", "voice", "page")
+# "judge": the judge's page (narrator.web.judge), a tournament judge entering the night.
+SOURCES = ("pads", "keypad", "voice", "page", "judge")
 
 
 def supervise(name: str, run: Callable[[], Awaitable[None]], clock: Clock,

@@ -57,6 +57,9 @@ class Performer:
         self.mute = mute or (lambda _on: None)
         self.on_pause = list(on_pause)
         self.answers = AnswerTimer(self.clock, displays)
+        # False at a judge's table (narrator.web.judge): the judge's page shows the answers
+        # and the judge shows them to the checker; no light or screen shows any, decoys too.
+        self.show_answers = True
         self._queue: asyncio.Queue[Effect] = asyncio.Queue()
         self._busy = False
         self._task: asyncio.Task[None] | None = None
@@ -180,7 +183,7 @@ class Performer:
         elif isinstance(effect, SeatLights):
             if self.panel:
                 self.panel.apply(effect)
-        elif isinstance(effect, ShowAnswer):
+        elif isinstance(effect, ShowAnswer) and self.show_answers:
             log.debug("answer shown privately")
             if self.panel:
                 self.panel.show_answer(effect.answer, effect.seconds, effect.code)

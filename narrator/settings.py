@@ -18,17 +18,22 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from narrator import keypad_kinds
 from narrator.errors import ConfigError, InputFileError, PinMapError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.voice.settings import VoiceSettings
 from narrator.yamlfile import parse_yaml, read_text
 
+if TYPE_CHECKING:
+    from narrator.engine.ruleset import RuleSet
+    from narrator.rules.configured import ConfiguredRules
+
 SYSTEM_CONFIG = Path("/etc/narrator/narrator.yaml")
 COMMAND_LINE = "command line"
 RECOGNIZERS = ("pocketsphinx", "vosk")
-KEYPADS = ("evdev", "matrix", "terminal", "none")
+KEYPADS = keypad_kinds.NAMES
 # How the players give their inputs (phrases.book.INPUT_METHODS), or auto: pads when the
 # box has seat pads, the keypad when it has none.
 INPUTS = ("auto", "pads", "keypad", "both")
@@ -41,6 +46,9 @@ class GameSettings:
     lang: str = "en"
     seats: int | None = None  # None: the rule set's smallest table
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    # The rule set with these settings, resolved once as the file was read (the first
+    # game's set-up carries it on: narrator.rules.configured); not compared.
+    configured: ConfiguredRules | None = field(default=None, compare=False, repr=False)
 
 
 def default_adaptation(state_dir: Path) -> Path:
@@ -81,8 +89,8 @@ class RecognizerSettings:
 
 @dataclass(frozen=True)
 class KeypadSettings:
-    kind: str = "evdev"  # evdev | matrix | terminal | none
-    device: str | None = None  # evdev: the device path; None: find a numeric keypad
+    kind: str = "evdev"  # a row of narrator.keypad_kinds
+    device: str | None = None  # the path kind's device (evdev); None: find a numeric keypad
 
 
 @dataclass(frozen=True)
@@ -127,6 +135,8 @@ class Settings:
         """The table size: the configured one or the rule set's smallest."""
         if self.game.seats is not None:
             return self.game.seats
+        if self.game.configured is not None:
+            return self.game.configured.base.min_seats
         from narrator.rules.loader import load
 
         return load(self.game.rules).min_seats
@@ -220,7 +230,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache-dir", metavar="DIR", help="rendered speech")
     parser.add_argument("--voice", help="a voice: espeak-ng[:ID], hibari, piper, festival or pack:DIR "
                         "(default: the best installed; see `narrator voices`)")
-    parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none")
+    parser.add_argument("--keypad", help=keypad_kinds.described())
     parser.add_argument("--input", choices=INPUTS,
                         help="how the players give their inputs, as the cues tell them: pads, "
                         "the keypad alone, or both (default auto: pads when the box has them)")
@@ -248,6 +258,7 @@ class _Reader:
     def __init__(self, source: str, file: str | None = None) -> None:
         self.source = source  # who is blamed for a wrong value
         self.file = file or source  # where the settings came from
+        self._rule_sets: dict[str, RuleSet] = {}
 
     def fail(self, where: str, problem: str) -> ConfigError:
         return ConfigError(self.source, where, problem)
@@ -325,10 +336,8 @@ class _Reader:
         lang = g.get("lang", "en")
         if lang not in LANGUAGES:
             raise self.fail("game.lang", f"expected one of {', '.join(LANGUAGES)}, got {lang!r}")
-        from narrator.rules.loader import load
-
         try:
-            rules = load(rules_name)
+            rules = self.rule_set(rules_name)
         except InputFileError as exc:
             raise self.fail("game.rules", str(exc)) from None
         seats = g.get("seats")
@@ -337,15 +346,15 @@ class _Reader:
         options = g.get("settings") or {}
         if not isinstance(options, dict):
             raise self.fail("game.settings", f"expected a mapping, got {options!r}")
-        from narrator.rules.settings import SettingError, configure, with_preset
+        from narrator.rules.configured import resolve
+        from narrator.rules.settings import SettingError
 
         preset = g.get("preset")
         if preset is not None and not isinstance(preset, str):
             raise self.fail("game.preset", f"expected a preset's name, got {preset!r}")
         try:
             # A preset's settings, with those the file names over them.
-            options = with_preset(rules, preset, options)
-            configure(rules, options, seats)
+            configured = resolve(rules_name, options, seats, preset, base=rules)
         except SettingError as exc:
             if exc.setting == "preset":
                 raise self.fail("game.preset", exc.problem) from None
@@ -353,7 +362,17 @@ class _Reader:
             if exc.setting is not None:
                 raise self.fail(f"game.settings.{exc.setting}", exc.problem) from None
             raise self.fail("game.seats", f"{exc.path}: {exc.where}: {exc.problem}") from None
-        return GameSettings(rules_name, lang, seats, MappingProxyType(dict(options)))
+        return GameSettings(rules_name, lang, seats, configured.settings, configured)
+
+    def rule_set(self, name: Any) -> RuleSet:
+        """The rule set `name` as its file gives it, read once for this settings file (the
+        table's check and the game's section both need it)."""
+        from narrator.rules.loader import load
+
+        key = str(name)
+        if key not in self._rule_sets:
+            self._rule_sets[key] = load(key)
+        return self._rule_sets[key]
 
     def voice(self, data: Mapping[str, Any], lang: str, cache_dir: Path) -> VoiceSettings:
         raw = data.get("voice")
@@ -451,12 +470,11 @@ class _Reader:
         the game. Runs before the rule-set checks, so that line also says when the rule set
         refuses that table; anything else wrong in `game` is left to `game()` to name."""
         from narrator.devices.pinmap import MAX_SEATS, load_pin_map
-        from narrator.rules.loader import load
 
         section = game if isinstance(game, dict) else {}
         rules = None
         with contextlib.suppress(InputFileError, TypeError):
-            rules = load(section.get("rules", "sport"))
+            rules = self.rule_set(section.get("rules", "sport"))
         asked = section.get("seats")
         explicit = isinstance(asked, int) and not isinstance(asked, bool)
         if isinstance(asked, int) and explicit:
@@ -488,7 +506,7 @@ class _Reader:
         if not isinstance(value, str):
             raise self.fail("keypad", f"expected one of {', '.join(KEYPADS)} or a device path, got {value!r}")
         if value.startswith("/"):
-            return KeypadSettings("evdev", value)
+            return KeypadSettings(keypad_kinds.path_kind().name, value)
         if value not in KEYPADS:
             raise self.fail("keypad", f"expected one of {', '.join(KEYPADS)} or a device path "
                             f"(/dev/input/...), got {value!r}")

@@ -34,7 +34,7 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "confirm_nominate": ("seat",),
     "confirm_remove": ("seat",),
     "confirm_forfeit": ("seat",),  # the keypad's //N Enter, waiting for the same keys again
-    "web_page": ("address", "port", "pin"),  # the organiser's page, said once at start-up
+    "web_page": ("address", "port"),  # the organiser's page, said once at start-up (never its PIN)
     "web_page_off": (),  # ...or that it is off: its port is taken (said in its place)
     # A fault stops the game (the journal can't be written): the same words whatever
     # happened at the table, so they carry nothing; then the game goes on.
@@ -54,6 +54,7 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     "game_unsaved": (),  # ...for so long that a game is played unsaved
     # Restarted between games: the next game starts when asked for (Enter, page, voice).
     "between_games": (),
+    "waiting_setup": (),  # a box that has not played yet waits to be set up (nothing starts unasked)
 }
 
 

@@ -26,7 +26,7 @@ log = logging.getLogger("narrator.warmup")
 
 GAMES = 10  # self-played games whose cues are taken (10 find every cue of a bundled set)
 CHUNK = 16  # texts rendered per step: progress is told between steps
-FIRST = ("ready", "web_page", "new_game", "voice_off")  # the greeting's words
+FIRST = ("ready", "web_page", "waiting_setup", "new_game", "voice_off")  # the greeting's words
 
 
 def needed_cues(rules: RuleSet, seats: int, games: int = GAMES) -> list[str]:

@@ -14,6 +14,8 @@ import asyncio
 import os
 from typing import Any
 
+from narrator.keypad_kinds import described
+
 PARTS_HELP = "seats, box, buttons, keypad, sound"
 
 
@@ -21,8 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="settings file (default: as narrator run)")
     parser.add_argument("--pins", metavar="MAP",
                         help="pin map: pins-10, pins-16 or a file (default: the settings')")
-    parser.add_argument("--keypad", help="evdev | an evdev device path | matrix | terminal | none "
-                                         "(default: the settings')")
+    parser.add_argument("--keypad", help=f"{described()} (default: the settings')")
     parser.add_argument("--only", metavar="PARTS",
                         help=f"check only these, comma-separated: {PARTS_HELP}")
     parser.add_argument("--wait", type=float, default=20.0, metavar="S",
@@ -95,6 +96,7 @@ async def _walk(args: argparse.Namespace, settings: Any, pin_map: Any, factory: 
     from narrator.devices.gpio import GpioSeatPanel
     from narrator.devices.mock_table import MockTable, load_wiring
     from narrator.errors import DeviceError
+    from narrator.keypad_kinds import Wiring, checked
 
     if not any(p in parts for p in ("seats", "box", "buttons", "keypad")):
         return Report()
@@ -105,9 +107,10 @@ async def _walk(args: argparse.Namespace, settings: Any, pin_map: Any, factory: 
     except DeviceError as exc:
         raise DeviceError(f"{exc} (is the narrator service running? "
                           "sudo systemctl stop narrator)") from None
-    keypads, usb, matrix = _keypads(settings, pin_map, factory, clock, mock)
+    keypads = checked(Wiring(settings.keypad.device, pin_map, factory, clock),
+                      settings.keypad.kind, mock)
     try:
-        builder = (MockTable(panel, clock, wired, usb=usb, matrix=matrix) if mock else None)
+        builder = (MockTable(panel, clock, wired) if mock else None)
         walk = TableCheck(panel, pin_map, clock, wait=args.wait, say=say, builder=builder)
         if isinstance(clock, FakeClock):
             return await run_unattended(walk, clock, parts, keypads)
@@ -117,42 +120,6 @@ async def _walk(args: argparse.Namespace, settings: Any, pin_map: Any, factory: 
         for k in keypads:
             if k.keypad is not None:
                 k.keypad.close()
-
-
-def _keypads(settings: Any, pin_map: Any, factory: Any, clock: Any,
-             mock: bool) -> tuple[list[Any], Any, Any]:
-    """The keypads to check: the one the settings name, and the map's matrix keypad."""
-    from narrator.devices.check import KeypadUnderTest, matrix_keypad, usb_keypad
-    from narrator.devices.keypads import EvdevKeypad, FakeEvdevDevice
-    from narrator.devices.matrix import FakeKeyMatrix, MatrixKeypad
-    from narrator.errors import DeviceError
-
-    out: list[KeypadUnderTest] = []
-    usb = matrix = None
-    kind = settings.keypad.kind
-    if kind == "evdev":
-        if mock:
-            usb = FakeEvdevDevice()
-            out.append(usb_keypad(EvdevKeypad(usb)))
-        else:
-            out.append(usb_keypad(EvdevKeypad(settings.keypad.device)))
-    elif kind in ("none", "terminal"):
-        out.append(KeypadUnderTest(f"keypad ({kind})", None, {},
-                                   skipped="none in the settings" if kind == "none"
-                                   else "a terminal: nothing to check"))
-    spec = pin_map.keypad
-    if kind == "matrix" and spec is None:
-        out.append(matrix_keypad(None, (), error="keypad: matrix in the settings, but the pin "
-                                                 "map has no keypad pins"))
-    if spec is not None:
-        if mock:
-            matrix = FakeKeyMatrix(factory, spec)
-        try:
-            out.append(matrix_keypad(MatrixKeypad(spec, pin_factory=factory, clock=clock),
-                                     spec.keys))
-        except DeviceError as exc:
-            out.append(matrix_keypad(None, spec.keys, error=str(exc)))
-    return out, usb, matrix
 
 
 def _sound(mode: str, mock: bool, settings: Any, say: Any) -> Any:

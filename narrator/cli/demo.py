@@ -59,17 +59,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from narrator.demo import DemoOptions, choose_mode, play_demo
     from narrator.evening import GameSetup, parse_names
-    from narrator.rules.settings import configure, with_preset
+    from narrator.rules.configured import resolve as resolve_rules
 
     base = load(args.rules)
     names = parse_names(args.names) if args.names else ()
     seats = args.seats or len(names) or base.min_seats
-    # A preset's settings with --set over them; an unknown preset: one line, exit 2.
-    settings = with_preset(base, args.preset, parse_settings(args.settings))
-    rules = configure(base, settings, seats)  # a table the rules forbid: one line, exit 2
+    # A preset's settings with --set over them (an unknown preset, or a table the rules
+    # forbid: one line, exit 2), resolved once: the set-up's check reads no file again.
+    configured = resolve_rules(args.rules, parse_settings(args.settings), seats, args.preset,
+                               base=base)
+    rules, settings = configured.rules, dict(configured.settings)
     # Names that can't be the table's: one line naming the seat and the reason, exit 2.
     names = GameSetup(rules=args.rules, seats=seats, lang=args.lang, names=names,
-                      settings=settings).check("--names").names
+                      settings=settings, configured=configured).check("--names").names
     voice = None
     if args.voice is not None:
         from narrator.voice.settings import VoiceSettings

@@ -82,12 +82,13 @@ def answers_of(args: argparse.Namespace) -> str:
 
     from narrator.devices.gpio import gpio_available
     from narrator.evening.answers import answer_place
+    from narrator.keypad_kinds import keypad_kind
     from narrator.settings import load_settings
 
     settings = load_settings(getattr(args, "config", None), {})
-    # Only the terminal keypad has a screen; mock pins (a laptop) light LEDs nobody sees.
+    # Mock pins (a laptop) light LEDs nobody sees.
     mock = os.environ.get("GPIOZERO_PIN_FACTORY", "").lower() == "mock"
-    return answer_place(settings.keypad.kind == "terminal", gpio_available() and not mock)
+    return answer_place(keypad_kind(settings.keypad.kind).screen, gpio_available() and not mock)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -81,15 +81,20 @@ class KeypadUnderTest:
     keys: dict[str, str]            # key name (keymap.py) -> the label printed on it
     skipped: str | None = None
     error: str | None = None
+    # On mock pins: the builder's finger on the fake keypad (key name, label), from its
+    # kind's row (narrator/keypad_kinds.py); None: a real keypad, pressed by a person.
+    press: Callable[[str, str], Awaitable[None]] | None = None
 
 
-def usb_keypad(keypad: Keypad | None, *, error: str | None = None) -> KeypadUnderTest:
-    return KeypadUnderTest("USB keypad", keypad, dict(USB_KEYS), error=error)
+def usb_keypad(keypad: Keypad | None, *, error: str | None = None,
+               press: Callable[[str, str], Awaitable[None]] | None = None) -> KeypadUnderTest:
+    return KeypadUnderTest("USB keypad", keypad, dict(USB_KEYS), error=error, press=press)
 
 
-def matrix_keypad(keypad: Keypad | None, labels: Sequence[str], *,
-                  error: str | None = None) -> KeypadUnderTest:
-    return KeypadUnderTest("4x4 keypad", keypad, {MATRIX_KEYS[k]: k for k in labels}, error=error)
+def matrix_keypad(keypad: Keypad | None, labels: Sequence[str], *, error: str | None = None,
+                  press: Callable[[str, str], Awaitable[None]] | None = None) -> KeypadUnderTest:
+    return KeypadUnderTest("4x4 keypad", keypad, {MATRIX_KEYS[k]: k for k in labels},
+                           error=error, press=press)
 
 
 def led_where(pm: PinMap, seat: int) -> str:

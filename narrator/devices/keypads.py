@@ -26,6 +26,8 @@ Sink = Callable[[Action], None]
 
 
 class Keypad(Protocol):
+    # Its row in narrator.keypad_kinds (the config's `keypad:` value; "fake" for a test's).
+    kind: str
     # Hears every key (its keymap.py name) before it is decoded; check-hardware counts keys.
     on_key: Callable[[str], None] | None
     # Its screen, where a check's answer shows when the box has no answer LEDs (None: it
@@ -46,6 +48,8 @@ class Keypad(Protocol):
 
 
 class _Decoding:
+    kind = ""
+
     def __init__(self) -> None:
         self.decoder = KeypadDecoder()
         self.closed = False
@@ -127,6 +131,8 @@ def find_keypad() -> str:
 
 
 class EvdevKeypad(_Decoding):
+    kind = "evdev"
+
     def __init__(self, device: InputDeviceLike | str | None = None, grab: bool = True) -> None:
         super().__init__()
         self.device_spec = device
@@ -173,6 +179,12 @@ class EvdevKeypad(_Decoding):
         self.closed = True
         if self.device is not None:
             self.device.close()
+
+
+# keymap.py key names -> the evdev codes of a USB numeric keypad (what FakeEvdevDevice types).
+EVDEV_CODES = {**{d: f"KEY_KP{d}" for d in "0123456789"}, "enter": "KEY_KPENTER",
+               "/": "KEY_KPSLASH", "*": "KEY_KPASTERISK", "-": "KEY_KPMINUS",
+               "+": "KEY_KPPLUS", ".": "KEY_KPDOT"}
 
 
 class FakeEvdevDevice:
@@ -257,6 +269,8 @@ class TerminalKeypad(_Decoding):
 
     Its display is the same terminal (devices/display.py): an answer is one line drawn in
     place and wiped after its time. A stream that is no terminal has no display."""
+
+    kind = "terminal"
 
     def __init__(self, stream: TextIO | None = None) -> None:
         super().__init__()
@@ -361,6 +375,8 @@ class FakeKeypad(_Decoding):
     """Keys pressed by a test (`press("1", "enter")`, `type("/3\\n")`) go through the real
     key map to the sink given to `run`. It has a screen (a FakeDisplay stamped on `clock`)
     unless `display=False` (a keypad without one, like a USB keypad)."""
+
+    kind = "fake"
 
     def __init__(self, display: bool = True, clock: Clock | None = None) -> None:
         super().__init__()

@@ -28,6 +28,8 @@ AGREE_SCANS = 2
 
 
 class MatrixKeypad(_Decoding):
+    kind = "matrix"
+
     def __init__(self, spec: MatrixKeypadPins, *, pin_factory: Any = None,
                  clock: Clock | None = None, scan: float = SCAN_S) -> None:
         from gpiozero import DigitalInputDevice, DigitalOutputDevice

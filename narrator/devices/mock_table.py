@@ -15,8 +15,6 @@ from pathlib import Path
 from narrator.clock import Clock
 from narrator.devices.check import KeypadUnderTest
 from narrator.devices.gpio import GpioSeatPanel
-from narrator.devices.keypads import FakeEvdevDevice
-from narrator.devices.matrix import FakeKeyMatrix
 from narrator.devices.mcp23017 import FakeMcp23017
 from narrator.devices.pads import HOLD_S
 from narrator.devices.panel import seat_led
@@ -27,10 +25,6 @@ from narrator.yamlfile import read_text
 TAP_S = 0.15
 HOLD_PRESS_S = HOLD_S + 0.3
 KEY_S = 0.05
-# keymap.py key names -> the evdev codes of a USB numeric keypad.
-EVDEV_CODES = {**{d: f"KEY_KP{d}" for d in "0123456789"}, "enter": "KEY_KPENTER",
-               "/": "KEY_KPSLASH", "*": "KEY_KPASTERISK", "-": "KEY_KPMINUS",
-               "+": "KEY_KPPLUS", ".": "KEY_KPDOT"}
 
 
 def load_wiring(path: str | Path) -> PinMap:
@@ -43,16 +37,13 @@ class MockTable:
     pad gives nothing; `dead_keys`: keys (as labelled) that give nothing."""
 
     def __init__(self, panel: GpioSeatPanel, clock: Clock, wired: PinMap | None = None, *,
-                 dead_pads: Collection[int] = (), dead_keys: Collection[str] = (),
-                 usb: FakeEvdevDevice | None = None, matrix: FakeKeyMatrix | None = None) -> None:
+                 dead_pads: Collection[int] = (), dead_keys: Collection[str] = ()) -> None:
         self.panel = panel
         self.factory = panel.factory
         self.clock = clock
         self.wired = wired or panel.pin_map
         self.dead_pads = set(dead_pads)
         self.dead_keys = set(dead_keys)
-        self.usb = usb
-        self.matrix = matrix
         self.seen: list[tuple[str, bool]] = []  # what the builder saw: (LED, lit)
 
     # --- eyes -------------------------------------------------------------------------
@@ -110,13 +101,7 @@ class MockTable:
 
     async def press_keys(self, keypad: KeypadUnderTest) -> None:
         for key, label in keypad.keys.items():
-            if label in self.dead_keys:
+            if label in self.dead_keys or keypad.press is None:
                 continue
-            if keypad.label.startswith("USB") and self.usb is not None:
-                self.usb.type_keys(EVDEV_CODES[key])
-            elif self.matrix is not None:
-                self.matrix.hold(label)
-                await self.clock.sleep(KEY_S)
-                self.matrix.let_go(label)
+            await keypad.press(key, label)
             await self.clock.sleep(KEY_S)
-

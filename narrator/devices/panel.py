@@ -108,6 +108,10 @@ class BoardPanel:
         self.host_pads = tuple(host_pads)
         self.tracker = PadTracker(seats + len(self.host_pads), debounce, hold)
         self.host_keys = HostKeys()
+        # Who takes a host button's hold (a press of a second or more), by the button's
+        # name: the organiser's page lets a waiting phone in on Next's (narrator.web.passes).
+        # A tap keeps its game meaning; the hold has none in the game.
+        self.host_holds: list[Callable[[str], bool]] = []
         self.lights: LightDriver | None = None
         self._sink: Sink | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -163,6 +167,11 @@ class BoardPanel:
             action = self.host_keys.button(self.host_pads[index - self._seats])
             if action is not None:
                 self._sink(action)
+        else:
+            name = self.host_pads[index - self._seats]
+            for take in self.host_holds:
+                if take(name):
+                    break
 
     def _need_lights(self) -> LightDriver:
         if self.lights is None:

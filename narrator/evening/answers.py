@@ -25,11 +25,10 @@ def answer_place(screen: bool, seen_panel: bool) -> str:
 def checking_roles(setup: GameSetup) -> list[str]:
     """The roles of this game's deck whose checks are shown privately ([] when the rule
     set's answers are public or it has no checks)."""
-    from narrator.rules.loader import load
-    from narrator.rules.settings import SettingError, configure
+    from narrator.rules.settings import SettingError
 
     try:
-        rules = configure(load(setup.rules), setup.settings, setup.seats)
+        rules = setup.configured_rules().rules  # as resolved when the set-up was accepted
         deck = rules.deck_for(setup.seats)
     except (InputFileError, SettingError, ValueError, KeyError):
         return []  # the set-up's own check says what is wrong with it
@@ -45,7 +44,10 @@ def checking_roles(setup: GameSetup) -> list[str]:
 
 def answer_display_problem(setup: GameSetup, where: str) -> Problem | None:
     """Why a box without an answer display can't play `setup` (`where`: what the box has,
-    named by its settings), or None when it can."""
+    named by its settings), or None when it can. A judge's table needs none: the answers
+    show on the judge's page (narrator.web.judge), and the judge shows them to the checker."""
+    if setup.judge:
+        return None
     roles = checking_roles(setup)
     if not roles:
         return None
@@ -56,16 +58,9 @@ def answer_display_problem(setup: GameSetup, where: str) -> Problem | None:
                    f"answers_public")
 
 
-# How the config names each keypad (`keypad:`), for the refusal's words.
-_KEYPAD_SETTING = {"EvdevKeypad": "keypad: evdev (a USB keypad has no screen)",
-                   "MatrixKeypad": "keypad: matrix (a membrane keypad has no screen)",
-                   "TerminalKeypad": "keypad: terminal, but the input is no terminal"}
-
-
-def without_display(keypads: Sequence[object], mock: bool = False) -> str:
-    """What a box with no answer display has, in the words of its settings (`mock`: its
-    seat panel is on mock pins, whose answer LEDs nobody sees)."""
+def without_display(keypads: Sequence[str], mock: bool = False) -> str:
+    """What a box with no answer display has, in the words of its settings (`keypads`:
+    the words naming each of its keypads, narrator.keypad_kinds; `mock`: its seat panel is
+    on mock pins, whose answer LEDs nobody sees)."""
     panel = "mock pins (answer LEDs nobody sees)" if mock else "no seat panel"
-    kinds = [_KEYPAD_SETTING.get(type(k).__name__, f"a keypad without a screen ({type(k).__name__})")
-             for k in keypads]
-    return "; ".join([panel, *dict.fromkeys(kinds)] if kinds else [panel, "keypad: none"])
+    return "; ".join([panel, *dict.fromkeys(keypads)] if keypads else [panel, "keypad: none"])

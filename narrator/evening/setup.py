@@ -19,12 +19,15 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.engine.ruleset import same_value
 from narrator.errors import ConfigError, InputFileError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.records.journal import GameHeader
+
+if TYPE_CHECKING:
+    from narrator.rules.configured import ConfiguredRules
 
 NAME_MAX = 40
 TEXT_MAX = 80  # the tournament's name
@@ -91,6 +94,13 @@ class GameSetup:
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     deal: str = "cards"  # "cards": the box learns the roles at night zero; "phone": it deals
     input: str = "auto"  # INPUTS: what the cues tell the players to use
+    # A judge sits at the table and enters the night on a signed-in judge's page
+    # (narrator.web.judge); the pads' and the keypad's night choices are then not taken.
+    judge: bool = False
+    # The rule set with these settings for this table, resolved when the set-up was
+    # accepted (`check`) and read from then on (configured_rules()); not part of what the
+    # set-up is: it is left out of comparisons and of the JSON.
+    configured: ConfiguredRules | None = field(default=None, compare=False, repr=False)
 
     def name(self, seat: int) -> str:
         return self.names[seat - 1] if 0 < seat <= len(self.names) else ""
@@ -99,7 +109,8 @@ class GameSetup:
         """This set-up with its names tidied (ends trimmed), or SetupError with every reason."""
         problems: list[Problem] = []
         tidy = tuple(n.strip() for n in self.names)
-        problems += _rules_problems(self)
+        rule_problems, configured = _resolved_rules(self)
+        problems += rule_problems
         if self.lang not in LANGUAGES:
             problems.append(Problem("lang", "lang", f"language must be one of {', '.join(LANGUAGES)}"))
         if self.deal not in DEALS:
@@ -110,28 +121,36 @@ class GameSetup:
         problems += _event_problems(self.event)
         if problems:
             raise SetupError(source, problems)
-        return dataclasses.replace(self, names=tidy)
+        return dataclasses.replace(self, names=tidy, configured=configured)
+
+    def configured_rules(self) -> ConfiguredRules:
+        """The rule set with this set-up's settings for its table: the one resolved when
+        it was accepted, else resolved now (a set-up never checked; errors as `check`'s
+        own: InputFileError, SettingError)."""
+        c = self.configured
+        if c is not None and c.fits(self.rules, self.settings, self.seats):
+            return c
+        from narrator.rules.configured import resolve
+
+        return resolve(self.rules, self.settings, self.seats)
 
     # the journal's header
     def header(self, seed: int, input_method: str = "") -> GameHeader:
         """The journal header of a game played with this set-up (roles dealt here when the
         phone deals); `input_method`: the box's resolution of `auto` (pads or keypad)."""
-        from narrator.rules.loader import load
-        from narrator.rules.settings import configure, resolved
-
+        configured = self.configured_rules()
         roles: tuple[str, ...] | None = None
-        base = load(self.rules)
         if self.deal == "phone":
             from narrator.engine.deal import deal
 
-            rules = configure(base, self.settings, self.seats)
-            roles = tuple(deal(rules, self.seats, seed))
+            roles = tuple(deal(configured.rules, self.seats, seed))
         # Every setting's value, not only those changed: a replay or a resume plays by
         # exactly this game's settings even if the rule set's defaults change later.
         return GameHeader(rules=self.rules, seats=self.seats, seed=seed, lang=self.lang,
-                          settings=resolved(base, self.settings), roles=roles,
+                          settings=configured.resolved_settings(), roles=roles,
                           names=self.names, event=self.event.to_json(), deal=self.deal,
-                          input=input_method or self.input)
+                          input=input_method or self.input, judge=self.judge,
+                          configured=configured)
 
     @classmethod
     def from_header(cls, header: GameHeader) -> GameSetup:
@@ -141,7 +160,7 @@ class GameSetup:
                        str(event.get("tournament") or ""), event.get("table"),
                        event.get("round"), event.get("game")),
                    settings=MappingProxyType(_changed(header)), deal=header.deal,
-                   input=header.input or "auto")
+                   input=header.input or "auto", judge=header.judge)
 
     # the next game
     def following(self) -> GameSetup:
@@ -154,7 +173,8 @@ class GameSetup:
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules, "seats": self.seats, "lang": self.lang,
                 "names": list(self.names), "event": self.event.to_json(),
-                "settings": dict(self.settings), "deal": self.deal, "input": self.input}
+                "settings": dict(self.settings), "deal": self.deal, "input": self.input,
+                "judge": self.judge}
 
     @classmethod
     def from_json(cls, data: Any, source: str = "set-up",
@@ -165,7 +185,7 @@ class GameSetup:
         if not isinstance(data, Mapping):
             raise SetupError(source, [Problem("", "form", "the set-up must be a JSON object")])
         problems: list[Problem] = []
-        known = {"rules", "seats", "lang", "names", "event", "settings", "deal", "input"}
+        known = {"rules", "seats", "lang", "names", "event", "settings", "deal", "input", "judge"}
         problems += [Problem(str(k), "unknown", f"unknown field {k!r}") for k in data if k not in known]
         values: dict[str, Any] = {}
         for key, kind in (("rules", str), ("lang", str), ("deal", str), ("input", str)):
@@ -174,6 +194,11 @@ class GameSetup:
                     values[key] = data[key]
                 else:
                     problems.append(Problem(key, "type", f"{key} must be text"))
+        if "judge" in data:
+            if isinstance(data["judge"], bool):
+                values["judge"] = data["judge"]
+            else:
+                problems.append(Problem("judge", "type", "judge must be true or false"))
         if "seats" in data:
             seats = data["seats"]
             if _whole(seats) and seats > 0:
@@ -253,26 +278,35 @@ def _changed(header: GameHeader) -> dict[str, Any]:
             if k not in defaults or not same_value(defaults[k], v)}
 
 
-def _rules_problems(setup: GameSetup) -> list[Problem]:
+def _resolved_rules(setup: GameSetup) -> tuple[list[Problem], ConfiguredRules | None]:
+    """Why the set-up's rule set can't be played at its table with its settings, or the
+    rule set resolved for it. The rule set the set-up already carries for the same file
+    and settings (the config's, the last game's) is checked for this table without
+    reading its file again."""
+    from narrator.rules.configured import resolve
     from narrator.rules.loader import load
-    from narrator.rules.settings import SettingError, configure
+    from narrator.rules.settings import SettingError
 
+    carried = setup.configured
+    if carried is not None and not carried.fits(setup.rules, setup.settings, carried.seats):
+        carried = None  # another rule set or other settings: resolved afresh
     try:
-        rules = load(setup.rules)
+        base = carried.base if carried is not None else load(setup.rules)
     except InputFileError as exc:
-        return [Problem("rules", "rules", str(exc))]
+        return [Problem("rules", "rules", str(exc))], None
     if not _whole(setup.seats) or setup.seats < 1:
-        return [Problem("seats", "seats", "seats must be a whole number")]
+        return [Problem("seats", "seats", "seats must be a whole number")], None
     try:
-        configure(rules, setup.settings, setup.seats)
+        if carried is not None:
+            return [], carried.for_table(setup.seats)
+        return [], resolve(setup.rules, setup.settings, setup.seats, base=base)
     except SettingError as exc:
         if exc.setting is not None:
             return [Problem(f"settings.{exc.setting}", "setting",
-                            f"{exc.path}: {exc.where}: {exc.problem}")]
-        return [Problem("seats", "seats", f"{exc.path}: {exc.where}: {exc.problem}")]
+                            f"{exc.path}: {exc.where}: {exc.problem}")], None
+        return [Problem("seats", "seats", f"{exc.path}: {exc.where}: {exc.problem}")], None
     except InputFileError as exc:
-        return [Problem("rules", "rules", str(exc))]
-    return []
+        return [Problem("rules", "rules", str(exc))], None
 
 
 def _event_problems(event: Event) -> list[Problem]:

@@ -28,8 +28,9 @@ that method's words, so the wake words are written once and a keypad-only table 
 hears of pads. The method is the table's, fixed for the whole game: a cue's words never
 depend on who is alive or acts. An entry that says where a check's answer shows has one
 text per answer place instead (ANSWER_PLACES: `light`, the seat panel's answer LEDs;
-`screen`, the keypad's screen on a box without a panel): a book bound to a place
-(`for_answers`) says the box's own, as its hardware decides.
+`screen`, the keypad's screen on a box without a panel; `judge`, a judge's table, where
+the judge shows it): a book bound to a place (`for_answers`) says the box's own, as its
+hardware (or the set-up's judge) decides.
 
 Role names: `roles:` gives each role id its name ("singular / plural", or one name for
 both); `rule_set_roles:` gives a rule set's own names where its cards differ (the boxed
@@ -65,7 +66,7 @@ _NOUN_FORMS = {"en": 2, "ru": 3}
 # table without pads), or either.
 INPUT_METHODS = ("pads", "keypad", "both")
 # Where a check's answer shows: the seat panel's answer light, or the keypad's screen.
-ANSWER_PLACES = ("light", "screen")
+ANSWER_PLACES = ("light", "screen", "judge")
 HOW = "how"  # the placeholder name of an input instruction: {how:entry}
 
 

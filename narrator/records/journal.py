@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.engine.actions import Action, action_from_json
 from narrator.engine.effects import Effect, Outcome
@@ -33,6 +33,9 @@ from narrator.engine.ruleset import RuleSet
 from narrator.errors import RecordError, RuleError
 from narrator.records.disk import DirectDisk, Disk
 from narrator.yamlfile import TooBig, read_limited
+
+if TYPE_CHECKING:
+    from narrator.rules.configured import ConfiguredRules
 
 log = logging.getLogger(__name__)
 
@@ -109,14 +112,24 @@ class GameHeader:
     # How the players gave their inputs, as the cues told them: pads, keypad or both (""
     # in journals written before it was recorded).
     input: str = ""
+    # A judge entered the night on the judge's page (narrator.web.judge).
+    judge: bool = False
     # Where `started` came from (narrator.wallclock.SOURCES: phone, network, box, unset;
     # "" in journals written before it was recorded).
     clock: str = ""
+    # The set-up's rule set, resolved when it was accepted (narrator.rules.configured): a
+    # header written for a new game has it, so the rule set's file is not read again; one
+    # read back from a journal has not. Never written.
+    configured: ConfiguredRules | None = field(default=None, compare=False, repr=False)
 
     def rule_set(self) -> RuleSet:
-        from narrator.rules.loader import load
+        c = self.configured
+        if c is not None and c.name == self.rules:
+            rules = c.base
+        else:
+            from narrator.rules.loader import load
 
-        rules = load(self.rules)
+            rules = load(self.rules)
         return rules.with_settings(self.settings) if self.settings else rules
 
     def new_game(self) -> Game:
@@ -132,7 +145,7 @@ class GameHeader:
             "game_id": self.game_id, "started": self.started, "history": self.history,
             "names": list(self.names), "event": dict(self.event), "deal": self.deal,
             "input": self.input,
-        } | ({"clock": self.clock} if self.clock else {})
+        } | ({"clock": self.clock} if self.clock else {}) | ({"judge": True} if self.judge else {})
 
     @classmethod
     def from_json(cls, data: Any, path: str, where: str = "line 1") -> GameHeader:
@@ -147,7 +160,7 @@ class GameHeader:
         }
         # Journals written before the evening's set-up existed have no names, event, deal.
         optional: dict[str, type] = {"names": list, "event": dict, "deal": str, "input": str,
-                                     "clock": str}
+                                     "clock": str, "judge": bool}
         unknown = set(data) - set(types) - set(optional)
         if unknown:
             raise bad(f"unknown header keys {sorted(unknown)}")
@@ -171,7 +184,7 @@ class GameHeader:
             game_id=data["game_id"], started=data["started"], history=data["history"],
             names=tuple(names), event=dict(data.get("event", {})),
             deal=data.get("deal", "cards"), input=data.get("input", ""),
-            clock=data.get("clock", ""),
+            clock=data.get("clock", ""), judge=data.get("judge", False),
         )
 
 
@@ -314,9 +327,10 @@ class Journal:
         """Done once every action appended so far is on disk."""
         return self.disk.sync()
 
-    def finish(self, outcome: Outcome | None) -> Path:
+    def finish(self, outcome: Outcome | None, unplayed: bool = False) -> Path:
         """Close the journal of an ended (or abandoned, outcome None) game and move it to
-        games/; the next start begins a new game. Returns the archived file."""
+        games/; the next start begins a new game. Returns the archived file. `unplayed`:
+        abandoned before its first day, so the archive's list of games leaves it out."""
         now = self._wall()
         if self._fd is not None:  # else an earlier try wrote the end, and the move failed
             if self.disk.failing:
@@ -327,6 +341,8 @@ class Journal:
             end: dict[str, Any] = {"end": _outcome_json(outcome), "wall": now}
             if outcome is None:
                 end["abandoned"] = True  # said in so many words: the archive lists it so
+            if unplayed:
+                end["unplayed"] = True
             self._write(end)
             self.close()
         return _archive(self.state_dir, self.path, now, game_id=self.header.game_id)

@@ -31,7 +31,7 @@ class ProtocolBuilder:
                  seed: int = 0, settings: Mapping[str, Any] | None = None, started: str = "",
                  undo_depth: int = 200, names: Sequence[str] = (),
                  event: Mapping[str, Any] | None = None, input_method: str = "",
-                 clock: str = "") -> None:
+                 clock: str = "", judge: bool = False) -> None:
         self.rules = rules
         self.undo_depth = undo_depth
         self._history: list[dict[str, Any]] = []
@@ -46,6 +46,8 @@ class ProtocolBuilder:
                      "event": dict(event or {}),
                      # How the players gave their inputs (pads, keypad, both).
                      "input": input_method,
+                     # A judge entered the night on the judge's page.
+                     "judge": judge,
                      # What the sheet needs of the rules: foul boxes (none where the
                      # rules have no fouls: boxed, classic), a best-move line.
                      "fouls_out": rules.fouls.remove_at if rules.fouls.enabled else 0,

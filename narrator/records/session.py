@@ -189,7 +189,11 @@ class GameSession:
         try:
             files = write_protocol(self.protocol, protocols_dir(self.state_dir),
                                    self.header.game_id)
-            self.journal.finish(outcome)
+            # Abandoned before its first day (night zero: nobody has played yet): the
+            # record is kept, but the archive does not list it as a game played.
+            st = self.game.state
+            self.journal.finish(outcome, unplayed=outcome is None and st.phase == "night"
+                                and st.number == 0)
         except OSError as exc:
             # The journal keeps every line of the game (not archived, so a restart
             # completes it too); only its end and the protocol wait for the card.
@@ -210,7 +214,7 @@ def _builder(game: Game, header: GameHeader) -> ProtocolBuilder:
                            lang=header.lang, seed=header.seed, settings=header.settings,
                            started=header.started, undo_depth=game.limit,
                            names=header.names, event=header.event, input_method=header.input,
-                           clock=header.clock)
+                           clock=header.clock, judge=header.judge)
 
 
 def _started(header: GameHeader, wall: Callable[[], float]) -> float:

@@ -3,10 +3,11 @@
 Start-up renders the speech cache for the rule set (a no-op once rendered), loads the
 recognizer, makes the pads live, then says "ready", lights the status LED and tells
 systemd READY=1. An unfinished game in the state folder is resumed and the table is told
-where it stands; after a game's end (a restart between games) the box waits to be asked
-for the next, as after any game's end; otherwise (a box that has not played yet) a new
-game starts with the set-up given (narrator.evening: the config's rule set and table,
-names from `--names` or remembered on this box). After a
+where it stands; otherwise nothing starts unasked: after a game's end (a restart between
+games) the box waits to be asked for the next, as after any game's end, and a box that
+has not played yet waits for a set-up (the page's, or the keypad's bare Enter and "next
+game" for the set-up given: narrator.evening, the config's rule set and table, names from
+`--names` or remembered on this box). After a
 game ends, the host's Enter (or "next") starts the next one with the same names; the
 page, keypad and voice start, continue or abandon games through `service.evening`.
 

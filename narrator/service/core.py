@@ -16,6 +16,7 @@ from narrator.engine.actions import Action, Forfeit
 from narrator.engine.effects import Effect
 from narrator.engine.requests import AbandonGame, NextGame
 from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
+from narrator.evening.judging import judge_takes_it
 from narrator.notices import Notices
 from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.records.disk import DiskMaker, direct_disk
@@ -147,6 +148,8 @@ class Service:
                 self.desk.refused(action, source)
             elif isinstance(action, Forfeit) and source == "keypad":
                 self.desk.forfeit(box, action)
+            elif judge_takes_it(box, action, source):
+                pass  # a judge enters this night: the pads' and keypad's choices are not taken
             else:
                 box.submit(action, source)
         elif isinstance(action, NextGame) and not self.evening.starting:
@@ -189,10 +192,9 @@ class Service:
         the game needs is rendered in the background, the first needed first (a cue not
         rendered yet when said is rendered then)."""
         setup = self.evening.setup
-        from narrator.rules.loader import load
         from narrator.warmup import needed_texts, render
 
-        rules = load(setup.rules)
+        rules = setup.configured_rules().base  # resolved when the set-up was accepted
         self.book = PhraseBook.load(setup.lang)
         book = self.book.for_rules(rules.name).for_input(self.input_method).for_answers(
             self.answer_place)

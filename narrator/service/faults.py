@@ -85,11 +85,12 @@ class Faults:
     def unreadable(self, exc: RecordError, state_dir: Path, now: float) -> None:
         """The unfinished game's journal can't be resumed at all (its header garbled by a
         power cut on a cheap card, its rule-set file gone): it is kept whole beside it,
-        one line in the log and on the page says what and where, and a new game begins.
-        Exiting instead would end the evening: systemd does not restart after exit 2."""
+        one line in the log and on the page says what and where, and the box waits for a
+        new game to be asked for. Exiting instead would end the evening: systemd does not
+        restart after exit 2."""
         kept = set_aside(state_dir, now)
         log.error("the unfinished game could not be read (%s); it is kept as %s and a new "
-                  "game begins", exc, kept)
+                  "game begins when asked for", exc, kept)
         self.notices.set("record", "journal_unreadable", file=str(kept), reason=str(exc))
 
     def journal(self, fault: str | None) -> None:

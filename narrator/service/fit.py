@@ -6,6 +6,7 @@ from __future__ import annotations
 from narrator.devices.display import AnswerDisplay
 from narrator.evening import GameSetup, Problem
 from narrator.evening.answers import answer_display_problem, answer_place, without_display
+from narrator.keypad_kinds import no_screen
 from narrator.service.ports import Ports, input_method
 
 
@@ -55,4 +56,5 @@ class Fit:
         mock = panel is not None and panel.mock  # a laptop's mock pins: LEDs nobody sees
         if (panel is not None and not mock) or self.displays:
             return None
-        return answer_display_problem(setup, without_display(self.ports.keypads, mock))
+        words = [no_screen(k.kind) for k in self.ports.keypads]
+        return answer_display_problem(setup, without_display(words, mock))

@@ -65,7 +65,9 @@ class Ports:
 
 def input_method(setting: str, ports: Ports) -> str:
     """The table's input method (phrases.book.INPUT_METHODS) for the `input` setting: auto
-    is the pads where the box has them, else the keypad (a laptop, a box without pads)."""
+    is the pads where the box has them, else the keypad (a laptop, a box without pads).
+    Mock pins (GPIOZERO_PIN_FACTORY=mock: a laptop) are no pads anyone can touch."""
     if setting != "auto":
         return setting
-    return "pads" if ports.panel is not None else "keypad"
+    panel = ports.panel
+    return "pads" if panel is not None and not panel.mock else "keypad"

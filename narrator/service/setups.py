@@ -18,8 +18,9 @@ def initial_setup(settings: Settings, names: tuple[str, ...] = ()) -> GameSetup:
         last = recall(settings.state_dir)
         if last is not None and len(last.names) == seats:
             names = last.names
+    # The config's rule set, resolved as it was read: checked for this table, not read again.
     return GameSetup(rules=game.rules, seats=seats, lang=game.lang, names=names,
-                     settings=MappingProxyType(dict(game.settings)))
+                     settings=MappingProxyType(dict(game.settings)), configured=game.configured)
 
 
 def unfinished_game(settings: Settings) -> bool:

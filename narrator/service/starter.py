@@ -1,6 +1,7 @@
 """Starting or resuming a game: the unfinished game found on the card is resumed (or held
-when this box can't play it, or set aside when it can't be read); after a restart between
-games the box waits to be asked; otherwise a new game begins with the evening's set-up,
+when this box can't play it, or set aside when it can't be read); otherwise nothing starts
+unasked: the box waits for a game to be asked for (after a restart between games as on a
+box that has not played yet), and a game asked for begins with the evening's set-up,
 unsaved when the card keeps refusing it. Each game gets a fresh performer and box."""
 
 from __future__ import annotations
@@ -117,7 +118,11 @@ class Starter:
         if not first:
             self.faults.notices.clear("record")  # told at start-up; a later game is on its own
         # Restarted after a game's end (or an abandon): wait to be asked, as after the end.
-        waiting = first and found is None and not unreadable and self.evening.between_games()
+        # Nothing starts unasked: with no game to resume the box waits for one to be asked
+        # for (the page's set-up, the keypad's bare Enter, "next game"), after a game's end
+        # as on a box that has not played yet. A start asked before run() is played.
+        waiting = first and found is None and not self.evening.starting
+        after_a_game = waiting and self.evening.between_games()
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         playing.book = PhraseBook.load(setup.lang)
         playing.input_method = self.fit.method(setup)
@@ -131,7 +136,7 @@ class Starter:
             and not found[0].game.over
         greeting, for_the_day = self._greeting(first, unreadable, resumed_at_night, setup)
         if waiting:
-            self._between_games(greeting, setup)
+            self._between_games(greeting, setup, after_a_game)
             return None
         if found is not None and (problem := self.fit.check(setup)) is not None:
             self._hold(found[0], setup, problem, greeting)
@@ -150,8 +155,11 @@ class Starter:
             session, opening = self._start(setup, disk, unsaved_ok, greeting)
             greeting.append(Say("new_game", {}))
         # The game's rule set names the cards the box may say (a jailed player's card).
+        # At a judge's table the judge shows a check's answer (the judge's page has it):
+        # the cues say so, and no light or screen shows one.
         performer.book = playing.book.for_rules(session.game.engine.rules.name).for_input(
-            playing.input_method).for_answers(self.fit.answer_place)
+            playing.input_method).for_answers("judge" if setup.judge else self.fit.answer_place)
+        performer.show_answers = not setup.judge
         box = Box(session, performer, self.clock)
         box.for_the_day = for_the_day
         boxes.append(box)
@@ -270,11 +278,14 @@ class Starter:
         self.announcer.announcement.done()  # said between games, where nothing cuts it short
         self.notifier.ready("an unfinished game is held")
 
-    def _between_games(self, greeting: list[Effect], setup: GameSetup) -> None:
-        """A restart between games: nothing is played until the next game is asked for
-        (the keypad's bare Enter, "next game", the page); the table hears that it waits."""
-        log.info("between games after a restart: the next game starts when asked for")
-        self.announcer.say_soon([*greeting, Say("between_games", {})], setup.lang)
+    def _between_games(self, greeting: list[Effect], setup: GameSetup, after_a_game: bool) -> None:
+        """Start-up with no game to resume: nothing is played until a game is asked for
+        (the keypad's bare Enter, "next game", the page's set-up); the table hears that it
+        waits (for the next game after a restart between games, else for a set-up)."""
+        log.info("no game in play: the %s game starts when asked for",
+                 "next" if after_a_game else "first")
+        cue = "between_games" if after_a_game else "waiting_setup"
+        self.announcer.say_soon([*greeting, Say(cue, {})], setup.lang)
         self.announcer.announcement.done()  # said between games, where nothing cuts it short
         self.notifier.ready("between games")
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from narrator.clock import Clock
 from narrator.devices.keypads import Keypad
 from narrator.errors import DeviceError
+from narrator.keypad_kinds import Wiring, keypad_kind
 from narrator.service.ports import Ports, VoiceInput
 from narrator.settings import Settings
 from narrator.voice.speaker import Speaker
@@ -49,24 +50,9 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
         panel = GpioSeatPanel(pin_map, clock=clock)
     except DeviceError as exc:
         log.error("no seat pads: %s", exc)
-    keypads: list[Keypad] = []
-    kind = settings.keypad.kind
-    if kind == "terminal":
-        from narrator.devices.keypads import TerminalKeypad
-
-        keypads.append(TerminalKeypad())
-    elif kind == "evdev":
-        from narrator.devices.keypads import EvdevKeypad
-
-        keypads.append(EvdevKeypad(settings.keypad.device))
-    elif kind == "matrix" and panel is not None:
-        from narrator.devices.matrix import MatrixKeypad
-
-        spec = pin_map.keypad
-        if spec is None:
-            log.error("keypad: matrix, but the pin map has no keypad pins")
-        else:
-            keypads.append(MatrixKeypad(spec, pin_factory=panel.factory, clock=clock))
+    wiring = Wiring(settings.keypad.device, pin_map, panel.factory if panel else None, clock)
+    keypad = keypad_kind(settings.keypad.kind).build(wiring)
+    keypads: list[Keypad] = [keypad] if keypad is not None else []
     voice, status = _voice_input(settings, clock)
     return Ports(speaker, panel, keypads, voice, speakers, status, seat_check=pin_map.check_seats,
                  voice_fallback=fallback)

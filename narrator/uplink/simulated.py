@@ -125,5 +125,7 @@ def confirm(evening: Evening) -> None:
 
 
 def simulated_settings(settings: Settings) -> Settings:
-    """No real keypad or voice: the simulated table gives every input."""
-    return replace(settings, keypad=replace(settings.keypad, kind="none"))
+    """No real keypad or voice: the simulated table gives every input, tapping its mock
+    pads (which `input: auto` takes for no pads at all: a laptop's), so pads it is."""
+    method = "pads" if settings.input == "auto" else settings.input
+    return replace(settings, keypad=replace(settings.keypad, kind="none"), input=method)

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from narrator.errors import ConfigError
-from narrator.voice.commands import Command, CommandSet
+from narrator.voice.commands import COMMANDS, Command, CommandSet
 from narrator.voice.phone_distance import PhoneSequences
 from narrator.voice.recognizer import BYTES_PER_SECOND, SAMPLE_RATE, seconds_of
 from narrator.voice.speech_levels import SpeechLevels, bounds, levels
@@ -49,29 +49,10 @@ from narrator.voice.speech_levels import SpeechLevels, bounds, levels
 # Tuned on espeak-ng voices (narrator bench --only listen): below this, table talk starts
 # to pass; above it, real commands start to be lost.
 AGREEMENT = 0.55
-# Per command (scripts/tune-listen on the tuning part: 14 commands, whole utterances, trim
-# 15 dB, the free decoder without its flat pass, no early end, no threshold under 0.3: 32
-# talk clips cannot vouch for less): right 96 of 112 tuning commands, none of 32 tuning
-# talk clips taken (99 with the tuned nominate 0.4 and repeat 0.35). Nominate and repeat
-# stay at 0.55 all the same: lower,
-# long nominations in tests/listen are heard with the wrong seat and "let me finish my
-# thought" as "repeat my thought" (0.5).
-THRESHOLDS: dict[str, float] = {
-    "abandon": 0.4, "add_time": 0.4, "foul": 0.65, "next_game": 0.65, "next_speaker": 0.35,
-    "no": 0.7, "nominate": 0.55, "pause": 0.65, "remove": 0.45, "repeat": 0.55,
-    "resume": 0.65, "start_voting": 0.65, "undo": 0.35, "yes": 0.65,
-}
-# Not tuned by scripts/tune-listen yet: the value its phrase was chosen with (p-fix).
-THRESHOLDS.setdefault("forfeit", 0.65)
-# With an adaptation of the acoustic model (narrator adapt) both decoders hear commands
-# alike more often, so the same rule picks stricter thresholds: scripts/tune-listen's rule
-# on the tuning part, with the model scripts/adapt-listen makes from it (MAP means): 116 of
-# 120 right, none of 32 talk clips taken (114 and none with THRESHOLDS).
-ADAPTED_THRESHOLDS: dict[str, float] = {
-    "abandon": 0.65, "add_time": 0.55, "forfeit": 0.55, "foul": 0.65, "next_game": 0.45,
-    "next_speaker": 0.65, "no": 0.65, "nominate": 0.75, "pause": 0.65, "remove": 0.65,
-    "repeat": 0.65, "resume": 0.35, "start_voting": 0.55, "undo": 0.65, "yes": 0.7,
-}
+# Per command, without and with an adaptation of the acoustic model (narrator adapt):
+# the command table's thresholds (narrator/voice/commands.py says how they were tuned).
+THRESHOLDS: dict[str, float] = {c.id: c.threshold for c in COMMANDS}
+ADAPTED_THRESHOLDS: dict[str, float] = {c.id: c.adapted for c in COMMANDS}
 # Silence (seconds) that ends an utterance.
 END_WINDOW = 0.3
 # An utterance is cut to the stretch within this many dB of its loudest part (None: not

@@ -45,6 +45,8 @@ def played_games(state_dir: Path) -> list[Played]:
     journals = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
     for path in journals:
         try:
+            if _unplayed(path):  # abandoned before its first day: not a game played
+                continue
             out.append(_played(path, protocols))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.warning("archive: %s is unreadable (%s)", path.name, exc)
@@ -71,6 +73,12 @@ def _played(journal: Path, protocols: Path) -> Played:
     return Played(game_id, str(header.get("started", "")), str(header.get("rules", "")),
                   int(header.get("seats", 0)), winner if isinstance(winner, str) else None,
                   not isinstance(ended, dict), names, formats, dict(event or {}))
+
+
+def _unplayed(journal: Path) -> bool:
+    _first, last = _first_and_last_line(journal)
+    end = json.loads(last) if last else {}
+    return isinstance(end, dict) and end.get("unplayed") is True
 
 
 def _first_and_last_line(path: Path) -> tuple[bytes, bytes]:

@@ -1,10 +1,14 @@
 """The organiser's PIN: sessions after a right PIN, and a brake on guessing.
 
 A right PIN gives a random session token (a cookie, HttpOnly, SameSite=Strict, so another
-site can't post with it). Wrong PINs are counted per address: after `free` misses each
-further try must wait, twice as long each time up to `longest` seconds; a right PIN clears
-the count. A four-digit PIN then takes days to guess instead of seconds, and the
-organiser's own address is never locked by somebody else's guessing.
+site can't post with it; Max-Age its 12 h, so it outlives the browser's closing). Wrong
+PINs are counted per address: after `free` misses each further try must wait, twice as
+long each time up to `longest` seconds; a right PIN clears the count. They are counted
+across all addresses too (`free_all`): a guesser with many addresses (IPv6, a phone
+hopping networks) meets the same brake, and the organiser locked out by it meanwhile
+signs in with the box's Next button (narrator.web.passes), which no guess can reach.
+A signed-in phone's one-time code (narrator.web.passes.Invites) is tried in the PIN's
+place and is braked the same way.
 
 Sessions outlive a restart of the box (a power cut, the daemon restarted between games):
 with `store`, each is kept in the state folder (`web-sessions.json`, mode 0600) until it
@@ -72,6 +76,7 @@ class PinGate:
     pin: str
     now: Callable[[], float]
     free: int = 5  # wrong tries before the brake
+    free_all: int = 20  # ...from all addresses together
     first_wait: float = 30.0
     longest: float = 900.0
     store: Path | None = None  # the sessions file; None: sessions live in memory only
@@ -80,35 +85,55 @@ class PinGate:
     # A session's key (see _key) -> when it expires, by `wall`.
     sessions: dict[str, float] = field(default_factory=dict)
     _misses: dict[str, _Misses] = field(default_factory=dict)
+    _all: _Misses = field(default_factory=_Misses)  # every address's misses together
 
     def __post_init__(self) -> None:
         if self.store is not None:
             self.sessions.update(_read_sessions(self.store))
 
     def wait_left(self, client: str) -> float:
-        """Seconds before `client` may try a PIN again (0: now)."""
-        m = self._misses.get(client)
+        """Seconds before `client` may try a PIN again (0: now): its own wait, or the one
+        all addresses share."""
+        return max(self._left(self._misses.get(client)), self._left(self._all))
+
+    def everyone_waits(self) -> bool:
+        """Whether the brake across all addresses holds now (the page says so)."""
+        return self._left(self._all) > 0
+
+    def _left(self, m: _Misses | None) -> float:
         return max(0.0, m.until - self.now()) if m else 0.0
 
-    def try_pin(self, client: str, pin: str) -> str | None:
-        """A session token for the right PIN; None for a wrong one or one tried too soon
-        (a try during the wait is not even compared, so waiting can't be skipped)."""
+    def try_pin(self, client: str, pin: str, also: Callable[[str], bool] | None = None
+                ) -> str | None:
+        """A session token for the right PIN (or a code `also` takes: a one-time code);
+        None for a wrong one or one tried too soon (a try during the wait is not even
+        compared, so waiting can't be skipped)."""
         if self.wait_left(client) > 0:
             return None
-        if hmac.compare_digest(pin.strip().encode(), self.pin.encode()):
+        given = pin.strip()
+        if hmac.compare_digest(given.encode(), self.pin.encode()) or (also is not None
+                                                                       and also(given)):
             self._misses.pop(client, None)
-            token = secrets.token_urlsafe(24)
-            self.sessions[self._key(token)] = self.wall() + self.lifetime
-            self._save()
-            return token
-        m = self._misses.setdefault(client, _Misses())
-        m.count += 1
-        if m.count >= self.free:
-            wait = min(self.longest, self.first_wait * 2 ** (m.count - self.free))
-            m.until = self.now() + wait
+            self._all = _Misses()
+            return self.open_session()
+        self._miss(self._misses.setdefault(client, _Misses()), self.free)
+        self._miss(self._all, self.free_all)
         if len(self._misses) > 10_000:  # a flood of addresses: forget the oldest
             del self._misses[next(iter(self._misses))]
         return None
+
+    def _miss(self, m: _Misses, free: int) -> None:
+        m.count += 1
+        if m.count >= free:
+            wait = min(self.longest, self.first_wait * 2 ** min(m.count - free, 32))
+            m.until = self.now() + wait
+
+    def open_session(self) -> str:
+        """A new session's token (a right PIN, the box's button, a one-time code)."""
+        token = secrets.token_urlsafe(24)
+        self.sessions[self._key(token)] = self.wall() + self.lifetime
+        self._save()
+        return token
 
     def valid(self, token: str | None) -> bool:
         if not token:

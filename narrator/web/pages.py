@@ -23,20 +23,25 @@ def esc(value: object) -> str:
 
 
 def layout(t: Text, title: str, body: str, *, page: str, signed_in: bool,
-           refresh: bool = False) -> str:
+           refresh: int = 0, judge: bool = False) -> str:
     nav = [("/game", t("nav_game"), "game"), ("/setup", t("nav_setup"), "setup"),
            ("/archive", t("nav_archive"), "archive")]
+    if signed_in and (judge or page == "judge"):  # a game with a judge (narrator.web.judge)
+        nav.append(("/judge", t("nav_judge"), "judge"))
     links = "".join(f'<a href="{href}"{" aria-current=page" if key == page else ""}>{esc(label)}</a>'
                     for href, label, key in nav)
     if signed_in:
         auth = (f'<form method="post" action="/logout" class="inline"><button class="link">'
                 f'{esc(t("sign_out"))}</button></form>')
+        # Below the page, not in the header: a phone's header has room for one button.
+        body += f'<p class="invite"><a href="/login/invite">{esc(t("invite"))}</a></p>'
     else:
         auth = f'<a href="/login?next=/{page}" class="pin">{esc(t("sign_in"))}</a>'
     return (
         f'<!doctype html><html lang="{esc(t.lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{esc(title)}</title><link rel="stylesheet" href="/static/style.css">'
+        + (f'<meta http-equiv="refresh" content="{int(refresh)}">' if refresh else "") +
         f'<link rel="icon" href="data:,"></head><body data-page="{esc(page)}">'
         f'<header><nav>{links}</nav>{auth}</header><main>{body}</main>'
         '<script src="/static/app.js" defer></script></body></html>'
@@ -327,15 +332,6 @@ def voice_off(t: Text, reason: str, lang: str) -> str:
 def game_page(t: Text, fragment: str, controls: str, game_id: str | None, over: bool) -> str:
     return (f'<div id="live" data-stream="/api/events" data-game="{esc(game_id or "")}" '
             f'data-over="{1 if over else 0}">{fragment}</div>{controls}')
-
-
-def login_page(t: Text, next_url: str, error: str = "") -> str:
-    err = f'<p class="error" role="alert">{esc(error)}</p>' if error else ""
-    return (f'<section class="box narrow"><h1>{esc(t("sign_in"))}</h1>{err}'
-            f'<form method="post" action="/login"><input type="hidden" name="next" value="{esc(next_url)}">'
-            f'<label>{esc(t("pin"))} <input name="pin" type="password" inputmode="numeric" '
-            'autocomplete="current-password" autofocus required></label>'
-            f'<button type="submit">{esc(t("sign_in"))}</button></form></section>')
 
 
 def seat_buttons(seats: Sequence[dict[str, Any]]) -> str:

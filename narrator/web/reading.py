@@ -97,7 +97,9 @@ def view_of(box: Box) -> dict[str, Any]:
         formats = [fmt for fmt, path in (("html", files.html), ("json", files.json),
                                          ("polemica", files.polemica)) if path is not None]
     out = public_state(info_of(box), st, timer, box.performer.last_said, formats)
-    out["fault"] = box.disk_fault  # a technical pause: the journal cannot be written
+    # A technical pause: the journal cannot be written. A word, not the exception (that
+    # is in the log): the page says in words what is wrong and what to do.
+    out["fault"] = "journal_unwritable" if box.disk_fault else None
     out["unsaved"] = box.unsaved  # ...for so long that the game went on without it
     return out
 

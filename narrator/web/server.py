@@ -6,8 +6,8 @@ command, journalled first. A request the page can't use gets a 4xx with a messag
 leaves the game alone; a fault while serving is logged and answered with a 500 that says
 nothing about the game (never a traceback).
 
-Routes: the pages (/game, /setup, /archive, /deal, /login), the JSON API (/api/state,
-/api/action, /api/events for live updates, /api/undo for the undo's confirm step,
+Routes: the pages (/game, /setup, /archive, /deal; sign-in is narrator.web.sign_in's),
+the JSON API (/api/state, /api/action, /api/events for live updates, /api/undo for the undo's confirm step,
 /api/next-game, /api/abandon), the box's own static files and the protocol sheets of
 finished games.
 """
@@ -29,6 +29,7 @@ from narrator.clock import Clock
 from narrator.daemon import Box
 from narrator.engine.actions import Action, Undo
 from narrator.errors import RuleError
+from narrator.evening.judging import judged
 from narrator.notices import Notices
 from narrator.records.session import GameSession, protocols_dir
 from narrator.settings import Settings
@@ -39,6 +40,8 @@ from narrator.web import actions as page_actions
 from narrator.web import pages
 from narrator.web.auth import COOKIE, PinGate
 from narrator.web.live import Hub
+from narrator.web.malformed import REQUESTS
+from narrator.web.passes import HostButton, Invites
 from narrator.web.phone_deal import PhoneDeal
 from narrator.web.reading import (
     Undos,
@@ -124,6 +127,9 @@ class WebServer:
         self.deal: PhoneDeal | None = None  # a deal without cards in progress
         self.gate = gate
         self.clock = clock
+        # Ways in besides the PIN (narrator.web.sign_in has their routes).
+        self.button = HostButton(clock.now)
+        self.invites = Invites(clock.now)
         self.hub = Hub(self._message)
         self.undos = Undos()
         self._runner: web.AppRunner | None = None
@@ -216,9 +222,6 @@ class WebServer:
         r = app.router
         r.add_get("/", self.index)
         r.add_get("/game", self.game_page)
-        r.add_get("/login", self.login_form)
-        r.add_post("/login", self.login)
-        r.add_post("/logout", self.logout)
         r.add_get("/api/state", self.api_state)
         r.add_post("/api/action", self.api_action)
         r.add_get("/api/events", self.api_events)
@@ -232,7 +235,8 @@ class WebServer:
 
     async def start(self, host: str, port: int, sock: socket.socket | None = None) -> None:
         """Listen on host:port, or on `sock` when systemd handed one over."""
-        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
+                                     logger=REQUESTS)
         await self._runner.setup()
         site: web.BaseSite
         if sock is not None:
@@ -278,9 +282,11 @@ class WebServer:
         return self.gate.valid(request.cookies.get(COOKIE))
 
     def html(self, title: str, body: str, page: str, request: web.Request,
-             status: int = 200, t: Text | None = None) -> web.Response:
+             status: int = 200, t: Text | None = None, refresh: int = 0) -> web.Response:
         t = t or self.text()
-        doc = pages.layout(t, title, body, page=page, signed_in=self.signed_in(request))
+        box = self.host.box
+        doc = pages.layout(t, title, body, page=page, signed_in=self.signed_in(request),
+                           refresh=refresh, judge=box is not None and judged(box))
         return web.Response(text=doc, content_type="text/html", charset="utf-8", status=status,
                             headers=_NO_STORE)
 
@@ -306,38 +312,6 @@ class WebServer:
         game_id = view["game"]["id"] if view else held.game_id if held else None
         body = pages.game_page(t, fragment, controls, game_id, bool(view and view["game"]["over"]))
         return self.html(t("title_game"), body, "game", request)
-
-    async def login_form(self, request: web.Request) -> web.StreamResponse:
-        t = self.text()
-        return self.html(t("sign_in"), pages.login_page(t, _safe_next(request.query.get("next"))),
-                         "login", request)
-
-    async def login(self, request: web.Request) -> web.StreamResponse:
-        t = self.text()
-        try:
-            form = await request.post()
-        except ValueError:
-            return web.Response(text="a bad form", status=400)
-        pin, next_url = str(form.get("pin", "")), _safe_next(str(form.get("next", "")))
-        client = request.remote or "?"
-        wait = self.gate.wait_left(client)
-        if wait > 0:
-            body = pages.login_page(t, next_url, t("pin_wait", seconds=int(wait + 0.999)))
-            return self.html(t("sign_in"), body, "login", request, status=429)
-        token = self.gate.try_pin(client, pin)
-        if token is None:
-            log.warning("a wrong PIN from %s", client)
-            return self.html(t("sign_in"), pages.login_page(t, next_url, t("pin_wrong")), "login",
-                             request, status=401)
-        response = web.HTTPSeeOther(next_url)
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
-        raise response
-
-    async def logout(self, request: web.Request) -> web.StreamResponse:
-        self.gate.end(request.cookies.get(COOKIE))
-        response = web.HTTPSeeOther("/game")
-        response.del_cookie(COOKIE, path="/")
-        raise response
 
     # the JSON API
     async def api_state(self, request: web.Request) -> web.StreamResponse:
@@ -473,9 +447,3 @@ def _dumps(obj: Any) -> str:
 def _error(status: int, message: str) -> web.Response:
     return web.json_response({"error": message}, status=status, headers=_NO_STORE, dumps=_dumps)
 
-
-def _safe_next(value: str | None) -> str:
-    """Only a path on this box (never //other.host or a scheme) after signing in."""
-    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
-        return "/game"
-    return value

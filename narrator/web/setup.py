@@ -45,6 +45,7 @@ class SetupForm:
     settings: dict[str, Any] = field(default_factory=dict)  # only values the form changed
     deal: str = "cards"
     input: str = "auto"  # how the players give their inputs (the cues' words follow it)
+    judge: bool = False  # a judge enters the night on the judge's page (narrator.web.judge)
     preset: str = ""  # a preset of the rule set's settings ("": the rule set's own values)
 
     def preset_values(self) -> dict[str, Any]:
@@ -60,7 +61,7 @@ class SetupForm:
         return {"rules": self.rules, "seats": self.seats, "lang": self.lang, "names": list(self.names),
                 "event": {k: self.fields.get(k, "") for k in FIELDS},
                 "settings": {**self.preset_values(), **self.settings}, "deal": self.deal,
-                "input": self.input}
+                "input": self.input, "judge": self.judge}
 
     @classmethod
     def of(cls, setup: GameSetup) -> SetupForm:
@@ -70,7 +71,8 @@ class SetupForm:
                    fields={"tournament": event.tournament,
                            **{k: "" if getattr(event, k) is None else str(getattr(event, k))
                               for k in ("table", "round", "game")}},
-                   settings=dict(setup.settings), deal=setup.deal, input=setup.input)
+                   settings=dict(setup.settings), deal=setup.deal, input=setup.input,
+                   judge=setup.judge)
 
 
 def bundled() -> list[str]:
@@ -105,6 +107,7 @@ def read_form(data: Mapping[str, str], errors: dict[str, str], t: Text) -> Setup
     form.fields = {k: data.get(k, "").strip() for k in FIELDS}
     form.deal = data.get("deal", "cards") if data.get("deal") in DEALS else "cards"
     form.input = data.get("input", "auto") if data.get("input") in INPUTS else "auto"
+    form.judge = data.get("judge") == "on"
     # A preset of another rule set (the rule set just changed) is dropped: no preset.
     form.preset = data.get("preset", "") if data.get("preset") in loaded.presets else ""
     preset = form.preset_values()
@@ -273,6 +276,8 @@ def setup_page(t: Text, form: SetupForm, errors: Mapping[str, str], signed_in: b
         f'<label>{esc(t("language"))}<select name="lang" data-refresh>{langs}</select></label></div>'
         f'<label>{esc(t("deal"))}<select name="deal">{deals}</select></label>'
         f'<label>{esc(t("input"))}<select name="input">{inputs}</select>{err("input")}</label>'
+        f'<label class="check"><input type="checkbox" name="judge"{" checked" if form.judge else ""}> '
+        f'{esc(t("judge_option"))}</label>'
         f'{presets}</fieldset>'
         f'<fieldset><legend>{esc(t("players"))}</legend><div class="names">{names}</div></fieldset>'
         f'<fieldset><legend>{esc(t("tournament_fields"))}</legend>'

@@ -8,33 +8,69 @@ them and the server import each other in a circle.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
 
 from narrator.clock import Clock
 from narrator.evening import Evening
 from narrator.settings import Settings
 from narrator.uplink import rounds
-from narrator.web import archive, deal, notices, phone_time, setup
+from narrator.web import archive, deal, judge, notices, phone_time, setup, sign_in
 from narrator.web.activation import inherited_socket
 from narrator.web.auth import SESSIONS_FILE, PinGate
 from narrator.web.server import Host, WebServer
 
 log = logging.getLogger("narrator.web")
 
-PAGES = (setup.routes, archive.routes, deal.routes, notices.routes, phone_time.routes, rounds.routes)
+PAGES = (sign_in.routes, setup.routes, archive.routes, deal.routes, notices.routes, phone_time.routes,
+         rounds.routes, judge.routes)
 
 
 def make_server(host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> WebServer:
     return WebServer(host, gate, clock, evening, PAGES)
 
 
+@runtime_checkable
+class HostButtons(Protocol):
+    """A seat panel with the host's buttons (narrator.devices.panel.BoardPanel)."""
+
+    @property
+    def host_pads(self) -> tuple[str, ...]: ...
+
+    @property
+    def host_holds(self) -> list[Callable[[str], bool]]: ...
+
+
+class _Devices(Protocol):
+    @property
+    def panel(self) -> object: ...
+
+
+@runtime_checkable
+class PanelHost(Protocol):
+    """The running box's service (narrator.service.Service): its devices."""
+
+    @property
+    def ports(self) -> _Devices: ...
+
+
+def let_in_by_button(server: WebServer, panel: object) -> None:
+    """A box whose pin map has a Next button: holding it lets the phone in that waits for
+    it (narrator.web.passes.HostButton); the page offers that way in only then."""
+    if not isinstance(panel, HostButtons) or "next" not in panel.host_pads:
+        return
+    server.button.available = True
+    panel.host_holds.append(lambda name: name == "next" and server.button.held())
+
+
 async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any] | None = None,
                 evening: Evening | None = None) -> WebServer | None:
     """Start the page where the settings say; log its address and PIN, and put the words
-    that say them in `announce` (the service says them once after "ready"). A port that
-    can't be had is logged and the box runs without the page."""
+    that say its address in `announce` (the service says them once after "ready"). The PIN
+    is never said: the whole table hears the box, and the PIN grants control of the game.
+    A port that can't be had is logged and the box runs without the page."""
     from narrator.engine.effects import Say
-    from narrator.web.address import reachable_host, spoken_digits, spoken_host, url
+    from narrator.web.address import reachable_host, spoken_host, url
     from narrator.web.auth import load_or_make_pin
 
     web_settings = settings.web
@@ -48,6 +84,8 @@ async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any
     # Sessions kept in the state folder: a restart does not sign the organiser out.
     gate = PinGate(pin, clock.now, store=settings.state_dir / SESSIONS_FILE)
     server = make_server(host, gate, clock, evening)
+    if isinstance(host, PanelHost):
+        let_in_by_button(server, host.ports.panel)
     if sock is not None:
         # Where it listens is narrator.socket's to say; `listen:` still names the address
         # said aloud when it is not 0.0.0.0 (the box has no network to find its own).
@@ -66,6 +104,5 @@ async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any
     if announce is not None:
         lang = settings.game.lang
         announce.append(Say("web_page", {"address": spoken_host(where, lang),
-                                         "port": server.port,
-                                         "pin": spoken_digits(pin, lang)}))
+                                         "port": server.port}))
     return server

@@ -49,10 +49,10 @@ def test_every_rule_set_plays_on_the_keypad_alone(name: str, capsys: pytest.Capt
     protocol = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert protocol["winner"] in ("red", "black", "maniac", "draw")
     inputs, night = protocol["inputs"], protocol["night_inputs"]
-    assert set(inputs) == {"pads", "keypad", "voice", "page"}
+    assert set(inputs) == {"pads", "keypad", "voice", "page", "judge"}
     assert inputs["pads"] == 0 and inputs["keypad"] > 0
     # Every night input (night zero's meetings included) came from the keypad.
-    assert night["keypad"] > 0 and night["pads"] == night["voice"] == night["page"] == 0
+    assert night["keypad"] > 0 and night["pads"] == night["voice"] == night["page"] == night["judge"] == 0
 
 
 def test_keypad_play_learns_the_cards_and_nothing_is_refused() -> None:

@@ -107,6 +107,7 @@ def test_a_box_without_pads_tells_the_table_to_use_the_keypad(tmp_path: Path) ->
                                         "cache_dir": str(tmp_path / "cache"), "keypad": "none"})
         speaker = FakeSpeaker(clock)
         service = Service(settings, Ports(speaker, None, [keypad]), clock, Notifier(""))
+        service.evening.next()  # the host asks for the game: nothing starts unasked
         assert service.input_method == "keypad"
 
         def seat_players(box: Box) -> None:
@@ -184,6 +185,7 @@ def test_a_check_is_told_to_look_where_this_box_shows_its_answers(tmp_path: Path
         speaker = FakeSpeaker(clock)
         service = Service(settings, Ports(speaker, panel, [FakeKeypad(clock=clock)]), clock,
                           Notifier(""))
+        service.evening.next()  # the host asks for the game: nothing starts unasked
         boxes: list[Box] = []
         service.on_box.append(boxes.append)
         task = asyncio.get_running_loop().create_task(service.run(games=1))

@@ -1,10 +1,14 @@
 """The README's laptop command for the organiser's page starts a box as written (found at
 a club evening: as written it exited 2 on a laptop: no GPIO chip, and no screen for the
-checks' answers). Run on a pseudo-terminal, as a laptop's terminal is."""
+checks' answers), and leads straight to set-up with no game started (found trying it as
+a new user: it started a default game at once, with "tap your pads" on a laptop that has
+none). Its keyboard is the keypad: Enter starts the game, whose cues name the keypad.
+Run on a pseudo-terminal, as a laptop's terminal is."""
 
 from __future__ import annotations
 
 import os
+import pty
 import select
 import shlex
 import signal
@@ -12,9 +16,9 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
-
-from narrator.bench.keypad_pty import keypad_terminal
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -34,6 +38,17 @@ def free_port() -> int:
     return port
 
 
+def read_until(proc: subprocess.Popen[bytes], log: bytes, wanted: bytes) -> bytes:
+    """The box's log (stderr) read on until `wanted` is in it (or the box ends, or 2 min)."""
+    assert proc.stderr is not None
+    deadline = time.monotonic() + 120
+    while wanted not in log and proc.poll() is None and time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stderr], [], [], 1.0)
+        if ready:
+            log += os.read(proc.stderr.fileno(), 65536)
+    return log
+
+
 def test_the_readme_s_page_command_starts_a_box_on_a_laptop(tmp_path: Path) -> None:
     words = shlex.split(readme_page_command())
     env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}  # as a laptop
@@ -46,23 +61,33 @@ def test_the_readme_s_page_command_starts_a_box_on_a_laptop(tmp_path: Path) -> N
     words = [f"127.0.0.1:{port}" if w.startswith("127.0.0.1:") else w for w in words]
     command = [sys.executable, "-m", "narrator", *words, "--state-dir", str(tmp_path / "state"),
                "--cache-dir", str(tmp_path / "cache")]
-    with keypad_terminal() as terminal:
-        proc = subprocess.Popen(command, env=env, stdin=terminal, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, cwd=tmp_path)
-        assert proc.stderr is not None
-        log = b""
-        deadline = time.monotonic() + 120
+    keys, terminal = pty.openpty()
+    proc = subprocess.Popen(command, env=env, stdin=terminal, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, cwd=tmp_path)
+    try:
+        log = read_until(proc, b"", b"Waiting for the game to be set up")
+        assert proc.poll() is None, log.decode(errors="replace")
+        assert f"http://127.0.0.1:{port}/".encode() in log, log
+        assert b"Waiting for the game to be set up" in log, log
+        assert b"new game" not in log.lower(), log  # nothing started unasked
+        base = f"http://127.0.0.1:{port}"
+        with urllib.request.urlopen(base + "/") as page:  # straight to the set-up
+            assert page.url == base + "/setup"
         try:
-            while b"new game" not in log and proc.poll() is None and time.monotonic() < deadline:
-                ready, _, _ = select.select([proc.stderr], [], [], 1.0)
-                if ready:
-                    log += os.read(proc.stderr.fileno(), 65536)
-            assert proc.poll() is None, log.decode(errors="replace")
-            assert f"http://127.0.0.1:{port}/".encode() in log and b"new game" in log, log
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            urllib.request.urlopen(base + "/api/state")
+            raise AssertionError("a game is running")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 404
+        os.write(keys, b"\r")  # the keypad's bare Enter: the usual game, asked for
+        log = read_until(proc, log, b"type your seat number on the keypad")
+        assert b"A new game begins." in log, log
+        assert b"type your seat number on the keypad" in log and b"Tap your pad" not in log, log
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        os.close(terminal)
+        os.close(keys)

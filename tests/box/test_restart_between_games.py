@@ -44,6 +44,7 @@ async def first_evening_game(tmp_path: Path, finish: bool) -> None:
     settings = load_settings(None, {"state_dir": str(tmp_path / "state")})
     setup = dataclasses.replace(initial_setup(settings), event=Event(game=6))
     service, _speaker = make(tmp_path, clock, keypad, setup)
+    service.evening.next()  # the host asks for the game: nothing starts unasked
     task = asyncio.get_running_loop().create_task(service.run(games=1))
     if not finish:
         while service.box is None or service.box.game.state.phase != "day":

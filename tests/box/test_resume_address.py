@@ -15,8 +15,7 @@ from narrator.engine.effects import Say
 from narrator.engine.state import State
 from tests.box.test_resume_recall import make_service
 
-ADDRESS = Say("web_page", {"address": "ten dot zero dot zero dot seven", "port": 8080,
-                           "pin": "one two three four"})
+ADDRESS = Say("web_page", {"address": "ten dot zero dot zero dot seven", "port": 8080})
 
 
 def cut_when(tmp_path: Path, where: str) -> None:

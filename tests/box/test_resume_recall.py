@@ -141,6 +141,7 @@ def make_service(tmp_path: Path, clock: FakeClock, lang: str, openings: list[lis
     panel = FakeSeatPanel(10, clock)
     keypad = FakeKeypad()
     service = Service(settings, Ports(speaker, panel, [keypad]), clock, Notifier(""))
+    service.evening.next()  # the host asks for the game: nothing starts unasked
 
     def seat_players(box: Box) -> None:
         if players:

@@ -29,12 +29,14 @@ from narrator.voice.fake import FakeSpeaker
 
 
 def make_service(tmp_path: Path, clock: FakeClock, keypad: FakeKeypad,
-                 notify: str = "") -> tuple[Service, FakeSeatPanel, FakeSpeaker]:
+                 notify: str = "", asked: bool = True) -> tuple[Service, FakeSeatPanel, FakeSpeaker]:
     settings = load_settings(None, {"state_dir": str(tmp_path / "state"),
                                     "cache_dir": str(tmp_path / "cache"), "keypad": "none"})
     speaker = FakeSpeaker(clock)
     panel = FakeSeatPanel(10, clock)
     service = Service(settings, Ports(speaker, panel, [keypad]), clock, Notifier(notify))
+    if asked:
+        service.evening.next()  # the host asks for the game: nothing starts unasked
     service.on_box.append(lambda box: seat_players(box, panel, keypad, clock))
     return service, panel, speaker
 
@@ -180,7 +182,7 @@ def test_a_failing_device_is_restarted_and_the_game_goes_on(tmp_path: Path) -> N
 def test_between_games_enter_asks_for_the_next_and_other_keys_do_not(tmp_path: Path) -> None:
     clock = FakeClock()
     keypad = FakeKeypad()
-    service, _panel, _speaker = make_service(tmp_path, clock, keypad)
+    service, _panel, _speaker = make_service(tmp_path, clock, keypad, asked=False)
     keypad.attach(service.submit)
     keypad.on_key = service._key  # as the running service wires it
     keypad.press("/", "3", "enter")
@@ -308,6 +310,7 @@ def test_a_voice_foul_is_repeated_and_acts_only_after_yes(tmp_path: Path) -> Non
     speaker = FakeSpeaker(clock)
     panel = FakeSeatPanel(10, clock)
     service = Service(settings, Ports(speaker, panel, [keypad], listener), clock, Notifier(""))
+    service.evening.next()  # the host asks for the game: nothing starts unasked
 
     async def main() -> None:
         task = await start(service)

@@ -21,9 +21,10 @@ from narrator.devices.check import (
 )
 from narrator.devices.check_report import Report
 from narrator.devices.gpio import GpioSeatPanel
-from narrator.devices.keypads import EvdevKeypad, FakeEvdevDevice
+from narrator.devices.keypads import EvdevKeypad
 from narrator.devices.mock_table import MockTable, load_wiring
 from narrator.devices.pinmap import PinMap, load_pin_map
+from narrator.keypad_kinds import Wiring, checked
 from narrator.settings import packaged_config_path
 
 PINS_10 = load_pin_map().path
@@ -90,13 +91,14 @@ def walk(pin_map: PinMap, wired: PinMap | None = None, *, parts: Collection[str]
     async def go() -> Report:
         clock = FakeClock()
         panel = GpioSeatPanel(pin_map, pin_factory="mock", clock=clock)
-        usb = FakeEvdevDevice()
-        pads = keypads if keypads is not None else [usb_keypad(EvdevKeypad(usb))]
+        # The USB keypad's row, on mock pins: its fake, pressed by the builder.
+        usb = checked(Wiring(None, pin_map, panel.factory, clock), "evdev", mock=True)[0]
+        pads = keypads if keypads is not None else [usb]
         try:
             if before is not None:
                 before(panel.factory)
-            table = (MockTable(panel, clock, wired, dead_pads=dead_pads, dead_keys=dead_keys,
-                               usb=usb) if builder else None)
+            table = (MockTable(panel, clock, wired, dead_pads=dead_pads, dead_keys=dead_keys)
+                     if builder else None)
             check = TableCheck(panel, pin_map, clock, wait=wait, say=said.append, builder=table)
             return await run_unattended(check, clock, [p for p in PARTS if p in parts], pads)
         finally:

@@ -50,6 +50,16 @@ def test_public_answers_need_no_display(tmp_path: Path) -> None:
     assert checking_roles(GameSetup(rules="classic", seats=10))  # the angels check privately
 
 
+def test_a_judges_table_needs_no_display(tmp_path: Path) -> None:
+    """The judge's page shows the answers (narrator.web.judge) and the judge shows them to
+    the checker: private checks play on a box with no answer display at all."""
+    judged = GameSetup(rules="sport", judge=True)
+    assert service(tmp_path, FakeKeypad(display=False), judged).evening.setup.judge
+    box = service(tmp_path / "b", FakeKeypad(display=False), judged)
+    with pytest.raises(SetupError):  # the same table without a judge is refused
+        box.evening.start(GameSetup(rules="sport"))
+
+
 def test_the_evening_refuses_the_next_set_up_the_same_way(tmp_path: Path) -> None:
     box = service(tmp_path, FakeKeypad(display=False),
                   GameSetup(rules="classic", seats=10,

@@ -55,6 +55,7 @@ def evening(tmp: Path, setup: GameSetup, play: bool = True) -> Evening:
                                     "cache_dir": str(tmp / "cache"), "keypad": "none"})
     speaker = FakeSpeaker(clock)
     service = Service(settings, Ports(speaker, None, [keypad]), clock, Notifier(""), setup=setup)
+    service.evening.next()  # the host asks for the game: nothing starts unasked
     ev = Evening(service, keypad, speaker, clock)
 
     def seat_players(box: Box) -> None:

@@ -13,8 +13,7 @@ from narrator.engine.effects import Say
 from narrator.evening import GameSetup
 from tests.box.test_service import make_service
 
-ADDRESS = Say("web_page", {"address": "ten dot zero dot zero dot seven", "port": 8080,
-                           "pin": "one two three four"})
+ADDRESS = Say("web_page", {"address": "ten dot zero dot zero dot seven", "port": 8080})
 
 
 def test_a_game_abandoned_at_once_leaves_the_address_to_the_next(tmp_path: Path) -> None:

@@ -45,6 +45,7 @@ def play_into_night_zero(tmp_path: Path, lang: str = "en") -> None:
     """A game on a box with the keypad's screen, cut off in its night zero (the power)."""
     clock = FakeClock()
     service, _speaker = box(tmp_path, clock, FakeKeypad(clock=clock), lang)
+    service.evening.next()  # the host asks for the game: nothing starts unasked
 
     async def main() -> None:
         task = asyncio.get_running_loop().create_task(service.run())

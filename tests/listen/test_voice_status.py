@@ -54,6 +54,7 @@ def test_russian_without_a_model_turns_voice_off(tmp_path: Path,
     speaker = FakeSpeaker(clock, "ru")
     service = Service(settings, Ports(speaker, FakeSeatPanel(10, clock), [FakeKeypad()],
                                       None, voice_status=status), clock, Notifier(""))
+    service.evening.next()  # the host asks for the game: nothing starts unasked
 
     async def main() -> None:
         task = asyncio.get_running_loop().create_task(service.run(games=1))
@@ -89,6 +90,7 @@ def test_a_lost_microphone_stops_voice_and_the_game_goes_on(tmp_path: Path) -> N
     panel = FakeSeatPanel(10, clock)
     service = Service(settings, Ports(speaker, panel, [FakeKeypad()], listener), clock,
                       Notifier(""))
+    service.evening.next()  # the host asks for the game: nothing starts unasked
     assert service.voice_status.on
 
     async def main() -> None:

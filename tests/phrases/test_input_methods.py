@@ -29,7 +29,7 @@ KEYPAD = {"en": re.compile(r"\bkeypad\b"), "ru": re.compile(r"клавиатур
 
 def sample(book: PhraseBook, cue: str) -> str:
     params = {p: ((3, 7) if p == "seats" else "civilian" if p == "role"
-                  else "a place" if p in ("address", "port", "pin") else 2)
+                  else "a place" if p in ("address", "port") else 2)
               for p in book.params_of(cue)}
     return book.render(cue, params)
 

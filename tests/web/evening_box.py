@@ -36,10 +36,14 @@ class NightKeypadPlayers(PadPlayers):
 
 
 class EveningBox:
-    def __init__(self, tmp: Path, port: int = 0, night_keypad: bool = False) -> None:
+    def __init__(self, tmp: Path, port: int = 0, night_keypad: bool = False,
+                 asked: bool = True) -> None:
         """`port`: the page's port (0: a free one); a restarted box takes its old one, so
         a page left open finds it again. `night_keypad`: the players give the night on the
-        keypad and do nothing in the day (the test runs it from the page)."""
+        keypad and do nothing in the day (the test runs it from the page). `asked`: the
+        host asks for a game at once (nothing starts unasked; a box restarted between games
+        is not asked)."""
+        self.asked = asked
         self.loop = LoopThread()
         self.tmp = tmp
         self.port = port
@@ -56,6 +60,8 @@ class EveningBox:
         panel = FakeSeatPanel(10, clock)
         keypad = FakeKeypad()
         service = Service(settings, Ports(speaker, panel, [keypad]), clock)
+        if self.asked:
+            service.evening.next()  # the host asks for the game: nothing starts unasked
         keypad.attach(service.submit)
 
         def seat_players(box: Box) -> None:

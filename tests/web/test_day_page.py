@@ -41,7 +41,7 @@ LONG_NAME = "Maximiliana Konstantinopolskaya"
 
 @pytest.fixture
 def evening(tmp_path: Path) -> Iterator[EveningBox]:
-    box = EveningBox(tmp_path, night_keypad=True)
+    box = EveningBox(tmp_path, night_keypad=True, asked=False)  # waits for the set-up
     try:
         yield box
     finally:

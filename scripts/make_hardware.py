@@ -11,9 +11,9 @@ sys.path.insert(0, str(ROOT))
 
 from narrator.devices.pinmap import load_pin_map  # noqa: E402
 from narrator.errors import InputFileError  # noqa: E402
-from narrator.hardware import wiring  # noqa: E402
-from narrator.hardware.data import load_build  # noqa: E402
-from narrator.hardware.generate import ReadmeError, outputs  # noqa: E402
+from workshop.guide import wiring  # noqa: E402
+from workshop.guide.data import load_build  # noqa: E402
+from workshop.guide.generate import ReadmeError, outputs  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

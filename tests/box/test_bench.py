@@ -40,3 +40,12 @@ def test_the_legal_bench_reports_no_disagreement(capsys: pytest.CaptureFixture[s
 def test_unknown_bench_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--only", "nothing"]) == 2
     assert "no such benchmark" in capsys.readouterr().err
+
+
+def test_a_box_without_the_workshop_says_so_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A box installs `narrator` alone: the benchmarks stay in the source tree's workshop."""
+    monkeypatch.setitem(sys.modules, "workshop.bench", None)  # import fails, as on a box
+    assert main(["bench", "--only", "engine"]) == 2
+    err = capsys.readouterr().err
+    assert "workshop" in err and err.count("\n") == 1, err

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from narrator.bench import BENCHES, cpu, memory
+from workshop.bench import BENCHES, cpu, memory
 
 
 def test_the_areas_are_known() -> None:
-    assert BENCHES["memory"] == "narrator.bench.memory" and BENCHES["cpu"] == "narrator.bench.cpu"
+    assert BENCHES["memory"] == "workshop.bench.memory" and BENCHES["cpu"] == "workshop.bench.cpu"
 
 
 def test_callgrind_counts_instructions_of_every_process(tmp_path: Path) -> None:
@@ -45,7 +45,7 @@ def test_the_cpu_count_runs_only_when_named(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr("importlib.import_module", module)
     bench.run(argparse.Namespace(only=None, quick=True, json=True))
-    assert "narrator.bench.cpu" not in ran and "narrator.bench.memory" in ran
+    assert "workshop.bench.cpu" not in ran and "workshop.bench.memory" in ran
     ran.clear()
     bench.run(argparse.Namespace(only=["cpu"], quick=True, json=True))
-    assert ran == ["narrator.bench.cpu"]
+    assert ran == ["workshop.bench.cpu"]

@@ -37,6 +37,7 @@ async def first_night(tmp: Path, lang: str, judge: bool) -> tuple[list[str], lis
     service = Service(settings, Ports(FakeSpeaker(clock), panel, [FakeKeypad(clock=clock)]), clock,
                       Notifier(""), setup=GameSetup(rules="classic", lang=lang, deal="phone",
                                                     judge=judge))
+    service.evening.next()  # the host asks for the game: nothing starts unasked
     boxes: list[Box] = []
     service.on_box.append(boxes.append)
     shown: list[ShowAnswer] = []

@@ -4,10 +4,10 @@ A bench measures real time, so this one test waits about two seconds of real tim
 
 from __future__ import annotations
 
-from narrator.bench import BENCHES
-from narrator.bench.seats import ballot_game, run
 from narrator.engine.actions import Tap
 from narrator.engine.effects import SeatLights
+from workshop.bench import BENCHES
+from workshop.bench.seats import ballot_game, run
 
 
 def test_the_ballot_lights_the_voter() -> None:
@@ -16,7 +16,7 @@ def test_the_ballot_lights_the_voter() -> None:
 
 
 def test_quick_seats_bench() -> None:
-    assert BENCHES["seats"] == "narrator.bench.seats"
+    assert BENCHES["seats"] == "workshop.bench.seats"
     figures = run(quick=True)
     assert figures["pad_to_led_samples"] == 20
     assert figures["timer_window_s"] == 2.0

@@ -13,9 +13,9 @@ import pytest
 
 from narrator.devices.pinmap import load_pin_map
 from narrator.errors import InputFileError
-from narrator.hardware.data import load_build, load_parts, pin_map_of
-from narrator.hardware.figures import cost, long_run, power, runs, table_of
-from narrator.hardware.generate import README, ReadmeError, blocks, outputs, splice
+from workshop.guide.data import load_build, load_parts, pin_map_of
+from workshop.guide.figures import cost, long_run, power, runs, table_of
+from workshop.guide.generate import README, ReadmeError, blocks, outputs, splice
 
 REPO = Path(__file__).resolve().parents[2]
 NS = "{http://www.w3.org/2000/svg}"

@@ -209,8 +209,8 @@ def test_missing_sphinxtrain_is_named(tmp_path: Path, monkeypatch: pytest.Monkey
 
 def test_the_benchmarks_adaptation_material_is_a_clubs_folder(tmp_path: Path) -> None:
     # scripts/adapt-listen: the tuning part's clips (one voice here) pass adapt's checks.
-    from narrator.bench.listen_adapt import recordings as tuning_recordings
-    from narrator.bench.listen_data import HELD_BACK_TALK, TUNING_TALK
+    from workshop.bench.listen_adapt import recordings as tuning_recordings
+    from workshop.bench.listen_data import HELD_BACK_TALK, TUNING_TALK
 
     folder = tuning_recordings(tmp_path / "club", per_command=1, voices=("en-us",))
     listed = adaptation.read_transcript(folder, adaptation.dictionary())

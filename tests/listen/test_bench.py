@@ -3,15 +3,15 @@ quick run works end to end (a smoke test: no figure is checked against a target)
 
 from __future__ import annotations
 
-from narrator.bench import listen
-from narrator.bench.listen_data import (
+from narrator.voice.commands import COMMAND_IDS, CommandSet
+from workshop.bench import listen
+from workshop.bench.listen_data import (
     HELD_BACK_TALK,
     HELD_BACK_VOICES,
     TUNING_TALK,
     TUNING_VOICES,
     held_back_sentence,
 )
-from narrator.voice.commands import COMMAND_IDS, CommandSet
 
 
 def test_the_parts_share_no_voice_talk_or_seat_sentence(english: CommandSet) -> None:

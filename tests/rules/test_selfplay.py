@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from narrator.bench.selfplay import play_games, play_many, table_sizes, variants
 from narrator.cli import main
 from narrator.rules.loader import bundled_names, load_bundled
+from workshop.bench.selfplay import play_games, play_many, table_sizes, variants
 
 
 @pytest.mark.parametrize("name", bundled_names())
@@ -45,6 +45,6 @@ def test_the_bench_reports(capsys: pytest.CaptureFixture[str]) -> None:
 ])
 def test_demos_finish_at_the_edges(name: str, seats: int, lang: str) -> None:
     """The full matrix (every size, both languages) is `narrator bench --only demos`."""
-    from narrator.bench.demos import play_one
+    from workshop.bench.demos import play_one
 
     assert play_one(name, seats, lang) == ""

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from narrator.bench import BENCHES
-from narrator.bench.voice import run
+from workshop.bench import BENCHES
+from workshop.bench.voice import run
 
 
 def test_quick_voice_bench() -> None:
-    assert BENCHES["voice"] == "narrator.bench.voice"
+    assert BENCHES["voice"] == "workshop.bench.voice"
     figures = run(quick=True)
     for key in ("cue_start_ms_p95", "cue_start_ms_median", "tts_render_ms_median",
                 "cache_render_s_sport_both_languages_quick_subset"):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from narrator.bench import BENCHES
-from narrator.bench.speech import _edits, texts, word_error_rate
+from workshop.bench import BENCHES
+from workshop.bench.speech import _edits, texts, word_error_rate
 
 
 def test_registered() -> None:
-    assert BENCHES["speech"] == "narrator.bench.speech"
+    assert BENCHES["speech"] == "workshop.bench.speech"
 
 
 def test_word_edits() -> None:

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from narrator.bench.keypad_pty import RUN_KEYPAD, keypad_terminal
+from workshop.bench.keypad_pty import RUN_KEYPAD, keypad_terminal
 
 MARK = b"playing"  # narrator.voice.pyttsx3_speaker's debug line as a clip starts
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 
 from narrator.devices.pinmap import PinMap
-from narrator.hardware.data import Spec
-from narrator.hardware.figures import seat_sides
-from narrator.hardware.svg import Svg
+from workshop.guide.data import Spec
+from workshop.guide.figures import seat_sides
+from workshop.guide.svg import Svg
 
 S = 2.0            # pixels per millimetre
 WIDTH = 1180

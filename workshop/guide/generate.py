@@ -13,16 +13,16 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from narrator.hardware import box, pod, wiring
-from narrator.hardware.connectors import (
+from workshop.guide import box, pod, wiring
+from workshop.guide.connectors import (
     SOUND_TABLE,
     box_table,
     keypad_table,
     seat_cable_table,
     sockets_table,
 )
-from narrator.hardware.data import ROOT, Parts, Spec, load_build, load_parts, pin_map_of
-from narrator.hardware.tables import (
+from workshop.guide.data import ROOT, Parts, Spec, load_build, load_parts, pin_map_of
+from workshop.guide.tables import (
     cost_summary,
     cost_table,
     long_run_table,
@@ -31,7 +31,7 @@ from narrator.hardware.tables import (
     power_table,
     runs_table,
 )
-from narrator.hardware.wiring import ohms
+from workshop.guide.wiring import ohms
 
 README = "hardware/README.md"
 _BLOCK = re.compile(r"(<!-- make-hardware: (?P<name>[\w-]+) -->\n)(?P<body>.*?)"

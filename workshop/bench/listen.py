@@ -1,5 +1,5 @@
 """`narrator bench --only listen`: voice commands on recordings the recognizer was not
-tuned on (narrator.bench.listen_data holds the split).
+tuned on (workshop.bench.listen_data holds the split).
 
 Every command is said equally often, each time by a held-back voice (espeak-ng, flite,
 festival) in one of four rooms (dry, sox reverb, babble of other talk, both); table talk
@@ -32,7 +32,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from narrator.bench.listen_data import (
+from narrator.voice.commands import Command, CommandSet
+from narrator.voice.listen_clips import ClipSpec, make_babble, read_wav, speak_all
+from narrator.voice.listen_clips import speech_end as voice_end
+from narrator.voice.recognizer import CHUNK_SECONDS, Recognizer, chunked, seconds_of
+from workshop.bench.listen_data import (
     CONDITIONS,
     HELD_BACK_TALK,
     HELD_BACK_VOICES,
@@ -40,10 +44,6 @@ from narrator.bench.listen_data import (
     TUNING_VOICES,
     held_back_sentence,
 )
-from narrator.voice.commands import Command, CommandSet
-from narrator.voice.listen_clips import ClipSpec, make_babble, read_wav, speak_all
-from narrator.voice.listen_clips import speech_end as voice_end
-from narrator.voice.recognizer import CHUNK_SECONDS, Recognizer, chunked, seconds_of
 
 CHUNK = CHUNK_SECONDS  # as the microphone gives them
 PER_COMMAND = 8

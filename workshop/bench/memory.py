@@ -69,12 +69,12 @@ def _voice(name: str, folder: Path) -> dict[str, float]:
 
 
 def _listen(engine: str, folder: Path) -> None:
-    from narrator.bench.cpu import KOREAN_TALK, TALK, speech_audio
     from narrator.voice.recognizer import chunked, read_audio, recognize
+    from workshop.bench.cpu import KOREAN_TALK, TALK, speech_audio
 
     if engine == "vosk":
-        from narrator.bench.cpu import korean_commands, korean_model
         from narrator.voice.recognizer_vosk import VoskRecognizer
+        from workshop.bench.cpu import korean_commands, korean_model
 
         recognizer: object = VoskRecognizer(korean_commands(), korean_model())
         audio = read_audio(speech_audio(folder, KOREAN_TALK, "ko"))
@@ -100,7 +100,7 @@ def _child(kind: str, name: str, folder: Path) -> dict[str, float]:
 
 
 def measure(kind: str, name: str, folder: Path) -> dict[str, float]:
-    argv = [sys.executable, "-m", "narrator.bench.memory", kind, name, str(folder)]
+    argv = [sys.executable, "-m", "workshop.bench.memory", kind, name, str(folder)]
     done = subprocess.run(argv, capture_output=True, text=True, check=False,
                           env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
     if done.returncode != 0:

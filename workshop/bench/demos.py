@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from narrator.bench.selfplay import table_sizes
 from narrator.rules.loader import bundled_names, load_bundled
+from workshop.bench.selfplay import table_sizes
 
 LANGUAGES = ("en", "ru")
 

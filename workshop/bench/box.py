@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from narrator.bench.keypad_pty import RUN_KEYPAD, keypad_terminal
+from workshop.bench.keypad_pty import RUN_KEYPAD, keypad_terminal
 
 
 def _run_until_ready(folder: Path, cache: Path, timeout: float) -> tuple[float, float]:

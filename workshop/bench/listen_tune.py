@@ -1,5 +1,5 @@
 """`scripts/tune-listen`: choose the pocketsphinx recognizer's settings on the tuning part
-of the listen benchmark only (narrator.bench.listen_data), never on the held-back part.
+of the listen benchmark only (workshop.bench.listen_data), never on the held-back part.
 
 For each decoding setting (whole-utterance decoding or streaming; the endpointer's
 silence window) every tuning clip is heard once with every threshold at zero, keeping what
@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from narrator.bench.listen import CHUNK, Clip, _room, clips, render
-from narrator.bench.listen_data import TUNING_TALK
 from narrator.voice.commands import Command, CommandSet
 from narrator.voice.listen_clips import read_wav
 from narrator.voice.listen_clips import speech_end as voice_end
 from narrator.voice.recognizer import chunked, seconds_of
 from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 from narrator.voice.recognizer_pocketsphinx import decide as recognizer_decide
+from workshop.bench.listen import CHUNK, Clip, _room, clips, render
+from workshop.bench.listen_data import TUNING_TALK
 
 FALSE_ACCEPT_COST = 3.0
 # No threshold under 0.3: the tuning part's 32 talk clips cannot vouch for less (tuned

@@ -16,10 +16,10 @@ import re
 import sys
 from pathlib import Path
 
-from narrator.bench.listen import clips, render
-from narrator.bench.listen_data import TUNING_TALK, TUNING_VOICES
 from narrator.voice.adaptation import METHODS, TRANSCRIPT, adapt, dictionary, read_transcript
 from narrator.voice.commands import CommandSet
+from workshop.bench.listen import clips, render
+from workshop.bench.listen_data import TUNING_TALK, TUNING_VOICES
 
 SEED = 101
 PER_COMMAND = 24

@@ -26,7 +26,7 @@ def run(quick: bool) -> dict[str, float | int | str]:
     with tempfile.TemporaryDirectory(prefix="narrator-bench-voice-") as home:
         Path(home, ".asoundrc").write_text(ASOUNDRC, encoding="utf-8")
         env = dict(os.environ, HOME=home, XDG_CACHE_HOME=str(Path(home, "cache")))
-        argv = [sys.executable, "-m", "narrator.bench.voice", "child"] + (["quick"] if quick else [])
+        argv = [sys.executable, "-m", "workshop.bench.voice", "child"] + (["quick"] if quick else [])
         done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"voice bench failed: {done.stderr.strip()[-2000:]}")

@@ -100,7 +100,7 @@ def measure(part: str, folder: Path) -> dict[str, float]:
         twice, _ = count(_festival_argv(folder, 2), folder, f"{part}-2")
     else:
         def argv_of(reps: int) -> list[str]:
-            return [sys.executable, "-m", "narrator.bench.cpu", "child", part, str(reps), str(folder)]
+            return [sys.executable, "-m", "workshop.bench.cpu", "child", part, str(reps), str(folder)]
         once, said = count(argv_of(1), folder, f"{part}-1")
         twice, _ = count(argv_of(2), folder, f"{part}-2")
         units = float(json.loads(said)["units"])

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 
 from narrator.errors import InputFileError
-from narrator.hardware.data import Build, Parts, Spec, counts, evaluate, pin_map_of
+from workshop.guide.data import Build, Parts, Spec, counts, evaluate, pin_map_of
 
 # --- cable runs ------------------------------------------------------------------------
 

@@ -73,7 +73,7 @@ def run(quick: bool) -> dict[str, float | int | str]:
 def _measure(voice: str, lang: str, said: list[str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="narrator-bench-speech-") as folder:
         job = {"voice": voice, "lang": lang, "texts": said, "folder": folder}
-        done = subprocess.run([sys.executable, "-m", "narrator.bench.speech", json.dumps(job)],
+        done = subprocess.run([sys.executable, "-m", "workshop.bench.speech", json.dumps(job)],
                               capture_output=True, text=True, check=False,
                               env=dict(os.environ, NARRATOR_VOICE=""))
         if done.returncode != 0:

@@ -3,9 +3,9 @@ with the LED to take off. Sizes from build.yaml; the socket's pins from connecto
 
 from __future__ import annotations
 
-from narrator.hardware.connectors import SEAT_PINS
-from narrator.hardware.data import Spec
-from narrator.hardware.svg import Svg
+from workshop.guide.connectors import SEAT_PINS
+from workshop.guide.data import Spec
+from workshop.guide.svg import Svg
 
 S = 4.0              # pixels per millimetre
 WIDTH = 1180

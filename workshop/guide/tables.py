@@ -3,9 +3,9 @@ numbers of a long run and of the box's placement. Each is one block of README.md
 
 from __future__ import annotations
 
-from narrator.hardware.connectors import md
-from narrator.hardware.data import Parts, Spec
-from narrator.hardware.figures import (
+from workshop.guide.connectors import md
+from workshop.guide.data import Parts, Spec
+from workshop.guide.figures import (
     CostRow,
     cost,
     long_run,
@@ -14,7 +14,7 @@ from narrator.hardware.figures import (
     runs,
     table_of,
 )
-from narrator.hardware.wiring import ohms
+from workshop.guide.wiring import ohms
 
 
 def euros(value: float) -> str:

@@ -9,20 +9,20 @@ from __future__ import annotations
 
 # Each area adds its own line here when its module exists.
 BENCHES: dict[str, str] = {
-    "engine": "narrator.bench.engine",
-    "selfplay": "narrator.bench.selfplay",
-    "legal": "narrator.bench.legal",
-    "demos": "narrator.bench.demos",
-    "box": "narrator.bench.box",
-    "firstword": "narrator.bench.firstword",
-    "seats": "narrator.bench.seats",
-    "voice": "narrator.bench.voice",
-    "speech": "narrator.bench.speech",
-    "listen": "narrator.bench.listen",
-    "web": "narrator.bench.web",
-    "cpu": "narrator.bench.cpu",
-    "memory": "narrator.bench.memory",
-    "tournament": "narrator.bench.tournament",
+    "engine": "workshop.bench.engine",
+    "selfplay": "workshop.bench.selfplay",
+    "legal": "workshop.bench.legal",
+    "demos": "workshop.bench.demos",
+    "box": "workshop.bench.box",
+    "firstword": "workshop.bench.firstword",
+    "seats": "workshop.bench.seats",
+    "voice": "workshop.bench.voice",
+    "speech": "workshop.bench.speech",
+    "listen": "workshop.bench.listen",
+    "web": "workshop.bench.web",
+    "cpu": "workshop.bench.cpu",
+    "memory": "workshop.bench.memory",
+    "tournament": "workshop.bench.tournament",
 }
 # Run only when named (`--only cpu`): counting instructions under valgrind takes an hour.
 ONLY_WHEN_NAMED = frozenset({"cpu"})

@@ -9,9 +9,9 @@ the small circuits repeated at every seat. Resistor values come from build.yaml.
 from __future__ import annotations
 
 from narrator.devices.pinmap import ExpanderPads, GpioLeds, PinMap, StripLeds
-from narrator.hardware.connectors import SEAT_PINS
-from narrator.hardware.data import Spec
-from narrator.hardware.svg import Svg
+from workshop.guide.connectors import SEAT_PINS
+from workshop.guide.data import Spec
+from workshop.guide.svg import Svg
 
 # Physical pin -> what it is on a Raspberry Pi 4 / 5 (BCM numbers as ints).
 HEADER: dict[int, int | str] = {

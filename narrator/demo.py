@@ -37,8 +37,8 @@ from narrator.sim.driver import PadPlayers, Press
 from narrator.sim.players import Table
 from narrator.voice.fake import FakeSpeaker
 from narrator.voice.recording import RecordingSpeaker
-from narrator.voice.settings import VoiceSettings
 from narrator.voice.speaker import Speaker
+from narrator.voice.voice_config import VoiceSettings
 from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.demo")

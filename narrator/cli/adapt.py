@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from narrator.settings import load_settings
+    from narrator.boxconfig import load_settings
     from narrator.voice.adaptation import adapt, dictionary, read_transcript
 
     if args.record is not None:

@@ -36,11 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from narrator.boxconfig import load_settings
     from narrator.devices.check import PARTS
     from narrator.devices.gpio import gpio_available, is_mock, make_pin_factory
     from narrator.devices.pinmap import load_pin_map
     from narrator.errors import ConfigError
-    from narrator.settings import load_settings
 
     parts = PARTS if args.only is None else tuple(p.strip() for p in args.only.split(","))
     unknown = [p for p in parts if p not in PARTS]

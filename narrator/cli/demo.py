@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                       settings=settings, configured=configured).check("--names").names
     voice = None
     if args.voice is not None:
-        from narrator.voice.settings import VoiceSettings
+        from narrator.voice.voice_config import VoiceSettings
         from narrator.voice.voices import resolve
 
         voice = VoiceSettings(language=args.lang, voice=resolve(args.voice, args.lang).label)

@@ -7,7 +7,7 @@ import asyncio
 import logging
 from typing import Any
 
-from narrator import settings as settings_module
+from narrator import boxconfig as settings_module
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

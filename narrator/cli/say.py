@@ -14,7 +14,7 @@ from pathlib import Path
 
 from narrator.errors import ConfigError
 from narrator.phrases.numbers import LANGUAGES
-from narrator.voice.settings import VoiceSettings
+from narrator.voice.voice_config import VoiceSettings
 from narrator.voice.voices import ENV
 
 ParamValue = int | str | tuple[int, ...]
@@ -80,10 +80,10 @@ def answers_of(args: argparse.Namespace) -> str:
         return str(chosen)
     import os
 
+    from narrator.boxconfig import load_settings
     from narrator.devices.gpio import gpio_available
     from narrator.evening.answers import answer_place
     from narrator.keypad_kinds import keypad_kind
-    from narrator.settings import load_settings
 
     settings = load_settings(getattr(args, "config", None), {})
     # Mock pins (a laptop) light LEDs nobody sees.

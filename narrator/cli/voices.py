@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from narrator.boards import read_board
     from narrator.voice.proof import best_working, prove
-    from narrator.voice.settings import VoiceSettings
+    from narrator.voice.voice_config import VoiceSettings
     from narrator.voice.voices import VOICES
 
     folder = args.cache_dir or VoiceSettings().cache_path

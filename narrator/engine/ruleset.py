@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from narrator.engine.settings import Limit, Setting
+from narrator.engine.setting_types import Limit, Setting
 from narrator.engine.words import (
     CancelVote,
     CoinRule,

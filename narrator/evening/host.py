@@ -27,7 +27,7 @@ from pathlib import Path
 from narrator.daemon import Box
 from narrator.engine.effects import Outcome
 from narrator.errors import InputFileError, NarratorError
-from narrator.evening.memory import forget_end, last_end, recall, remember, remember_end
+from narrator.evening.memory import forget_end, last_end, last_setup, remember, remember_end
 from narrator.evening.setup import GameSetup, Problem, SetupError
 from narrator.records.session import GameSession, ProtocolFiles
 
@@ -161,7 +161,7 @@ class Evening:
         how = last_end(self.state_dir)
         if how is None:
             return False
-        last = recall(self.state_dir)
+        last = last_setup(self.state_dir)
         if last is not None:
             self.setup = last
         self.finished = how == "finished"

@@ -35,7 +35,7 @@ def remember(state_dir: str | Path, setup: GameSetup) -> None:
         log.warning("cannot remember the set-up in %s: %s", root / FILE, exc.strerror)
 
 
-def recall(state_dir: str | Path) -> GameSetup | None:
+def last_setup(state_dir: str | Path) -> GameSetup | None:
     """The set-up last played here (checked again: a rule set may have changed since)."""
     path = Path(state_dir) / FILE
     if not path.is_file():

@@ -33,7 +33,7 @@ NAME_MAX = 40
 TEXT_MAX = 80  # the tournament's name
 DEALS = ("cards", "phone")
 EVENT_NUMBERS = ("table", "round", "game")
-# How the players give their inputs (narrator.settings.INPUTS): auto is the pads where the
+# How the players give their inputs (narrator.boxconfig.INPUTS): auto is the pads where the
 # box has them, else the keypad; the cues name what the table uses.
 INPUTS = ("auto", "pads", "keypad", "both")
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from narrator.engine.ruleset import RuleSet
-from narrator.engine.settings import Limit
+from narrator.engine.setting_types import Limit
 
 Args = Mapping[str, Any]
 

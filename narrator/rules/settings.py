@@ -32,7 +32,7 @@ from importlib import resources
 from typing import Any
 
 from narrator.engine.ruleset import Preset, RuleSet, same_value
-from narrator.engine.settings import KINDS, Choice, Limit, Setting, Value
+from narrator.engine.setting_types import KINDS, Choice, Limit, Setting, Value
 from narrator.errors import ConfigError, RuleSetError
 from narrator.rules.limits import LIMITS
 from narrator.yamlfile import parse_yaml

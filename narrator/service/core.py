@@ -10,6 +10,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Literal
 
+from narrator.boxconfig import Settings
 from narrator.clock import Clock, MonotonicClock
 from narrator.daemon import Box, InputSource, supervise
 from narrator.devices.display import AnswerDisplay, reveal_text
@@ -30,7 +31,6 @@ from narrator.service.fit import Fit
 from narrator.service.ports import Ports
 from narrator.service.setups import initial_setup, unfinished_game
 from narrator.service.starter import Starter
-from narrator.settings import Settings
 from narrator.status import StatusLight
 from narrator.voice.voice_status import VoiceStatus
 from narrator.wallclock import WallClock

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from narrator.boxconfig import Settings
 from narrator.evening import GameSetup
-from narrator.evening.memory import recall
-from narrator.settings import Settings
+from narrator.evening.memory import last_setup
 
 
 def initial_setup(settings: Settings, names: tuple[str, ...] = ()) -> GameSetup:
@@ -15,7 +15,7 @@ def initial_setup(settings: Settings, names: tuple[str, ...] = ()) -> GameSetup:
     game = settings.game
     seats = game.seats or (len(names) if names else settings.seats)
     if not names:
-        last = recall(settings.state_dir)
+        last = last_setup(settings.state_dir)
         if last is not None and len(last.names) == seats:
             names = last.names
     # The config's rule set, resolved as it was read: checked for this table, not read again.

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Generic, Protocol, TypeVar
 
+from narrator.boxconfig import Settings
 from narrator.clock import Clock
 from narrator.daemon import Box, Session, Unrecorded
 from narrator.engine.effects import Effect, Say
@@ -30,7 +31,6 @@ from narrator.service.faults import Faults
 from narrator.service.fit import Fit
 from narrator.service.playing import Playing
 from narrator.service.ports import Ports
-from narrator.settings import Settings
 from narrator.status import where_we_are
 from narrator.voice.voice_status import VoiceStatus
 from narrator.wallclock import WallClock

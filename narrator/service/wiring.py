@@ -6,12 +6,12 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from narrator.boxconfig import Settings
 from narrator.clock import Clock
 from narrator.devices.keypads import Keypad
 from narrator.errors import DeviceError
 from narrator.keypad_kinds import Wiring, keypad_kind
 from narrator.service.ports import Ports, VoiceInput
-from narrator.settings import Settings
 from narrator.voice.speaker import Speaker
 from narrator.voice.voice_status import VoiceStatus
 

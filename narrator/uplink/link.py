@@ -11,8 +11,8 @@ import contextlib
 import logging
 import socket
 
+from narrator.boxconfig import Settings
 from narrator.clock import Clock
-from narrator.settings import Settings
 from narrator.tournament.signing import key_tag
 from narrator.uplink import pairing
 from narrator.uplink.announce import Announcer

@@ -18,10 +18,10 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from narrator.boxconfig import Settings
 from narrator.errors import InputFileError
 from narrator.evening import Evening, SetupError
 from narrator.evening.setup import Event, GameSetup
-from narrator.settings import Settings
 from narrator.tournament.signing import NONCE, SIGNATURE, Verifier, normal_key, sign_answer
 from narrator.uplink import pairing
 from narrator.yamlfile import parse_yaml

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
+from narrator.boxconfig import Settings
 from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
@@ -27,7 +28,6 @@ from narrator.engine.deal import deal
 from narrator.evening import Evening, EveningError, GameSetup, SetupError
 from narrator.evening.memory import last_end, remember_end
 from narrator.records.session import GameSession
-from narrator.settings import Settings
 from narrator.sim.driver import PadPlayers, Press
 from narrator.sim.players import Table as Players
 from narrator.voice.fake import FakeSpeaker

@@ -25,7 +25,7 @@ from pathlib import Path
 from narrator.errors import ConfigError, DeviceError
 from narrator.voice import voices
 from narrator.voice.estimate import DEFAULT_RATE
-from narrator.voice.settings import VoiceSettings
+from narrator.voice.voice_config import VoiceSettings
 from narrator.voice.wav import read_wav
 
 log = logging.getLogger(__name__)

@@ -15,10 +15,10 @@ from narrator.voice.cache import WavCache
 from narrator.voice.estimate import estimate_seconds
 from narrator.voice.packs import PackSpeech
 from narrator.voice.playback import Player, Playing
-from narrator.voice.settings import VoiceSettings
 from narrator.voice.sounds import SoundBank
 from narrator.voice.speech import speech_cache
 from narrator.voice.tts import Renderer
+from narrator.voice.voice_config import VoiceSettings
 from narrator.voice.wav import Clip
 
 log = logging.getLogger(__name__)

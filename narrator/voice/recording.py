@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from narrator.clock import Clock
-from narrator.voice.settings import VoiceSettings
 from narrator.voice.sounds import SoundBank
 from narrator.voice.speech import speech_cache
+from narrator.voice.voice_config import VoiceSettings
 from narrator.voice.wav import Clip, Samples, write_wav
 
 

@@ -14,7 +14,7 @@ from narrator.errors import InputFileError
 from narrator.voice import voices
 from narrator.voice.cache import WavCache
 from narrator.voice.packs import Pack, PackError, PackSpeech
-from narrator.voice.settings import VoiceSettings
+from narrator.voice.voice_config import VoiceSettings
 
 log = logging.getLogger(__name__)
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from aiohttp import web
 
+from narrator.boxconfig import Settings
 from narrator.clock import Clock
 from narrator.daemon import Box
 from narrator.engine.actions import Action, Undo
@@ -33,7 +34,6 @@ from narrator.errors import RuleError
 from narrator.evening.judging import judged
 from narrator.notices import Notices
 from narrator.records.session import GameSession, protocols_dir
-from narrator.settings import Settings
 from narrator.voice.voice_status import VoiceStatus
 from narrator.wallclock import WallClock
 from narrator.warmup import Progress

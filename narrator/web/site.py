@@ -11,9 +11,9 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
+from narrator.boxconfig import Settings
 from narrator.clock import Clock
 from narrator.evening import Evening
-from narrator.settings import Settings
 from narrator.uplink import rounds
 from narrator.web import archive, deal, judge, notices, phone_time, setup, sign_in
 from narrator.web.activation import inherited_socket

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.demo import DemoOptions, DemoResult, play_demo
@@ -23,7 +24,6 @@ from narrator.errors import ConfigError
 from narrator.rules.loader import bundled_names, load_bundled
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service, input_method
-from narrator.settings import load_settings
 from narrator.sim.driver import PadPlayers
 from narrator.sim.players import Table
 from narrator.voice.fake import FakeSpeaker

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
@@ -20,7 +21,6 @@ from narrator.engine.tasks import CallOut
 from narrator.evening import GameSetup
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
-from narrator.settings import load_settings
 from narrator.voice.fake import FakeSpeaker
 
 WORDS = {"en": "The judge shows you the answer.", "ru": "Ответ покажет судья."}

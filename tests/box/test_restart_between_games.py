@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
@@ -19,7 +20,6 @@ from narrator.evening import GameSetup
 from narrator.evening.setup import Event
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service, initial_setup
-from narrator.settings import load_settings
 from narrator.voice.fake import FakeSpeaker
 from tests.box.test_service import drive, seat_players
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
@@ -26,7 +27,6 @@ from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import load_bundled
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
-from narrator.settings import load_settings
 from narrator.voice.fake import FakeSpeaker
 from tests.box.test_service import seat_players as seat_pads
 from tests.records.helpers import Reached, drive, game_at

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
@@ -22,7 +23,6 @@ from narrator.engine.deal import deal
 from narrator.engine.tasks import Speech
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
-from narrator.settings import load_settings
 from narrator.sim.driver import PadPlayers
 from narrator.sim.players import Table
 from narrator.voice.fake import FakeSpeaker

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from narrator.errors import ConfigError
-from narrator.settings import (
+from narrator.boxconfig import (
     COMMAND_LINE,
     add_arguments,
     from_args,
     load_settings,
     packaged_config_path,
 )
+from narrator.errors import ConfigError
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -31,7 +31,7 @@ def _no_host_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr("narrator.settings.SYSTEM_CONFIG", tmp_path / "absent.yaml")
+    monkeypatch.setattr("narrator.boxconfig.SYSTEM_CONFIG", tmp_path / "absent.yaml")
 
 
 def test_the_packaged_defaults(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from narrator.boxconfig import packaged_config_path
 from narrator.cli import main
 from narrator.clock import FakeClock
 from narrator.devices.check import (
@@ -25,7 +26,6 @@ from narrator.devices.keypads import EvdevKeypad
 from narrator.devices.mock_table import MockTable, load_wiring
 from narrator.devices.pinmap import PinMap, load_pin_map
 from narrator.keypad_kinds import Wiring, checked
-from narrator.settings import packaged_config_path
 
 PINS_10 = load_pin_map().path
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from narrator.boxconfig import load_settings, packaged_config_path
 from narrator.clock import FakeClock
 from narrator.devices.check import KeypadUnderTest, TableCheck, run_unattended
 from narrator.devices.gpio import GpioSeatPanel
@@ -19,7 +20,6 @@ from narrator.devices.mock_table import MockTable
 from narrator.devices.pinmap import load_pin_map
 from narrator.errors import ConfigError
 from narrator.keypad_kinds import KEYPAD_KINDS, NAMES, KeypadKind, Wiring, checked, no_screen
-from narrator.settings import load_settings, packaged_config_path
 
 PINS_16 = load_pin_map("pins-16")  # the map that wires a matrix keypad
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from narrator.boxconfig import load_settings, packaged_config_path
 from narrator.cli import main
 from narrator.errors import ConfigError
-from narrator.settings import load_settings, packaged_config_path
 
 REPO = Path(__file__).resolve().parents[2]
 EIGHT_SEATS = """\

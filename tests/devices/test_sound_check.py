@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from narrator.boxconfig import packaged_config_path
 from narrator.devices.check import check_sound
 from narrator.devices.sound_check import TONE_DBFS, SoundFigures, analyse, dbfs, tone_signal
 from narrator.devices.sound_loop import RATE, FakeRoom, from_int16, to_int16
-from narrator.settings import packaged_config_path
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.cli import main
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
@@ -19,7 +20,6 @@ from narrator.evening import GameSetup, SetupError
 from narrator.evening.answers import checking_roles
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
-from narrator.settings import load_settings
 from narrator.voice.fake import FakeSpeaker
 
 

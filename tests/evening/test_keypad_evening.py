@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.cli import main as cli
 from narrator.clock import FakeClock
 from narrator.daemon import Box
@@ -27,7 +28,6 @@ from narrator.evening import Event, GameSetup
 from narrator.records.polemica import parse_record
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
-from narrator.settings import load_settings
 from narrator.sim.driver import PadPlayers
 from narrator.sim.players import Table
 from narrator.voice.fake import FakeSpeaker

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
 from narrator.evening import EveningError, Event, GameSetup, SetupError
 from narrator.evening.memory import remember
 from narrator.service import initial_setup
-from narrator.settings import load_settings
 from tests.box.test_service import drive, make_service
 
 TEN = ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")

@@ -10,6 +10,7 @@ import asyncio
 import time
 from pathlib import Path
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
 from narrator.evening import GameSetup
@@ -18,7 +19,6 @@ from narrator.records.journal import CURRENT, games_dir, journal_dir
 from narrator.records.session import protocols_dir
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
-from narrator.settings import load_settings
 from narrator.voice.fake import FakeSpeaker
 
 

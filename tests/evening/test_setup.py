@@ -10,7 +10,7 @@ import pytest
 
 from narrator.cli import main
 from narrator.evening import Event, GameSetup, SetupError, parse_names
-from narrator.evening.memory import recall, remember
+from narrator.evening.memory import last_setup, remember
 from narrator.records.journal import GameHeader, Journal, read
 
 TEN = ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
@@ -123,13 +123,13 @@ def test_a_phone_deal_puts_the_roles_in_the_header() -> None:
 
 
 def test_the_last_set_up_is_remembered_on_the_box(tmp_path: Path) -> None:
-    assert recall(tmp_path) is None
+    assert last_setup(tmp_path) is None
     setup = GameSetup(names=TEN, event=Event("Cup")).check()
     remember(tmp_path / "state", setup)
     assert (tmp_path / "state" / "evening.json").stat().st_mode & 0o077 == 0
-    assert recall(tmp_path / "state") == setup
+    assert last_setup(tmp_path / "state") == setup
     (tmp_path / "state" / "evening.json").write_text("{not json")
-    assert recall(tmp_path / "state") is None  # unreadable: nothing remembered, no refusal
+    assert last_setup(tmp_path / "state") is None  # unreadable: nothing remembered, no refusal
 
 
 def test_parse_names() -> None:

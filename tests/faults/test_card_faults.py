@@ -266,7 +266,7 @@ def test_a_full_card_never_spoils_a_file_already_saved(tmp_path: Path) -> None:
     import resource
     import signal
 
-    from narrator.evening.memory import recall, remember
+    from narrator.evening.memory import last_setup, remember
     from narrator.evening.setup import GameSetup
 
     state = tmp_path / "state"
@@ -282,7 +282,7 @@ def test_a_full_card_never_spoils_a_file_already_saved(tmp_path: Path) -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, old_limit)
         signal.signal(signal.SIGXFSZ, old_signal)
     assert (state / "evening.json").read_bytes() == before
-    last = recall(state)
+    last = last_setup(state)
     assert last is not None and last.names == names
     assert sorted(p.name for p in state.iterdir()) == ["evening.json"]
 

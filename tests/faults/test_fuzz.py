@@ -166,14 +166,14 @@ CONFIGS = YamlTexts([CONFIG_TEXT, as_yaml(FULL_CONFIG), as_yaml(SPORT_CONFIG)], 
 @example("web: {listen: '0.0.0.0:" + "9" * 5_000 + "'}\n")  # int() of 5,000 digits: ValueError
 @example("web: {pin: '\u00b2\u00b2\u00b2\u00b2'}\n")  # '²'.isdigit(): the PIN could not be said
 def config_cases(text: str) -> None:
-    from narrator.settings import parse_settings
+    from narrator.boxconfig import parse_settings
 
     case("configs")
     one_line(lambda: parse_settings(text, "narrator.yaml"), "narrator.yaml")
 
 
 def test_configs(request: pytest.FixtureRequest) -> None:
-    from narrator.settings import parse_settings
+    from narrator.boxconfig import parse_settings
 
     for text in CONFIGS.texts:  # the corpus itself is good: the cases start from valid files
         parse_settings(text, "narrator.yaml")
@@ -181,8 +181,8 @@ def test_configs(request: pytest.FixtureRequest) -> None:
 
 
 def test_a_config_others_can_write_is_refused(tmp_path: Path) -> None:
+    from narrator.boxconfig import load_settings
     from narrator.errors import ConfigError
-    from narrator.settings import load_settings
 
     path = tmp_path / "narrator.yaml"
     path.write_text("game:\n  lang: en\n")

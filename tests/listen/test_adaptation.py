@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from narrator.boxconfig import default_adaptation, load_settings
 from narrator.cli import main
-from narrator.settings import default_adaptation, load_settings
 from narrator.voice import adaptation
 from narrator.voice.commands import CommandSet
 from narrator.voice.listen_clips import ClipSpec, speak_all

@@ -9,6 +9,7 @@ import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
@@ -16,7 +17,6 @@ from narrator.devices.keypads import FakeKeypad
 from narrator.evening import GameSetup
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service
-from narrator.settings import load_settings
 from narrator.voice.fake import FakeSpeaker
 from narrator.voice.listener import Recognizers, VoiceListener, listen_switching
 from narrator.voice.recognizer import FakeRecognizer, Recognizer

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
@@ -19,7 +20,6 @@ from narrator.engine.actions import Foul
 from narrator.errors import DeviceError
 from narrator.sdnotify import Notifier
 from narrator.service import Ports, Service, _voice_input
-from narrator.settings import load_settings
 from narrator.voice.fake import FakeSpeaker
 from narrator.voice.listener import VoiceListener
 from narrator.voice.recognizer import FakeRecognizer

@@ -27,7 +27,7 @@ from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import load_bundled
 from narrator.voice.estimate import estimate_seconds
 from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
-from narrator.voice.settings import VoiceSettings
+from narrator.voice.voice_config import VoiceSettings
 from narrator.voice.wav import Clip
 
 OUT = "out.raw"  # what the test .asoundrc's default device writes, in HOME

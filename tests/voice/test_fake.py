@@ -12,7 +12,7 @@ from narrator.engine.timeline import SOUND_SECONDS
 from narrator.errors import DeviceError
 from narrator.voice.estimate import estimate_seconds
 from narrator.voice.fake import FakeSpeaker
-from narrator.voice.settings import VoiceSettings
+from narrator.voice.voice_config import VoiceSettings
 
 
 def test_the_fake_takes_its_time_on_the_clock() -> None:

@@ -13,10 +13,10 @@ from narrator.phrases.variants import likely_texts
 from narrator.rules.loader import load_bundled
 from narrator.voice.cache import WavCache
 from narrator.voice.loudness import PEAK_LIMIT, TARGET_LUFS, loudness, normalised, spread
-from narrator.voice.settings import SOUNDS_DIR
 from narrator.voice.sounds import SoundBank
 from narrator.voice.speaker import SOUND_NAMES
 from narrator.voice.tts import Pyttsx3Renderer
+from narrator.voice.voice_config import SOUNDS_DIR
 from narrator.voice.wav import Clip, read_wav
 
 

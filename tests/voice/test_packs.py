@@ -15,9 +15,9 @@ from narrator.phrases.book import PhraseBook
 from narrator.voice.cache import WavCache
 from narrator.voice.loudness import TARGET_LUFS, loudness
 from narrator.voice.packs import GAP_SECONDS, Item, Pack, PackSpeech, check, items, trim, words
-from narrator.voice.settings import VoiceSettings
 from narrator.voice.speech import speech_cache
 from narrator.voice.tts import Pyttsx3Renderer
+from narrator.voice.voice_config import VoiceSettings
 from narrator.voice.wav import Clip, read_wav, write_wav
 
 ROOT = Path(__file__).resolve().parents[2]

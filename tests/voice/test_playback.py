@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from narrator.voice.cache import WavCache
-from narrator.voice.settings import VoiceSettings
 from narrator.voice.tts import Pyttsx3Renderer
+from narrator.voice.voice_config import VoiceSettings
 from narrator.voice.wav import Clip, read_wav, write_wav
 from tests.voice.conftest import AudioHome
 

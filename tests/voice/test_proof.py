@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
 from narrator.notices import Notices
 from narrator.service import Service, build_ports
-from narrator.settings import load_settings
 from narrator.voice import proof, voices
 from narrator.web.pages import box_notes
 from narrator.web.text import text

@@ -10,8 +10,8 @@ import pytest
 from narrator.cli import main
 from narrator.voice.cache import WavCache
 from narrator.voice.estimate import estimate_seconds
-from narrator.voice.settings import VoiceSettings
 from narrator.voice.tts import Pyttsx3Renderer
+from narrator.voice.voice_config import VoiceSettings
 from narrator.voice.wav import read_wav
 from tests.voice.conftest import AudioHome
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from narrator.errors import ConfigError
-from narrator.voice.settings import VoiceSettings
+from narrator.voice.voice_config import VoiceSettings
 
 
 def test_defaults_and_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

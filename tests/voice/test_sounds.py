@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from narrator.engine.timeline import SOUND_SECONDS
-from narrator.voice.settings import SOUNDS_DIR
 from narrator.voice.sounds import SoundBank
 from narrator.voice.speaker import SOUND_NAMES
+from narrator.voice.voice_config import SOUNDS_DIR
 from narrator.voice.wav import read_wav
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -127,7 +127,7 @@ def test_a_neural_voice_renders_outside_the_daemon(tmp_path: Path) -> None:
     code = (
         "import json\n"
         "from pathlib import Path\n"
-        "from narrator.voice.settings import VoiceSettings\n"
+        "from narrator.voice.voice_config import VoiceSettings\n"
         "from narrator.voice.speech import speech_cache\n"
         f"c = speech_cache(VoiceSettings(voice='hibari', cache_dir=Path({str(tmp_path)!r})))\n"
         "c.prepare(['The city falls asleep.', 'Player number seven, your minute.'])\n"

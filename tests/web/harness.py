@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
+from narrator.boxconfig import Settings, load_settings
 from narrator.clock import FakeClock
 from narrator.daemon import Box
 from narrator.engine.actions import Action
@@ -23,7 +24,6 @@ from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.records.journal import GameHeader
 from narrator.records.session import GameSession
-from narrator.settings import Settings, load_settings
 from narrator.voice.fake import FakeSpeaker
 from narrator.web.auth import PinGate
 from narrator.web.site import make_server

@@ -9,8 +9,8 @@ import socket
 import urllib.request
 from pathlib import Path
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
-from narrator.settings import load_settings
 from narrator.web.activation import inherited_socket
 from narrator.web.auth import PinGate
 from narrator.web.site import make_server

@@ -9,8 +9,8 @@ import logging
 
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
-from narrator.settings import load_settings
 from narrator.web.auth import PinGate
 from narrator.web.site import make_server
 from tests.web.harness import TableHost

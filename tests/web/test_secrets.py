@@ -17,12 +17,12 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
 from narrator.phrases.numbers import cardinal
 from narrator.service import Ports, Service
-from narrator.settings import load_settings
 from narrator.voice.fake import FakeSpeaker
 from narrator.web.server import WebServer
 from narrator.web.site import serve

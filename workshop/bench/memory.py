@@ -51,8 +51,8 @@ def _voice(name: str, folder: Path) -> dict[str, float]:
     from narrator.phrases.variants import likely_texts
     from narrator.rules.loader import load_bundled
     from narrator.voice import tts
-    from narrator.voice.settings import VoiceSettings
     from narrator.voice.speech import speech_cache
+    from narrator.voice.voice_config import VoiceSettings
 
     lang = VOICE_LANG[name]
     texts = sorted(set(likely_texts(PhraseBook.load(lang), load_bundled("sport"))), key=len)[-6:]

@@ -121,8 +121,8 @@ def _edits(a: list[str], b: list[str]) -> int:
 
 def _child(job: dict[str, Any]) -> dict[str, Any]:
     from narrator.voice.loudness import loudness, spread
-    from narrator.voice.settings import VoiceSettings
     from narrator.voice.speech import speech_cache
+    from narrator.voice.voice_config import VoiceSettings
     from narrator.voice.wav import read_wav, write_wav
 
     folder = Path(job["folder"])

@@ -44,8 +44,8 @@ async def _child(quick: bool) -> dict[str, Any]:
     from narrator.phrases.variants import likely_texts
     from narrator.rules.loader import load_bundled
     from narrator.voice.pyttsx3_speaker import Pyttsx3Speaker
-    from narrator.voice.settings import VoiceSettings
     from narrator.voice.tts import Pyttsx3Renderer
+    from narrator.voice.voice_config import VoiceSettings
 
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=os.environ["HOME"]))
     sport = load_bundled("sport")

@@ -108,6 +108,7 @@ async def _apply(box: Any, action: Any) -> float:
 async def _box_with_page(folder: Path) -> tuple[Any, Any, Any]:
     """A sport game on a virtual clock brought to day 1's first speech (time then stands
     still, so the only changes are the bench's), with its page on a free port."""
+    from narrator.boxconfig import load_settings
     from narrator.clock import FakeClock
     from narrator.daemon import Box
     from narrator.engine.deal import deal
@@ -116,7 +117,6 @@ async def _box_with_page(folder: Path) -> tuple[Any, Any, Any]:
     from narrator.records.journal import GameHeader
     from narrator.records.session import GameSession
     from narrator.rules.loader import load_bundled
-    from narrator.settings import load_settings
     from narrator.voice.fake import FakeSpeaker
     from narrator.web.auth import PinGate
     from narrator.web.site import make_server

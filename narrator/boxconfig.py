@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from narrator import keypad_kinds
 from narrator.errors import ConfigError, InputFileError, PinMapError
 from narrator.phrases.numbers import LANGUAGES
-from narrator.voice.settings import VoiceSettings
+from narrator.voice.voice_config import VoiceSettings
 from narrator.yamlfile import parse_yaml, read_text
 
 if TYPE_CHECKING:

@@ -18,11 +18,7 @@ from typing import Any
 
 from narrator.clock import Clock, FakeClock, MonotonicClock
 from narrator.daemon import Box, Session, Unrecorded
-from narrator.devices.fake import FakeSeatPanel
-from narrator.devices.gpio import GpioSeatPanel, mock_pin_factory
 from narrator.devices.keypads import FakeKeypad
-from narrator.devices.panel import BoardPanel
-from narrator.devices.pinmap import GpioPads, load_pin_map
 from narrator.engine.actions import Action
 from narrator.engine.deal import deal
 from narrator.engine.effects import Effect
@@ -33,7 +29,7 @@ from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.records.journal import GameHeader
 from narrator.records.session import GameSession, ProtocolFiles
-from narrator.sim.driver import PadPlayers, Press
+from narrator.sim.driver import PadPlayers, table_panel
 from narrator.sim.players import Table
 from narrator.voice.fake import FakeSpeaker
 from narrator.voice.recording import RecordingSpeaker
@@ -91,26 +87,6 @@ def has_sound_device() -> bool:
     return True
 
 
-def _table_panel(seats: int, clock: Clock) -> tuple[BoardPanel, Press]:
-    """Mock GPIO pins when the packaged pin map fits the table, else the fake panel."""
-    pin_map = load_pin_map()
-    if pin_map.seats == seats and isinstance(pin_map.pads, GpioPads):
-        factory = mock_pin_factory()
-        panel = GpioSeatPanel(pin_map, pin_factory=factory, clock=clock)
-        pads = pin_map.pads
-
-        def press(seat: int, down: bool) -> None:
-            pin = factory.pin(pads.pins[seat - 1])
-            if down == pads.active_high:
-                pin.drive_high()
-            else:
-                pin.drive_low()
-
-        return panel, press
-    fake = FakeSeatPanel(seats, clock)
-    return fake, lambda seat, down: fake.press(seat) if down else fake.release(seat)
-
-
 def choose_mode(options: DemoOptions) -> DemoOptions:
     """Where there is no sound device nobody hears the game live: play it on the virtual
     clock and keep its audio in a WAV file instead."""
@@ -147,7 +123,7 @@ async def play_demo(options: DemoOptions,
     rules = game.engine.rules
     seats, seed = game.state.seats, _seed_of(session, options)
     cards = deal(rules, seats, seed)  # the players' cards: the box learns them at night zero
-    panel, press = _table_panel(seats, clock)
+    panel, press = table_panel(seats, clock)
     keypad = FakeKeypad()
     boxes: list[Box] = []
     timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))

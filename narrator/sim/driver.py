@@ -20,7 +20,11 @@ from collections.abc import Callable
 
 from narrator.clock import Clock
 from narrator.daemon import Box
+from narrator.devices.fake import FakeSeatPanel
+from narrator.devices.gpio import GpioSeatPanel, mock_pin_factory
 from narrator.devices.keypads import FakeKeypad
+from narrator.devices.panel import BoardPanel
+from narrator.devices.pinmap import GpioPads, load_pin_map
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Vote
 from narrator.engine.effects import Effect
 from narrator.engine.tasks import AllOrNone, CallOut, LiftVote, Speech, SpeechTask, VoteOn
@@ -149,3 +153,22 @@ class PadPlayers:
         await self.clock.sleep(seconds)
         self.press(seat, False)
 
+
+def table_panel(seats: int, clock: Clock) -> tuple[BoardPanel, Press]:
+    """Mock GPIO pins when the packaged pin map fits the table, else the fake panel."""
+    pin_map = load_pin_map()
+    if pin_map.seats == seats and isinstance(pin_map.pads, GpioPads):
+        factory = mock_pin_factory()
+        panel = GpioSeatPanel(pin_map, pin_factory=factory, clock=clock)
+        pads = pin_map.pads
+
+        def press(seat: int, down: bool) -> None:
+            pin = factory.pin(pads.pins[seat - 1])
+            if down == pads.active_high:
+                pin.drive_high()
+            else:
+                pin.drive_low()
+
+        return panel, press
+    fake = FakeSeatPanel(seats, clock)
+    return fake, lambda seat, down: fake.press(seat) if down else fake.release(seat)

@@ -19,42 +19,18 @@ from pathlib import Path
 from narrator.boxconfig import Settings
 from narrator.clock import FakeClock
 from narrator.daemon import Box
-from narrator.devices.fake import FakeSeatPanel
-from narrator.devices.gpio import GpioSeatPanel, mock_pin_factory
 from narrator.devices.keypads import FakeKeypad
-from narrator.devices.panel import BoardPanel
-from narrator.devices.pinmap import GpioPads, load_pin_map
 from narrator.engine.deal import deal
 from narrator.evening import Evening, EveningError, GameSetup, SetupError
 from narrator.evening.memory import last_end, remember_end
 from narrator.records.session import GameSession
-from narrator.sim.driver import PadPlayers, Press
+from narrator.sim.driver import PadPlayers, table_panel
 from narrator.sim.players import Table as Players
 from narrator.voice.fake import FakeSpeaker
 
 log = logging.getLogger("narrator.uplink")
 
 IDLE_STEP = 0.05  # real seconds between the clock's moves when no game is in play
-
-
-def _panel(seats: int, clock: FakeClock) -> tuple[BoardPanel, Press]:
-    """Mock GPIO pins when the packaged pin map fits the table, else the fake panel."""
-    pin_map = load_pin_map()
-    if pin_map.seats == seats and isinstance(pin_map.pads, GpioPads):
-        factory = mock_pin_factory()
-        panel = GpioSeatPanel(pin_map, pin_factory=factory, clock=clock)
-        pads = pin_map.pads
-
-        def press(seat: int, down: bool) -> None:
-            pin = factory.pin(pads.pins[seat - 1])
-            if down == pads.active_high:
-                pin.drive_high()
-            else:
-                pin.drive_low()
-
-        return panel, press
-    fake = FakeSeatPanel(seats, clock)
-    return fake, lambda seat, down: fake.press(seat) if down else fake.release(seat)
 
 
 async def run_simulated(
@@ -73,7 +49,7 @@ async def run_simulated(
         remember_end(state, "finished")  # wait for the round instead of playing a game of nobody's
     clock = FakeClock()
     seats = setup.seats
-    panel, press = _panel(seats, clock)
+    panel, press = table_panel(seats, clock)
     keypad = FakeKeypad()
     service = Service(settings, Ports(FakeSpeaker(clock), panel, [keypad]), clock, setup=setup)
     keypad.attach(service.submit)

@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -29,15 +28,6 @@ from tests.web.evening_box import PIN, EveningBox
 SPORT_ROLES = tuple(load_bundled("sport").roles)
 ROLE_NAMES = sorted({*SPORT_ROLES, *(text("en").role(r) for r in SPORT_ROLES)})
 NAMES = ["Ann", "Boris", "Chloé", "Dmitri", "Eve", "Farid", "Gala", "Hugo", "Irina", "Jack"]
-
-
-@pytest.fixture
-def evening(tmp_path: Path) -> Iterator[EveningBox]:
-    box = EveningBox(tmp_path)
-    try:
-        yield box
-    finally:
-        box.close()
 
 
 def shoot(driver: WebDriver, tmp: Path, name: str) -> None:

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
@@ -37,15 +35,6 @@ from tests.web.test_browser import (
 # (tests/web/evening_box.py): what the judge sees at night zero and enters.
 CARDS = deal(load_bundled("sport"), 10, 7)
 EN = text("en")
-
-
-@pytest.fixture
-def evening(tmp_path: Path) -> Iterator[EveningBox]:
-    box = EveningBox(tmp_path)
-    try:
-        yield box
-    finally:
-        box.close()
 
 
 def judged(evening: EveningBox) -> bool:

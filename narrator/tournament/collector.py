@@ -29,7 +29,7 @@ from aiohttp import web
 from narrator.tournament import page
 from narrator.tournament.exports import polemica_of, standings_csv
 from narrator.tournament.seating import SeatingError, make_schedule
-from narrator.tournament.signing import NONCE, SIGNATURE, Verifier, answer_ok, sign_answer, sign_request
+from narrator.tournament.signing import NONCE, SIGNATURE, Verifier, answer_ok, sign_request, signed_json
 from narrator.tournament.standings import Line, standings
 from narrator.tournament.store import Store, StoreError
 
@@ -419,13 +419,8 @@ class Collector:
         return self._signed(200, nonce, {"ok": True, "game_id": protocol["game"]["id"], "kept": kept})
 
     def _signed(self, status: int, nonce: str, data: Mapping[str, Any]) -> web.Response:
-        body = json.dumps(data).encode()
-        return web.Response(
-            body=body,
-            status=status,
-            content_type="application/json",
-            headers={SIGNATURE: sign_answer(self.key, status, nonce, body)},
-        )
+        body, headers = signed_json(self.key, status, nonce, data)
+        return web.Response(body=body, status=status, content_type="application/json", headers=headers)
 
 
 def _hash(token: str) -> str:

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import time
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
+from typing import Any
 
 TIME = "X-Narrator-Time"
 NONCE = "X-Narrator-Nonce"
@@ -64,6 +66,12 @@ def sign_request(
 
 def sign_answer(key: str, status: int, nonce: str, body: bytes) -> str:
     return _mac(key, str(status).encode(), nonce.encode(), body)
+
+
+def signed_json(key: str, status: int, nonce: str, data: Mapping[str, Any]) -> tuple[bytes, dict[str, str]]:
+    """An answer's JSON body and the header that signs exactly those bytes."""
+    body = json.dumps(data).encode()
+    return body, {SIGNATURE: sign_answer(key, status, nonce, body)}
 
 
 def answer_ok(key: str, status: int, nonce: str, body: bytes, signature: str | None) -> bool:

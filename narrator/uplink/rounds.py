@@ -22,7 +22,7 @@ from narrator.boxconfig import Settings
 from narrator.errors import InputFileError
 from narrator.evening import Evening, SetupError
 from narrator.evening.setup import Event, GameSetup
-from narrator.tournament.signing import NONCE, SIGNATURE, Verifier, normal_key, sign_answer
+from narrator.tournament.signing import NONCE, Verifier, normal_key, signed_json
 from narrator.uplink import pairing
 from narrator.yamlfile import parse_yaml
 
@@ -131,13 +131,8 @@ def routes(server: Page, app: web.Application) -> None:
         nonce = request.headers[NONCE]
 
         def answer(status: int, data: dict[str, Any]) -> web.Response:
-            raw = json.dumps(data).encode()
-            return web.Response(
-                body=raw,
-                status=status,
-                content_type="application/json",
-                headers={SIGNATURE: sign_answer(current.key, status, nonce, raw)},
-            )
+            raw, headers = signed_json(current.key, status, nonce, data)
+            return web.Response(body=raw, status=status, content_type="application/json", headers=headers)
 
         evening = server.evening
         if evening is None:

@@ -74,7 +74,8 @@ class Report:
         lines = ["# Boot check", "",
                  f"- date: {started}; commit {git('rev-parse', '--short', 'HEAD')}",
                  f"- machine: {os.uname().machine}, {cpu_name()}, {os.cpu_count()} cores; {qemu_version()}",
-                 f"- image: {image} ({image.stat().st_size // 2**20} MB)" if image.exists() else f"- image: {image}",
+                 f"- image: {image} ({image.stat().st_size // 2**20} MB)" if image.exists()
+                 else f"- image: {image}",
                  "- qemu-system-aarch64 -M virt (TCG), the image's own kernel, initramfs and "
                  "cmdline; times are emulated: not a Pi's", *extra, "",
                  "| step | result | time | note |", "|---|---|---:|---|"]
@@ -158,10 +159,12 @@ class Check:
                 f"device trees, {kernel[1]}, {initrd[1]}); card grown by {GROW_MB} MiB; agent added")
 
     def boot(self, network: bool) -> str:
-        self.guest = Guest(self.work, self.disk_path, self.kernel, self.initrd, self.cmdline, network, self.port)
+        self.guest = Guest(self.work, self.disk_path, self.kernel, self.initrd, self.cmdline, network,
+                           self.port)
         self.guest.start()
         seconds = self.guest.wait_ready(1800)
-        return f"up (multi-user, agent ready) in {seconds:.0f} s; network: {'user, restricted' if network else 'none'}"
+        net = "user, restricted" if network else "none"
+        return f"up (multi-user, agent ready) in {seconds:.0f} s; network: {net}"
 
     def wait_service(self) -> str:
         started = time.monotonic()
@@ -208,11 +211,13 @@ class Check:
         if not out.startswith("200") or "state 404" not in out:
             raise CheckFailed(f"the page: {out}")
         said = self.sh("journalctl -b -u narrator -o cat --no-pager | grep -E 'say: ' | head -5", ok=False)
-        return f"GET /setup 200 in the box (no network: loopback); /api/state 404 (no game yet); said: {said[:200]}"
+        return (f"GET /setup 200 in the box (no network: loopback); /api/state 404 (no game yet); "
+                f"said: {said[:200]}")
 
     def pin_never_said(self) -> str:
         (self.work / "pin_check.py").write_text(PIN_CHECK)
-        out = self.sh("cat > /run/pin_check.py <<'PY'\n" + PIN_CHECK + "\nPY\n/opt/narrator/bin/python /run/pin_check.py")
+        out = self.sh("cat > /run/pin_check.py <<'PY'\n" + PIN_CHECK
+                      + "\nPY\n/opt/narrator/bin/python /run/pin_check.py")
         return out
 
     def journal_view(self) -> str:
@@ -231,15 +236,16 @@ test "$root" -ge 1 && test "$as_box" = 0 && test "$as_nobody" = 0
         return out
 
     def hardware(self) -> str:
-        rc, out = self.guest.sh("cd /tmp && timeout 600 /opt/narrator/bin/narrator check-hardware --wait 2; "
-                                "echo exit=$?", 900) if self.guest else (1, "")
+        out = self.sh("cd /tmp && timeout 600 /opt/narrator/bin/narrator check-hardware --wait 2; "
+                      "echo exit=$?", 900, ok=False)
         tail = [line for line in out.splitlines() if line.strip()][-4:]
         if "exit=" not in out or "Traceback" in out:
             raise CheckFailed(f"check-hardware: {out[-300:]}")
         return " / ".join(tail)[-400:]
 
     def demo(self) -> str:
-        out = self.sh("cd /tmp && GPIOZERO_PIN_FACTORY=mock /opt/narrator/bin/narrator demo --fast --json", 1800)
+        out = self.sh("cd /tmp && GPIOZERO_PIN_FACTORY=mock /opt/narrator/bin/narrator demo --fast --json",
+                      1800)
         game = next((line for line in out.splitlines() if line.startswith("{")), None)
         if game is None:
             raise CheckFailed(f"no JSON game: {out[-300:]}")
@@ -248,7 +254,8 @@ test "$root" -ge 1 && test "$as_box" = 0 && test "$as_nobody" = 0
         here = ROOT / ".venv/bin/narrator"
         if here.exists():
             local = subprocess.run([str(here), "demo", "--fast", "--json"], capture_output=True, text=True,
-                                   cwd=self.work, check=False, env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
+                                   cwd=self.work, check=False,
+                                   env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
             mine = next((line for line in local.stdout.splitlines() if line.startswith("{")), "")
             if mine != game:
                 raise CheckFailed(f"{note}, but not the game of {os.uname().machine}")
@@ -276,7 +283,7 @@ grep -E '^(NoNewPrivs|Seccomp|CapEff|CapBnd|Groups):' /proc/$pid/status | tr -s 
 echo
 echo "net: $(tail -n +3 /proc/$pid/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' ')"
 echo "user: $(ps -o user= -p $pid); groups: $(id -nG narrator)"
-echo "state: $(stat -c '%U %a' /var/lib/narrator) journal: $(stat -c '%a' /var/lib/narrator/journal 2>/dev/null)"
+echo "state: $(stat -c '%U %a' /var/lib/narrator)"
 """)
         problems = []
         if "NoNewPrivs: 1" not in out and "NoNewPrivs:1" not in out.replace(" ", ""):
@@ -303,7 +310,8 @@ echo "state: $(stat -c '%U %a' /var/lib/narrator) journal: $(stat -c '%a' /var/l
     def settings_applied(self) -> str:
         out = self.sh(f"""
 echo "host: $(hostname)"
-grep -E '^  (lang|rules|pin):' /etc/narrator/narrator.yaml | sed 's/{PIN}/(the PIN)/' | tr -s ' ' | tr '\n' ';'
+grep -E '^  (lang|rules|pin):' /etc/narrator/narrator.yaml | sed 's/{PIN}/(the PIN)/' \
+  | tr -s ' ' | tr '\n' ';'
 echo; stat -c 'yaml: %U:%G %a' /etc/narrator/narrator.yaml
 echo "problems: $(cat /boot/firmware/narrator-problems.txt | tail -n +2)"
 echo "firstboot: $(systemctl is-failed narrator-firstboot)"
@@ -329,7 +337,8 @@ journalctl -b -u narrator-firstboot -o cat --no-pager | grep -c '{PIN}\\|short' 
         code, _ = self.page.post("/login", {"pin": PIN, "next": "/game"})
         if code != 303 or not any(c.name == "narrator_session" for c in self.page.jar):
             raise CheckFailed(f"sign-in with the card's PIN: {code}")
-        return f"127.0.0.1:{self.port} -> the box's 8080: /setup 200 (no PIN in it), signed in with the file's PIN (303)"
+        return (f"127.0.0.1:{self.port} -> the box's 8080: /setup 200 (no PIN in it), signed in with "
+                f"the file's PIN (303)")
 
     def game_started(self) -> str:
         code, body = self.page.post("/api/next-game")
@@ -349,9 +358,9 @@ journalctl -b -u narrator-firstboot -o cat --no-pager | grep -c '{PIN}\\|short' 
         view = json.loads(self.page.get("/api/state")[1])
         self.facts["game"] = view["id"]
         self.facts["phase"] = f"{view['phase']} {view.get('day')}"
-        lines = self.sh("wc -l < $(ls -t /var/lib/narrator/journal/*.jsonl 2>/dev/null | head -1) 2>/dev/null || "
-                        "ls -la /var/lib/narrator/journal", ok=False)
-        return f"game {view['id']} ({view['rules']}, {view['lang']}) in {self.facts['phase']}; journal: {lines}"
+        lines = self.sh("ls -l /var/lib/narrator/journal | tail -n +2 | awk '{print $5, $9}'", ok=False)
+        return (f"game {view['id']} ({view['rules']}, {view['lang']}) in {self.facts['phase']}; "
+                f"journal: {lines}")
 
     def power_cut(self) -> str:
         assert self.guest is not None
@@ -360,7 +369,8 @@ journalctl -b -u narrator-firstboot -o cat --no-pager | grep -c '{PIN}\\|short' 
 
     # -- boot 3: the same game -----------------------------------------------------------------
     def resumed(self) -> str:
-        log = self.sh("journalctl -b -u narrator -o cat --no-pager | grep -iE 'resum|unfinished' | head -3", ok=False)
+        log = self.sh("journalctl -b -u narrator -o cat --no-pager | grep -iE 'resum|unfinished' | head -3",
+                      ok=False)
         code, body = self.page.get("/api/state")
         if code != 200:
             raise CheckFailed(f"/api/state {code}; log: {log}")

@@ -385,7 +385,11 @@ def run(boot_file: Path, root: Path, live: bool = False) -> int:
                                           f"as UTF-8); nothing in it was applied",))
     else:
         settings = parse(text, str(boot_file))
-    done, late = apply(settings, root, live)
+    try:
+        done, late = apply(settings, root, live)
+    except OSError as exc:  # a root that can't be written: said, and the box still starts
+        done, late = [], [f"{exc.filename or root}: cannot be written ({exc.strerror or exc}); "
+                          f"the box starts with what it had"]
     for line in done:
         log.info("applied: %s", line)
     problems = [*settings.problems, *late]

@@ -188,3 +188,12 @@ def test_the_config_made_keeps_the_owner_only_rule(staged: tuple[Path, Path]) ->
     assert run(root, toml).returncode == 0
     # Written anew: the mode is the box's again, not what someone widened it to.
     assert stat.S_IMODE(config.stat().st_mode) == 0o644
+
+
+def test_a_root_that_cannot_be_written_is_said_not_a_traceback(staged: tuple[Path, Path]) -> None:
+    root, toml = staged
+    (root / "etc/hostname").mkdir()  # where the name goes is a folder: os.replace fails
+    toml.write_text('[box]\nname = "table-3"\n')
+    done = run(root, toml)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "cannot be written" in done.stdout and "the box starts with what it had" in done.stdout

@@ -52,13 +52,17 @@ def test_a_dry_run_names_every_step_and_changes_nothing(tmp_path: Path) -> None:
     # kernel and the Pi's firmware from Debian, cached under a name of what is in it.
     assert re.search(rf"debootstrap --arch=arm64 --variant=minbase --components=main,non-free-firmware "
                      rf"--include=\S*firmware-brcm80211\S* bookworm {work} ", out)
-    assert "apt-get install -y -q --no-install-recommends linux-image-arm64 raspi-firmware" in out
-    assert re.search(rf"tar -C {work} -cf {tmp_path}/cache/bookworm-arm64-base-[0-9a-f]{{12}}\.tar\.part \.", out)
+    assert ("apt-get install -y -q --no-install-recommends -o Dpkg::Options::=--force-confold "
+            "linux-image-arm64 raspi-firmware") in out
+    assert f"{ROOT}/image/initramfs-modules {work}/etc/initramfs-tools/modules" in out
+    cached = rf"tar -C {work} -cf {tmp_path}/cache/bookworm-arm64-base-[0-9a-f]{{12}}\.tar\.part \."
+    assert re.search(cached, out)
     assert "ROOTPART=LABEL=RASPIROOT" in out
     # The box as install-pi puts it on a Pi, units enabled, not started; downloads cached.
     assert re.search(rf"chroot {work} /root/narrator/scripts/install-pi --no-start$", out, re.M)
     assert f"mount --bind {tmp_path}/cache/pip {work}/root/.cache/pip" in out
-    assert re.search(r"systemctl enable .*narrator-firstboot\.service .*narrator\.socket narrator\.service", out)
+    assert re.search(r"systemctl enable .*narrator-firstboot\.service .*narrator\.socket narrator\.service",
+                     out)
     assert f"install -m 0644 {ROOT}/image/narrator.toml {work}/boot/firmware/narrator.toml" in out
     # A first boot that asked for a locale on the console would wait there for ever.
     assert "systemctl mask systemd-firstboot.service" in out
@@ -97,8 +101,8 @@ def test_an_image_is_never_written_into_the_repository(tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
 def test_the_images_units_are_ones_systemd_takes(tmp_path: Path) -> None:
     units = [ROOT / "image" / name for name in ("narrator-firstboot.service", "narrator-grow-root.service")]
-    done = subprocess.run(["systemd-analyze", "verify", "--man=no", "--recursive-errors=no", *map(str, units)],
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(["systemd-analyze", "verify", "--man=no", "--recursive-errors=no",
+                           *map(str, units)], capture_output=True, text=True, timeout=120, check=False)
     # Only what a build machine lacks (the box's python, the Pi's script) may be missing.
     problems = [line for line in done.stderr.splitlines()
                 if line.strip() and "/opt/narrator/bin/python" not in line
@@ -107,9 +111,9 @@ def test_the_images_units_are_ones_systemd_takes(tmp_path: Path) -> None:
 
 
 def test_boot_check_dry_run_lists_its_boots_and_steps(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "workshop.bootcheck", "--dry-run", "--work", str(tmp_path / "w"),
-                           str(tmp_path / "card.img")], capture_output=True, text=True, timeout=120,
-                          check=False, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-m", "workshop.bootcheck", "--dry-run", "--work",
+                           str(tmp_path / "w"), str(tmp_path / "card.img")], capture_output=True,
+                          text=True, timeout=120, check=False, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     qemu = [line for line in out.splitlines() if line.startswith("would run: nice -n 10 qemu-system-aarch64")]

@@ -203,15 +203,15 @@ class Check:
 
     def page_waits(self) -> str:
         code = ("python3 - <<'PY'\nimport urllib.request, urllib.error\n"
-                "r = urllib.request.urlopen('http://127.0.0.1:8080/setup', timeout=60)\n"
-                "body = r.read().decode()\nprint(r.status, len(body), 'setup' in body.lower())\n"
+                "r = urllib.request.urlopen('http://127.0.0.1:8080/', timeout=60)\n"
+                "body = r.read().decode()\nprint(r.status, r.geturl(), len(body))\n"
                 "try:\n    urllib.request.urlopen('http://127.0.0.1:8080/api/state', timeout=60)\n"
                 "except urllib.error.HTTPError as e:\n    print('state', e.code)\nPY")
         out = self.sh(code)
-        if not out.startswith("200") or "state 404" not in out:
+        if not out.startswith("200 http://127.0.0.1:8080/setup") or "state 404" not in out:
             raise CheckFailed(f"the page: {out}")
         said = self.sh("journalctl -b -u narrator -o cat --no-pager | grep -E 'say: ' | head -5", ok=False)
-        return (f"GET /setup 200 in the box (no network: loopback); /api/state 404 (no game yet); "
+        return (f"GET / -> /setup, 200 in the box (no network: loopback); /api/state 404 (no game yet); "
                 f"said: {said[:200]}")
 
     def pin_never_said(self) -> str:

@@ -120,7 +120,7 @@ class Disk:
         return done.stdout
 
     def boot_files(self) -> list[str]:
-        return self.mtools("mdir", "-b", "::/").split()
+        return [name.removeprefix("::/") for name in self.mtools("mdir", "-b", "::/").split()]
 
     def read_boot(self, name: str, to: Path) -> None:
         self.mtools("mcopy", "-o", f"::/{name}", str(to))

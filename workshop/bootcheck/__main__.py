@@ -39,6 +39,7 @@ from pathlib import Path
 from workshop.bootcheck.guest import (
     AGENT,
     AGENT_UNIT,
+    DROP_IN,
     GROW_MB,
     IMAGE,
     NAME,
@@ -152,10 +153,15 @@ class Check:
         disk.add_file(agent, "/usr/local/sbin/narrator-boot-check-agent", 0o755)
         disk.add_file(unit, "/etc/systemd/system/narrator-boot-check-agent.service", 0o644)
         disk.debugfs("symlink /etc/systemd/system/multi-user.target.wants/narrator-boot-check-agent.service "
-                     "/etc/systemd/system/narrator-boot-check-agent.service")
+                     "/etc/systemd/system/narrator-boot-check-agent.service",
+                     "mkdir /etc/systemd/system/narrator.service.d")
+        drop_in = self.work / "boot-check.conf"
+        drop_in.write_text(DROP_IN)
+        disk.add_file(drop_in, "/etc/systemd/system/narrator.service.d/boot-check.conf", 0o644)
         firmware = [f for f in files if f.lower().startswith(("start", "fixup", "bootcode"))]
         dtbs = [f for f in files if f.lower().endswith(".dtb")]
-        return (f"boot partition: {len(files)} files ({', '.join(sorted(firmware)[:4])}..., {len(dtbs)} "
+        return ("mock pins and the terminal keypad (virt has no GPIO); "
+                f"boot partition: {len(files)} files ({', '.join(sorted(firmware)[:4])}..., {len(dtbs)} "
                 f"device trees, {kernel[1]}, {initrd[1]}); card grown by {GROW_MB} MiB; agent added")
 
     def boot(self, network: bool) -> str:
@@ -236,7 +242,7 @@ test "$root" -ge 1 && test "$as_box" = 0 && test "$as_nobody" = 0
         return out
 
     def hardware(self) -> str:
-        out = self.sh("cd /tmp && timeout 600 /opt/narrator/bin/narrator check-hardware --wait 2; "
+        out = self.sh("cd /tmp && timeout 300 /opt/narrator/bin/narrator check-hardware --wait 2; "
                       "echo exit=$?", 900, ok=False)
         tail = [line for line in out.splitlines() if line.strip()][-4:]
         if "exit=" not in out or "Traceback" in out:

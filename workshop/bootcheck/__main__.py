@@ -98,6 +98,11 @@ class Check:
         self.guest: Guest | None = None
         self.page = Page(port)
         self.facts: dict[str, str] = {}
+        self.report_path: Path | None = None
+        self.started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+
+    def extra(self) -> list[str]:
+        return [f"- the Pi's cmdline.txt: `{self.facts.get('cmdline', '?')}`"]
 
     # -- steps ---------------------------------------------------------------------------
     def step(self, name: str, do: Callable[[], str], fatal: bool = False) -> bool:
@@ -112,6 +117,8 @@ class Check:
             step.result, step.note = "FAIL", str(exc).replace("\n", " ")[:400]
         step.seconds = time.monotonic() - started
         self.report.steps.append(step)
+        if self.report_path is not None:  # after every step: a run cut short still tells
+            self.report_path.write_text(self.report.markdown(self.image, self.started, self.extra()))
         print(f"boot-check: {name} ... {step.result}, {step.seconds:.0f} s: {step.note}", flush=True)
         if fatal and step.result == "FAIL":
             raise CheckFailed(f"{name}: {step.note}")
@@ -405,8 +412,6 @@ journalctl -b -u narrator-firstboot -o cat --no-pager | grep -c '{PIN}\\|short' 
             self.step("the PIN line in the journal: root only", self.journal_view)
             self.step("hardening at run time", self.hardening)
             self.step("systemd-analyze security", self.security)
-            self.step("narrator check-hardware", self.hardware)
-            self.step("the demo", self.demo)
             self.step("power off", self.clean_off, fatal=True)
             self.step("narrator.toml on the boot partition", self.write_settings, fatal=True)
             self.step("boot 2: the card's settings, a network", lambda: self.boot(True), fatal=True)
@@ -418,6 +423,9 @@ journalctl -b -u narrator-firstboot -o cat --no-pager | grep -c '{PIN}\\|short' 
             self.step("boot 3: after the power cut", lambda: self.boot(True), fatal=True)
             self.step("narrator.service ready (3)", self.wait_service, fatal=True)
             self.step("the same game resumed", self.resumed)
+            # The slow ones last: what a power cut proves does not wait for them.
+            self.step("narrator check-hardware", self.hardware)
+            self.step("the demo", self.demo)
             self.step("power off (3)", self.clean_off)
         except CheckFailed as exc:
             print(f"boot-check: stopped: {exc}", file=sys.stderr)
@@ -459,11 +467,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.image.is_file():
         print(f"boot-check: error: no image at {args.image} (sudo scripts/make-image)", file=sys.stderr)
         return 2
-    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    status = check.run()
     report = args.report or args.work / "report.md"
-    report.write_text(check.report.markdown(args.image, started,
-                                            [f"- the Pi's cmdline.txt: `{check.facts.get('cmdline', '?')}`"]))
+    args.work.mkdir(parents=True, exist_ok=True)
+    check.report_path = report
+    status = check.run()
     print(f"boot-check: report: {report}")
     print(report.read_text())
     return status

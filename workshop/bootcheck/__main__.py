@@ -210,6 +210,8 @@ class Check:
     def no_settings(self) -> str:
         out = self.sh("journalctl -b -u narrator-firstboot -o cat --no-pager; "
                       "systemctl is-failed narrator-firstboot || true; hostname")
+        if "Dependency failed" in out or "failed with result" in out:
+            raise CheckFailed(f"narrator-firstboot did not run: {out[-300:]}")
         if "applied:" in out:
             raise CheckFailed(f"firstboot applied something from the card's commented file: {out}")
         return " / ".join(line for line in out.splitlines() if line.strip())[-300:]

@@ -77,7 +77,7 @@ class Table:
         self.session, opening = GameSession.start(state_dir, header, wall=lambda: 1.7e9)
         boxes: list[Box] = []
         timers = WindowTimers(self.clock, on_expire=lambda w: boxes[0].window_expired(w))
-        performer = Performer(self.speaker, PhraseBook.load(lang), timers)
+        performer = Performer(self.speaker, PhraseBook.load(lang).for_rules(rules), timers)
         self.box = Box(self.session, performer, self.clock)
         boxes.append(self.box)
         self.host.set_box(self.box)

@@ -372,7 +372,8 @@ def controls(t: Text, view: dict[str, Any]) -> str:
             b("start_voting", "start_voting"), b("withdraw", "withdraw"),
             # The keypad's `M . N Enter`: who nominates (accuses, proposes) whom.
             b("by", "by_other", ' data-mode="by"'),
-            b("best_move", "best_move", ' data-mode="best"'), "</div>",
+            *([b("best_move", "best_move", ' data-mode="best"')] if view["game"].get("best_move")
+              else []), "</div>",
             '<div class="row">', b("undo", "undo", " data-undo"),
             b("abandon", "abandon", ' data-evening="abandon" data-confirm="confirm_abandon"'),
             "</div>",

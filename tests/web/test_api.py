@@ -229,6 +229,19 @@ async def by_seconds(table: Table, done: Callable[[], bool]) -> None:
     raise AssertionError("the game did not get there")
 
 
+def test_best_move_only_where_the_first_victim_speaks(served: Served) -> None:
+    # A stranger at a classic table pressed "Best move…": the shot say no last word there,
+    # so nobody ever names one; the button is not offered.
+    async def main() -> None:
+        for rules, offered in (("sport", True), ("club", True), ("classic", False), ("boxed", False)):
+            async with served(rules=rules, roles=deal(load_bundled(rules), 10, 3), seed=3) as (_t, client):
+                await sign_in(client)
+                page = await (await client.get("/game")).text()
+                assert ('data-mode="best"' in page) == offered, rules
+
+    asyncio.run(main())
+
+
 def test_an_undo_in_the_day_is_said_and_the_speech_goes_on(tmp_path: Path) -> None:
     # Found at a club evening: the table heard "first foul" for seat 4, the organiser took
     # it back from the page, and the box said nothing: seat 4 still thought it had a foul.

@@ -4,7 +4,6 @@ self-check names each problem of a broken install."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -117,7 +116,6 @@ def test_the_self_check_names_what_is_wrong(tmp_path: Path) -> None:
     assert "problem(s)" in done.stdout
 
 
-@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
 def test_shellcheck_is_clean() -> None:
     done = subprocess.run(["shellcheck", str(SCRIPT)], capture_output=True, text=True, timeout=60,
                           check=False)

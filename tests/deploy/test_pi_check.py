@@ -20,8 +20,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts"
 
-needs_shellcheck = pytest.mark.skipif(shutil.which("shellcheck") is None,
-                                      reason="shellcheck is not installed")
 
 
 def bash(script: str, *args: str, env: dict[str, str] | None = None,
@@ -30,7 +28,6 @@ def bash(script: str, *args: str, env: dict[str, str] | None = None,
                           env={**os.environ, **(env or {})}, cwd=cwd, timeout=120, check=False)
 
 
-@needs_shellcheck
 @pytest.mark.parametrize("script", ["pi-check", "make-wheelhouse", "setup"])
 def test_shellcheck_is_clean(script: str) -> None:
     done = subprocess.run(["shellcheck", str(SCRIPTS / script)], capture_output=True, text=True,

@@ -8,7 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from tests.deploy.test_unit import ANALYZE, SOCKET, UNIT, directives, needs_analyze
+from tests.deploy.test_unit import ANALYZE, SOCKET, UNIT, directives
 
 DROP_IN = UNIT.parent / "narrator-tournament.conf"
 
@@ -46,7 +46,6 @@ def test_the_drop_in_opens_the_club_s_network_only() -> None:
     }
 
 
-@needs_analyze
 def test_systemd_accepts_the_unit_with_the_drop_in(tmp_path: Path) -> None:
     unit = combined(tmp_path)
     done = subprocess.run(

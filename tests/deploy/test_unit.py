@@ -97,3 +97,15 @@ def test_exposure_is_at_most_one() -> None:
     found = re.search(r"Overall exposure level for narrator\.service: (\d+\.\d+)", done.stdout)
     assert found, done.stdout + done.stderr
     assert float(found.group(1)) <= 1.0
+
+
+def test_the_working_directory_is_the_box_s_own_and_writable() -> None:
+    """lgpio opens its notification pipes (.lgd-nfy*) in the working directory; with the
+    root read-only (ProtectSystem=strict) and no folder of its own the pin factory fails and
+    the box runs without pads (booting the image on qemu's Pi 3 model showed it)."""
+    d = directives()
+    assert d["Service.ProtectSystem"] == ["strict"]
+    made = {f"/run/{name}" for name in d.get("Service.RuntimeDirectory", [""])[0].split()}
+    made |= {f"/var/lib/{name}" for name in d["Service.StateDirectory"][0].split()}
+    assert d.get("Service.WorkingDirectory", ["/"])[0] in made
+    assert d.get("Service.RuntimeDirectoryMode", ["0700"]) == ["0700"]

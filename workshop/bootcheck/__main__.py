@@ -299,6 +299,7 @@ echo
 echo "net: $(tail -n +3 /proc/$pid/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' ')"
 echo "user: $(ps -o user= -p $pid); groups: $(id -nG narrator)"
 echo "state: $(stat -c '%U %a' /var/lib/narrator)"
+echo "cwd: $(readlink /proc/$pid/cwd) $(stat -c '%U %a' /proc/$pid/cwd/)"
 """)
         problems = []
         if "NoNewPrivs: 1" not in out and "NoNewPrivs:1" not in out.replace(" ", ""):
@@ -310,9 +311,12 @@ echo "state: $(stat -c '%U %a' /var/lib/narrator)"
         for group in ("gpio", "audio", "input"):
             if group not in out.split("groups:")[1]:
                 problems.append(f"group {group}")
+        # lgpio's pipes go in the working directory: the box's own, not the read-only root.
+        if "cwd: /run/narrator narrator 700" not in out:
+            problems.append("working directory")
         if problems:
             raise CheckFailed(f"{', '.join(problems)}: {out}")
-        return out.replace("\n", " ")[:400]
+        return out.replace("\n", " ")[:450]
 
     # -- boot 2: settings on the card, a game, a power cut ------------------------------------
     def write_settings(self) -> str:

@@ -23,6 +23,9 @@ def _empty() -> Mapping[str, Any]:
     return MappingProxyType({})
 
 
+EVENT_KEYS = ("tournament", "table", "round", "game")
+
+
 @dataclass(frozen=True)
 class EventInfo:
     """Where the game sits in a tournament (the set-up's event): all optional."""
@@ -31,9 +34,12 @@ class EventInfo:
     table: int | None = None
     round: int | None = None
     game: int | None = None
+    # The keys the protocol wrote (a game outside any event may write none): written back
+    # as they were; not part of what the event is.
+    keys: tuple[str, ...] = field(default=EVENT_KEYS, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {"tournament": self.tournament, "table": self.table, "round": self.round, "game": self.game}
+        return {k: getattr(self, k) for k in self.keys}
 
 
 @dataclass(frozen=True)
@@ -300,6 +306,7 @@ class _Reader:
                 self.maybe_whole(event.get("table"), "game.event.table"),
                 self.maybe_whole(event.get("round"), "game.event.round"),
                 self.maybe_whole(event.get("game"), "game.event.game"),
+                tuple(k for k in EVENT_KEYS if k in event),
             ),
             more=MappingProxyType({k: v for k, v in g.items() if k not in _GAME}),
         )

@@ -124,12 +124,7 @@ def in_force(protocol: Protocol, corrections: Sequence[Correction], rules: RuleS
 
 def teams(protocol: Protocol, rules: RuleSet) -> list[str]:
     """The teams of this game's roles (the winners a correction may name)."""
-    out: list[str] = []
-    for role in protocol.roles:
-        team = rules.roles[role].team if role in rules.roles else ""
-        if team and team not in out:
-            out.append(team)
-    return out
+    return sorted({rules.roles[r].team for r in protocol.roles if r in rules.roles})
 
 
 def apply(result: Result, change: Change, protocol: Protocol, rules: RuleSet) -> Result:

@@ -77,9 +77,10 @@ def to_bytes(message: Message) -> bytes:
 
 def _loads(raw: bytes, what: str) -> dict[str, Any]:
     try:
-        return _obj(json.loads(raw), what)
+        data = json.loads(raw)
     except (ValueError, RecursionError) as exc:
         raise WireError(f"not {what}: {exc.__class__.__name__}") from None
+    return _obj(data, what)
 
 
 @dataclass(frozen=True)

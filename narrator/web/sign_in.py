@@ -54,7 +54,7 @@ def routes(server: WebServer, app: web.Application) -> None:
         if token is None:
             log.warning("a wrong PIN from %s", client)
             return _login(server, request, t, next_url, t("pin_wrong"), status=401)
-        return _signed_in(token, next_url)
+        raise _signed_in(token, next_url)
 
     async def logout(request: web.Request) -> web.StreamResponse:
         server.gate.end(request.cookies.get(COOKIE))

@@ -20,7 +20,9 @@ ROLES = ["don", "mafia", "mafia", "sheriff"] + ["civilian"] * 6
 SPORT = load_bundled("sport").with_settings({"best_move": True})
 
 
-def protocol(game_id: str, rnd: int, winner: str, best: dict[str, Any] | None, extra: dict[str, float]) -> Protocol:
+def protocol(
+    game_id: str, rnd: int, winner: str, best: dict[str, Any] | None, extra: dict[str, float]
+) -> Protocol:
     return Protocol.from_json(
         {
             "game": {
@@ -101,7 +103,9 @@ def test_standings_match_the_hand_made_table(tmp_path: Path) -> None:
 
 def test_corrections_are_records_and_the_standings_follow_the_hand_made_tables(tmp_path: Path) -> None:
     store, ids = played(tmp_path / "t.sqlite")
-    store.correct(UID_B, Change("winner", None, "red"), "Judge Ann", "the don's team broke the rules at night")
+    store.correct(
+        UID_B, Change("winner", None, "red"), "Judge Ann", "the don's team broke the rules at night"
+    )
     assert totals(store) == B_TO_RED
     # The box writes game A again with more extra points: it waits for the organiser.
     more = A.with_extra({4: 0.5, 2: -0.25, 1: 1.0})
@@ -109,7 +113,9 @@ def test_corrections_are_records_and_the_standings_follow_the_hand_made_tables(t
     assert store.keep("Table 1", more, "journal A", ids)[0] == "same"
     assert totals(store) == B_TO_RED  # not yet
     pending = [c for c in store.game(UID_A).corrections if c.source == "box"]  # type: ignore[union-attr]
-    store.correct(UID_A, Change("approve"), "Judge Ann", "the table's judge confirmed it", parent=pending[0].id)
+    store.correct(
+        UID_A, Change("approve"), "Judge Ann", "the table's judge confirmed it", parent=pending[0].id
+    )
     assert totals(store)[1] == 2.0
     # Another change from the box, which the organiser declines.
     assert store.keep("Table 1", more.with_extra({**more.extra, 9: 1.0}), "journal A", ids)[0] == "pending"

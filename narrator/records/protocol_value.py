@@ -19,6 +19,7 @@ from typing import Any
 
 from narrator.errors import RecordError
 
+
 def _empty() -> Mapping[str, Any]:
     return MappingProxyType({})
 
@@ -134,7 +135,9 @@ class Protocol:
     over: bool = False
     abandoned: bool = False
     extra: Mapping[int, float] = field(default_factory=lambda: MappingProxyType({}))
-    rest: Mapping[str, Any] = field(default_factory=_empty)  # nights, days, fouls, stands, players, scoring...
+    rest: Mapping[str, Any] = field(
+        default_factory=_empty
+    )  # nights, days, fouls, stands, players, scoring...
 
     @property
     def finished(self) -> bool:

@@ -70,4 +70,6 @@ def record_game(
     if not session.over:
         raise RuntimeError(f"seed {seed}: the replayed game did not end")
     gid = session.header.game_id
-    return Recorded(gid, protocol_paths(protocols_dir(state_dir), gid)["json"], games_dir(state_dir) / f"{gid}.jsonl")
+    return Recorded(
+        gid, protocol_paths(protocols_dir(state_dir), gid)["json"], games_dir(state_dir) / f"{gid}.jsonl"
+    )

@@ -189,8 +189,9 @@ class Collector:
         return html(body, status)
 
     async def home(self, request: web.Request) -> web.Response:
-        if request.query.get("fragment"):
-            return html(page.live(self.words(request), self.view(), self.signed_in(request)))
+        part = request.query.get("fragment")
+        if part:
+            return html(page.live(self.words(request), self.view(), self.signed_in(request), part))
         return self.render(request)
 
     async def style(self, request: web.Request) -> web.Response:

@@ -99,6 +99,12 @@ form.row button { flex: 0 0 auto; }
 .where b { font-size: 1.05rem; }
 details summary { cursor: pointer; color: var(--muted); margin: .3rem 0; }
 ul.log li { border-bottom: 1px solid var(--line); padding: .3rem 0; overflow-wrap: anywhere; }
+@media (min-width: 1100px) { main { max-width: 76rem; }
+  .top { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: .75rem;
+    align-items: start; }
+  #live { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 0 .75rem;
+    align-items: start; }
+  #live > .standings-box { grid-row: span 6; } }
 @media (max-width: 560px) { table.standings .wide { display: none; } main { padding: .5rem; }
   .box { padding: .7rem .6rem; } }
 @media print { header, .controls, .noprint, .where { display: none; } body { background: #fff; }
@@ -106,7 +112,7 @@ ul.log li { border-bottom: 1px solid var(--line); padding: .3rem 0; overflow-wra
 """
 
 
-def layout(t: Words, title: str, body: str, signed_in: bool, refresh: str = "") -> str:
+def layout(t: Words, title: str, body: str, signed_in: bool, refresh: bool = False) -> str:
     other = "ru" if t.lang == "en" else "en"
     auth = (
         '<form method="post" action="/logout" class="inline"><button class="link">'
@@ -114,12 +120,15 @@ def layout(t: Words, title: str, body: str, signed_in: bool, refresh: str = "") 
         if signed_in
         else f'<a href="/login?lang={t.lang}" class="pin">{esc(t("sign_in"))}</a>'
     )
+    # Each live part of the page (an element with data-live="<part>") is fetched again
+    # every 3 s and swapped in place; the forms between them stay as the organiser left them.
     script = (
         (
-            "<script>setInterval(function(){fetch("
-            + refresh
-            + ").then(function(r){return r.ok?r.text():null})"
-            ".then(function(h){if(h){document.getElementById('live').innerHTML=h}})},3000)</script>"
+            "<script>setInterval(function(){document.querySelectorAll('[data-live]').forEach(function(e){"
+            "fetch('/?fragment='+e.dataset.live+'&lang="
+            + t.lang
+            + "').then(function(r){return r.ok?r.text():null})"
+            ".then(function(h){if(h!==null){e.innerHTML=h}})})},3000)</script>"
         )
         if refresh
         else ""
@@ -355,7 +364,8 @@ def _what(t: Words, c: Correction) -> str:
 
 def refused(t: Words, view: View) -> str:
     lis = "".join(
-        f"<li>{esc(t('refused_item', when=clock(r.at), box=r.box, why=t.why(r.why)))}</li>"
+        f"<li><small>{esc(t('refused_from', when=clock(r.at), box=r.box, game=r.game_id or '-'))}</small><br>"
+        f"{esc(t.why(r.why))}</li>"
         for r in view.refusals
     )
     body = f"<ul class='plain log'>{lis}</ul>" if lis else f"<p>{esc(t('no_refused'))}</p>"
@@ -383,11 +393,15 @@ def seating(t: Words, view: View) -> str:
     return f'<section class="box"><h2>{esc(t("rounds"))}</h2>{"".join(rounds)}</section>'
 
 
-def live(t: Words, view: View, signed_in: bool) -> str:
-    """The part of the page that updates by itself."""
+LIVE = ("hall", "rest")
+
+
+def live(t: Words, view: View, signed_in: bool, part: str = "rest") -> str:
+    """A part of the page that updates by itself: the tables ("hall"), or the rest."""
+    if part == "hall":
+        return hall(t, view)
     parts = [
-        hall(t, view),
-        f'<section class="box"><h2>{esc(t("standings"))}</h2>'
+        f'<section class="box standings-box"><h2>{esc(t("standings"))}</h2>'
         f"{standings_table(t, view.lines, view.tournament.rule_set.best_move)}"
         f'<p class="noprint"><small>{esc(t("updated"))}</small></p></section>',
         games(t, view),
@@ -400,20 +414,24 @@ def live(t: Words, view: View, signed_in: bool) -> str:
 
 
 def page(t: Words, view: View, controls: str, notice: str, signed_in: bool, who: str = "") -> str:
+    """Where do I sit, then every table's state, then (signed in) the controls, then the
+    standings and the rest: a phone shows the first two on its first screen."""
     name = view.tournament.name
     head = (
         f"<h1>{esc(name)}</h1><p><small>{esc(t('rules'))}: {esc(view.tournament.rules)}"
         f"{' · ' + esc(view.tournament.preset) if view.tournament.preset else ''} · "
         f"{esc(t('address', url=view.address))}</small></p>"
     )
-    refresh = f"'/?fragment=1&lang={t.lang}'"
-    return layout(
-        t,
-        name,
-        head + notice + where(t, view, who) + controls + f'<div id="live">{live(t, view, signed_in)}</div>',
-        signed_in,
-        refresh=refresh,
+    body = (
+        head
+        + notice
+        + '<div class="top">'
+        + where(t, view, who)
+        + f'<div data-live="hall">{live(t, view, signed_in, "hall")}</div></div>'
+        + controls
+        + f'<div id="live" data-live="rest">{live(t, view, signed_in)}</div>'
     )
+    return layout(t, name, body, signed_in, refresh=True)
 
 
 def notice(t: Words, text: str, refusal: bool = False) -> str:

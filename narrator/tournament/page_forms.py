@@ -14,21 +14,20 @@ def _label(text: str, field: str) -> str:
 
 
 def _boxes(t: Words, view: View) -> str:
+    """Each box's table (a spare has none): one line a box, its name the field's label."""
     if not view.boxes:
         return ""
     rows = []
-    tables = "".join(
-        f"<option value='{n}'>{esc(t('table_n', n=n))}</option>" for n in range(1, view.tournament.tables + 1)
-    )
     for b in view.boxes:
-        options = f"<option value=''>{esc(t('spare_option'))}</option>" + tables.replace(
-            f"value='{b.table}'>", f"value='{b.table}' selected>"
+        options = f"<option value=''>{esc(t('spare_option'))}</option>" + "".join(
+            f"<option value='{n}'{' selected' if n == b.table else ''}>{esc(t('table_n', n=n))}</option>"
+            for n in range(1, view.tournament.tables + 1)
         )
         rows.append(
             '<form class="row" method="post" action="/boxes">'
-            + _label(t("box_label"), f"<input name='name' value='{esc(b.name)}' readonly>")
-            + _label(t("table_label"), f"<select name='table'>{options}</select>")
-            + f"<button>{esc(t('assign'))}</button></form>"
+            f"<input type='hidden' name='name' value='{esc(b.name)}'>"
+            + _label(f"{t('box_label')}: {b.name}", f"<select name='table'>{options}</select>")
+            + f"<button class='small'>{esc(t('assign'))}</button></form>"
         )
     return f"<h3>{esc(t('boxes_title'))}</h3>{''.join(rows)}"
 

@@ -7,7 +7,8 @@ and delivered signed with the key, as a box delivers them."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,11 +48,12 @@ class Cup:
         return Delivery(f"Box {table}", 8080 + table, protocol, played.journal.read_text(encoding="utf-8"))
 
 
-def make_cup(folder: Path, now: Callable[[], float] | None = None) -> Cup:
+def make_cup(folder: Path, now: Callable[[], float] | None = None, names: Sequence[str] = ()) -> Cup:
     store = Store(folder / "tournament.sqlite")
-    collector = Collector(store, KEY, TOURNAMENT, **({"now": now} if now else {}))
+    collector = Collector(store, KEY, TOURNAMENT, now=now or time.time)
     for n in range(1, 21):
-        store.add_player(f"Player {n:02d}", f"Club {n % 3}", f"FIIM-{1000 + n}")
+        name = names[n - 1] if n <= len(names) else f"Player {n:02d}"
+        store.add_player(name, f"Club {n % 3}", f"FIIM-{1000 + n}")
     make_seating(collector)
     for table in (1, 2):
         store.saw_box(f"Box {table}", "127.0.0.1", 8080 + table, tables=2)
@@ -78,7 +80,7 @@ def forged(
 
 
 async def deliver(
-    client: TestClient, delivery: Delivery | Mapping[str, Any]
+    client: TestClient[Any, Any], delivery: Delivery | Mapping[str, Any]
 ) -> tuple[int, Mapping[str, Any]]:
     """Signed with the key, as a box sends it (a mapping: JSON no box would write)."""
     body = to_bytes(delivery) if isinstance(delivery, Delivery) else json.dumps(delivery).encode()
@@ -88,6 +90,6 @@ async def deliver(
     return reply.status, await reply.json()
 
 
-async def organiser(client: TestClient) -> None:
+async def organiser(client: TestClient[Any, Any]) -> None:
     signed = await client.post("/login", data={"key": KEY}, allow_redirects=False)
     assert signed.status == 303

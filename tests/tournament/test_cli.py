@@ -66,12 +66,29 @@ def test_a_restart_with_only_the_state_dir_is_the_same_tournament(
     players = tmp_path / "players.csv"
     players.write_text("name,club,rating_id\n" + "".join(f"P{n},C,R{n}\n" for n in range(30)))
     first = ["tournament", "--state-dir", str(folder), "--export", str(tmp_path / "out")]
-    flags = ["--name", "Friday cup", "--tables", "3", "--rounds", "5", "--preset", "tournament", "--lang", "ru"]
+    flags = [
+        "--name",
+        "Friday cup",
+        "--tables",
+        "3",
+        "--rounds",
+        "5",
+        "--preset",
+        "tournament",
+        "--lang",
+        "ru",
+    ]
     assert main([*first, *flags, "--players", str(players)]) == 0
     assert main(first) == 0  # only --state-dir: resumed as it was
     kept = Store(folder / "tournament.sqlite").tournament()
     assert kept is not None
-    assert (kept.name, kept.tables, kept.rounds, kept.preset, kept.lang) == ("Friday cup", 3, 5, "tournament", "ru")
+    assert (kept.name, kept.tables, kept.rounds, kept.preset, kept.lang) == (
+        "Friday cup",
+        3,
+        5,
+        "tournament",
+        "ru",
+    )
     assert kept.settings["draw_after_idle_rounds"] == 3 and kept.date
     assert main([*first, "--name", "Friday cup", "--tables", "3", "--players", str(players)]) == 0  # agreeing
     capsys.readouterr()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -63,7 +64,7 @@ def test_every_export_is_one_the_engine_replays(tmp_path: Path, capsys: pytest.C
     assert "FIIM-1001" in (tmp_path / "out" / "standings.html").read_text(encoding="utf-8")
 
 
-async def _export(cup: Cup) -> tuple[list[dict[str, object]], str]:
+async def _export(cup: Cup) -> tuple[list[dict[str, Any]], str]:
     async with TestClient(TestServer(cup.collector.app())) as client:
         for table, seed in ((1, 13), (2, 14)):
             assert (await deliver(client, cup.game(1, table, seed=seed)))[1]["kept"] == "new"

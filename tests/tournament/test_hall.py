@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -27,8 +28,8 @@ async def _hall(cup: Cup, now: list[float]) -> None:
     view = cup.collector.view
     async with TestClient(TestServer(cup.collector.app())) as client:
 
-        async def status(box: str, **said: object) -> int:
-            body = to_bytes(BoxStatus(box, 8080, "Cup", **said))  # type: ignore[arg-type]
+        async def status(box: str, **said: Any) -> int:
+            body = to_bytes(BoxStatus(box, 8080, "Cup", **said))
             reply = await client.post(
                 STATUS_PATH, data=body, headers=sign_request(KEY, "POST", STATUS_PATH, body)
             )

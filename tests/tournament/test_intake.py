@@ -43,6 +43,11 @@ def _flip(p: dict[str, Any]) -> None:
     p["winner"] = "red" if p["winner"] == "black" else "black"
 
 
+def _ten_dons(p: dict[str, Any]) -> None:
+    for seat in p["seats"]:
+        seat["role"] = "don"
+
+
 def _raw(delivery: Delivery, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     data = delivery.to_json()
     change(data["protocol"])
@@ -58,7 +63,7 @@ async def _forged(cup: Cup) -> None:
     second = cup.game(1, 1, seed=3)  # another game played for the same seat
     after = cup.game(1, 2, seed=4, game=2)  # "next game" after the round: round 1, game 2
     dons = ["don"] * 10
-    attempts = {
+    attempts: dict[str, Delivery | dict[str, Any]] = {
         "round 9 is not in the seating": forged(
             good, lambda p: p["game"]["event"].update(round=9), lambda h: h["event"].update(round=9)
         ),
@@ -73,7 +78,7 @@ async def _forged(cup: Cup) -> None:
         "winner differ": forged(good, _flip),
         "can't start the journal's game": forged(
             good,
-            lambda p: [s.update(role="don") for s in p["seats"]],
+            _ten_dons,
             lambda h: h.update(roles=dons),
         ),
         "other settings than the tournament's: best_move": forged(

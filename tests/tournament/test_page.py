@@ -16,6 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from narrator.tournament.language import words
 from narrator.tournament.signing import sign_request
+from narrator.tournament.wire import Delivery
 from narrator.uplink.rounds import words as box_words
 from tests.tournament.cup import KEY, Cup, deliver, make_cup, organiser
 
@@ -149,3 +150,49 @@ async def _in_play(cup: Cup) -> None:
         assert sent.status == 400 and "only a finished game counts" in (await sent.json())["reason"]
         assert (await (await client.get("/api/state")).json())["games"] == []
         await organiser(client)
+
+
+def test_a_boxs_changed_result_waits_for_the_organisers_yes(tmp_path: Path) -> None:
+    asyncio.run(_yes(make_cup(tmp_path)))
+
+
+async def _yes(cup: Cup) -> None:
+    game = cup.game(1, 2, seed=16)
+    changed = Delivery(game.box, game.port, game.protocol.with_extra({5: 0.5}), game.journal)
+    async with TestClient(TestServer(cup.collector.app())) as client:
+        assert (await deliver(client, game))[1]["kept"] == "new"
+        assert (await deliver(client, changed))[1]["kept"] == "pending"
+        before = {line.player.name: line.total for line in cup.collector.standings()}
+        await organiser(client)
+        page = await (await client.get("/?lang=en")).text()
+        assert "Table 2, round 1: the box gives extra points 5: +0.5" in page
+        [fix] = cup.store.games()[0].corrections
+        no_name = await client.post(f"/corrections/{fix.id}/decide?lang=en", data={"yes": "1"})
+        assert no_name.status == 400 and "say who corrects" in await no_name.text()
+        assert {line.player.name: line.total for line in cup.collector.standings()} == before
+        yes = await client.post(
+            f"/corrections/{fix.id}/decide?lang=en", data={"yes": "1", "who": "Judge Ann"}
+        )
+        assert yes.status == 200 and "The decision is kept." in await yes.text()
+        seat5 = cup.seat(1, 2)[4]
+        after = {line.player.name: line.total for line in cup.collector.standings()}
+        assert after == {**before, seat5: before[seat5] + 0.5}
+        again = await client.post(f"/corrections/{fix.id}/decide?lang=en", data={"yes": "0", "who": "Bob"})
+        assert again.status == 400 and "that change is not waiting for a decision" in await again.text()
+        log = await (await client.get("/?lang=en")).text()
+        assert "Judge Ann: yes to change #" in log and "in force" in log
+
+
+def test_the_address_printed_is_one_a_phone_opens(tmp_path: Path) -> None:
+    cup = make_cup(tmp_path)
+
+    async def listen() -> str:
+        await cup.collector.start("0.0.0.0", 0)
+        try:
+            return cup.collector.address
+        finally:
+            await cup.collector.stop()
+
+    address = asyncio.run(listen())
+    assert address.startswith("http://") and address.endswith(f":{cup.collector.port}/")
+    assert not address.startswith(("http://0.0.0.0", "http://127.", "http://localhost")), address

@@ -49,11 +49,15 @@ def _templates(folder: Path) -> list[tuple[dict[str, Any], str]]:
     for seed in range(1, TEMPLATES + 1):
         names = [f"T{seed}-{s}" for s in range(1, 11)]
         game = record_game(folder / f"t{seed}", "sport", seed, names, {"tournament": "Bench cup"})
-        out.append((json.loads(game.protocol.read_text(encoding="utf-8")), game.journal.read_text(encoding="utf-8")))
+        out.append(
+            (json.loads(game.protocol.read_text(encoding="utf-8")), game.journal.read_text(encoding="utf-8"))
+        )
     return out
 
 
-def _for_table(template: tuple[dict[str, Any], str], game_id: str, names: list[str], event: dict[str, Any]) -> Delivery:
+def _for_table(
+    template: tuple[dict[str, Any], str], game_id: str, names: list[str], event: dict[str, Any]
+) -> Delivery:
     protocol, journal = json.loads(json.dumps(template[0])), template[1]
     first, rest = journal.split("\n", 1)
     head = json.loads(first)

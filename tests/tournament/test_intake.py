@@ -116,3 +116,23 @@ async def _forged(cup: Cup) -> None:
         russian = await (await client.get("/?lang=ru")).text()
         assert "Отклонённые протоколы" in russian and "тура 9 нет в рассадке" in russian
         assert "Somebody Else" in russian  # the stranger's name, escaped like every name
+
+
+def test_a_dead_boxs_late_game_counts_once_and_a_spares_other_game_does_not(tmp_path: Path) -> None:
+    asyncio.run(_spare(make_cup(tmp_path)))
+
+
+async def _spare(cup: Cup) -> None:
+    late = cup.game(1, 2, seed=17)  # box 2's game, delivered after the spare was sent the round
+    cup.store.saw_box("Spare box", "127.0.0.1", 8089, tables=2)
+    cup.store.assign("Spare box", 2)
+    cup.store.add_order(1, 2, "Spare box")
+    spares = forged(cup.game(1, 2, seed=18), box="Spare box")
+    async with TestClient(TestServer(cup.collector.app())) as client:
+        assert (await deliver(client, late))[1]["kept"] == "new"
+        assert (await deliver(client, late))[1]["kept"] == "same"
+        status, receipt = await deliver(client, spares)
+        assert (
+            status == 400 and "table 2's round 1 has its game already (from box Box 2)" in receipt["reason"]
+        )
+    assert [(g.table, g.box) for g in cup.store.games()] == [(2, "Box 2")]

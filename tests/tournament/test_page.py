@@ -123,6 +123,10 @@ async def _page(cup: Cup) -> None:
         assert "The correction is kept." not in await (await client.get("/?lang=en")).text()
         answer = await client.post("/rounds/9/send?lang=en", data={})
         assert answer.status == 400 and "there is no round 9" in await answer.text()
+        # "Send round" says on the page what each table answered (nothing listens at the
+        # boxes' addresses here), and that a table whose game is in was left alone.
+        sent = await (await client.post("/rounds/1/send?lang=en", data={})).text()
+        assert "Round 1: table 1: its game is in, table 2: out of reach." in sent
 
     # The log is public: everybody reads who corrected what and why.
     async with TestClient(TestServer(cup.collector.app())) as anon:

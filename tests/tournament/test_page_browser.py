@@ -36,7 +36,13 @@ def test_the_page_on_a_phone(tmp_path: Path) -> None:
     try:
         loop.call(_played(cup, port))
         with chromium(tmp_path / "profile") as driver:
+            # The page's own width exactly (the window's includes the browser's frame).
+            driver.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": 412, "height": 915, "deviceScaleFactor": 1, "mobile": True},
+            )
             driver.get(f"http://127.0.0.1:{port}/?lang=en")
+            assert driver.execute_script("return document.documentElement.clientWidth") == 412
             sections = driver.find_elements(By.CSS_SELECTOR, "main section")
             assert sections[0].find_element(By.TAG_NAME, "h2").text.lower() == "where do i sit"
             standings = driver.find_element(By.XPATH, "//h2[normalize-space()='Standings']")

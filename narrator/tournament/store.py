@@ -142,6 +142,7 @@ class Store:
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
         self._lock = threading.RLock()
         self._games: tuple[tuple[Any, ...], list[GameRecord]] | None = None
+        self._parsed: dict[str, Protocol] = {}
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self.path.chmod(0o600)
@@ -399,6 +400,18 @@ class Store:
         ):
             change = Change.from_json(json.loads(body))
             fixes.setdefault(g, []).append(Correction(i, g, at, source, who, why, change, parent))
+        rows = self._rows(
+            "SELECT game_id, round, table_no, box, received, players FROM protocols ORDER BY round, table_no"
+        )
+        # A kept protocol is never written again: each is read and parsed once.
+        new = [r[0] for r in rows if r[0] not in self._parsed]
+        for start in range(0, len(new), 500):
+            chunk = new[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for uid, body in self._rows(
+                f"SELECT game_id, body FROM protocols WHERE game_id IN ({marks})", chunk
+            ):
+                self._parsed[uid] = Protocol.from_json(json.loads(body), uid)
         games = [
             GameRecord(
                 uid,
@@ -406,14 +419,11 @@ class Store:
                 table,
                 box,
                 received,
-                Protocol.from_json(json.loads(body), uid),
+                self._parsed[uid],
                 tuple(json.loads(players)),
                 tuple(fixes.get(uid, [])),
             )
-            for uid, rnd, table, box, received, body, players in self._rows(
-                "SELECT game_id, round, table_no, box, received, body, players FROM protocols "
-                "ORDER BY round, table_no"
-            )
+            for uid, rnd, table, box, received, players in rows
         ]
         self._games = (version, games)
         return games

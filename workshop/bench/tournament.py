@@ -3,8 +3,9 @@ the collector: the seating's time and evenness, the games' intake per second (si
 deliveries over HTTP on 127.0.0.1: each game's journal replayed through the engine and
 its protocol rebuilt and compared before it is counted into SQLite, one after another as
 boxes send them), and the standings' refresh (every game's result in force, points by
-the rule set, the page's live part rendered), cold (every protocol read and parsed: a new
-one came in) and warm (the page's next asks).
+the rule set, the page's live parts rendered) just after a game came in (its protocol read
+and parsed, the others' kept), cold (a collector started again: every protocol read and
+parsed) and warm (the page's next asks).
 
 The games are six real games of simulated players (narrator.sim.recorded: journal and
 protocol as a box writes them), each given to many tables: its journal's header and its
@@ -29,7 +30,7 @@ from narrator.tournament.collector import Collector
 from narrator.tournament.event import Tournament
 from narrator.tournament.language import Words
 from narrator.tournament.organiser import make_seating
-from narrator.tournament.page import live
+from narrator.tournament.page import LIVE, live
 from narrator.tournament.seating import evenness
 from narrator.tournament.signing import make_key
 from narrator.tournament.store import Store
@@ -92,28 +93,36 @@ async def _bench(folder: Path, tables: int, rounds: int) -> dict[str, float | in
             seated = [names[p] for p in seating[r][t]]
             template = templates[(r * tables + t) % len(templates)]
             deliveries.append(_for_table(template, f"2026112{r % 10}-{t:06d}", seated, event))
-    await collector.start("127.0.0.1", 0)
-    try:
-        async with aiohttp.ClientSession() as http:
-            start = time.perf_counter()
-            for delivery in deliveries:
-                reply = await post(http, collector.url, key, delivery)
-                assert reply.ok and reply.data.get("kept") == "new", reply
-            intake = time.perf_counter() - start
-    finally:
-        await collector.stop()
 
     def refreshed(source: Store) -> float:
         start = time.perf_counter()
         collector.store = source
         view = collector.view()
         lines[:] = view.lines
-        live(Words("en"), view, True)
+        for part in LIVE:
+            live(Words("en"), view, True, part)
         return time.perf_counter() - start
 
     lines: list[Any] = []
-    # Cold: a store just opened (the collector restarted, or a game just came in): every
-    # protocol read and parsed. Warm: the page's next asks while nothing new came.
+    await collector.start("127.0.0.1", 0)
+    try:
+        async with aiohttp.ClientSession() as http:
+            start = time.perf_counter()
+            for delivery in deliveries[:-1]:
+                reply = await post(http, collector.url, key, delivery)
+                assert reply.ok and reply.data.get("kept") == "new", reply
+            intake = time.perf_counter() - start
+            refreshed(store)  # the page, seen before the round's last game comes in
+            start = time.perf_counter()
+            reply = await post(http, collector.url, key, deliveries[-1])
+            intake += time.perf_counter() - start
+            assert reply.ok
+    finally:
+        await collector.stop()
+    # A game just came in: the page's next ask reads the new one's protocol only. Cold: a
+    # store just opened (the collector restarted): every protocol read and parsed. Warm:
+    # the page's next asks while nothing new came.
+    new_game = refreshed(store)
     cold = min(refreshed(Store(folder / "t.sqlite")) for _ in range(3))
     warm = min(refreshed(store) for _ in range(3))
     assert sum(line.games for line in lines) == tables * rounds * 10
@@ -124,6 +133,7 @@ async def _bench(folder: Path, tables: int, rounds: int) -> dict[str, float | in
         "tournament_intake_per_s": round(len(deliveries) / intake, 1),
         "tournament_standings_refresh_ms": round(warm * 1000, 1),
         "tournament_standings_rebuild_ms": round(cold * 1000, 1),
+        "tournament_standings_new_game_ms": round(new_game * 1000, 1),
         "tournament_meetings_min": even.meetings_min,
         "tournament_meetings_max": even.meetings_max,
         "tournament_meetings_spread": even.meetings_spread,

@@ -455,7 +455,7 @@ def login(t: Words, wrong: bool) -> str:
 def sheet(t: Words, tournament: Tournament, lines: Sequence[Line], after: int, now: float) -> str:
     """The printable standings: the tournament's name, date, the round they stand after,
     and each player's rating id."""
-    after_words = t("sheet_after", n=after, rounds=tournament.rounds)
+    after_words = t("sheet_after", n=after, rounds=tournament.rounds) if after else t("sheet_none")
     date = t("sheet_date", date=tournament.date or "?")
     head = (
         f"<h1>{esc(tournament.name)}</h1><p>{esc(after_words)} · {esc(date)} · "

@@ -34,6 +34,7 @@ from pathlib import Path
 
 COOKIE = "narrator_session"
 SESSIONS_FILE = "web-sessions.json"
+PIN_FILE = "web-pin"  # the PIN the box made itself, mode 0600
 SESSION_HOURS = 12.0  # an evening's games from one sign-in, not the next week's
 
 log = logging.getLogger("narrator.web")
@@ -44,7 +45,7 @@ def load_or_make_pin(configured: str | None, folder: Path) -> str:
     state folder (mode 0600) so that a restart mid-game keeps the PIN the organiser has."""
     if configured:
         return configured
-    path = folder / "web-pin"
+    path = folder / PIN_FILE
     try:
         pin = path.read_text(encoding="utf-8").strip()
         if pin.isdigit() and len(pin) >= 4:

@@ -3,7 +3,7 @@
 Routes: /login (the PIN, or a one-time code in its place), /logout, /login/button (a
 phone waits for the box's Next button to be held), /login/invite (a signed-in phone makes
 a one-time code for a second device). The PIN is never in any answer: the sign-in page
-says where the organiser finds it (the config, the log, the keypad's terminal), and the
+says where the organiser finds it (the config, the log, the state folder's web-pin), and the
 box never says it aloud.
 """
 

@@ -22,6 +22,7 @@ import socket
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from aiohttp import web
@@ -426,8 +427,11 @@ class WebServer:
                             headers={"Cache-Control": "no-cache"})
 
     async def protocol(self, request: web.Request) -> web.StreamResponse:
-        """A finished game's protocol: only these three names in the protocols folder,
-        matched by pattern, so no request reaches any other file."""
+        """A game's protocol: only these three names in the protocols folder, matched by
+        pattern, so no request reaches any other file. A finished game's is anyone's; an
+        abandoned (or unplayed) game's holds every role of a game that never ended, and
+        is the signed-in organiser's only (found by a stranger at the table: it was
+        public, roles and all, from the moment of the abandon)."""
         match = _PROTOCOL.match(request.match_info["name"])
         if match is None:
             raise web.HTTPNotFound()
@@ -435,16 +439,31 @@ class WebServer:
         path = folder / match.group(0)
         box = self.host.box
         if box is not None and not box.game.over and isinstance(box.session, GameSession) \
-                and box.session.header.game_id == match.group("id"):
+                and box.session.files is None and box.session.header.game_id == match.group("id"):
             raise web.HTTPNotFound()  # the game in play has no protocol to show yet
         if path.resolve().parent != folder or not path.is_file():
             raise web.HTTPNotFound()
+        if not self.signed_in(request) and not finished(folder, match.group("id")):
+            if match.group("fmt") == "html":
+                raise web.HTTPSeeOther(f"/login?next=/protocols/{match.group(0)}")
+            return answer(401, self.text(), "sign_in_first", "enter the PIN first")
         kind = "text/html" if match.group("fmt") == "html" else "application/json"
         return web.Response(body=path.read_bytes(), content_type=kind, charset="utf-8",
                             headers=_NO_STORE)
 
 
 _NO_STORE = {"Cache-Control": "no-store"}
+
+
+def finished(folder: Path, game_id: str) -> bool:
+    """Whether the game's protocol is of a game that ended with its result (not
+    abandoned): its JSON says so. Without a readable one it is taken as unfinished."""
+    try:
+        data = json.loads((folder / f"{game_id}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("over") is True and not data.get("abandoned")
+
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False)

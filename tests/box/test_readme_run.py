@@ -139,6 +139,9 @@ def test_the_readme_s_laptop_command_shows_no_pin_on_the_players_terminal(tmp_pa
         assert f"http://127.0.0.1:{port}/".encode() in seen, seen
         assert b"PIN: not shown on this terminal" in seen, seen
         assert str(state / "web-pin").encode() in seen, seen
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/login") as page:
+            # Mock pins: no Next button anyone can hold, so the page offers none.
+            assert 'action="/login/button"' not in page.read().decode()
         request = urllib.request.Request(f"http://127.0.0.1:{port}/login", method="POST",
                                          data=f"pin={pin}&next=/game".encode())
 

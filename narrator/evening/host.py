@@ -63,6 +63,9 @@ class Evening:
         self.setup = setup  # the set-up of the game in play, else of the next game
         self.box: Box | None = None  # the game in play or just ended
         self.finished = False  # the last game ended with a result (not abandoned)
+        # A game ended here before this start (the page offers "next game, same names"
+        # then, and the first game's set-up on a box that has not played yet).
+        self.ended_before = False
         self.abandoned: ProtocolFiles | None = None  # the abandoned game's protocol
         self.held: Held | None = None  # an unfinished game this box can't play now
         # Hear of each operation: "start", "abandon" (the page refreshes, the log tells).
@@ -161,6 +164,7 @@ class Evening:
         how = last_end(self.state_dir)
         if how is None:
             return False
+        self.ended_before = True
         last = last_setup(self.state_dir)
         if last is not None:
             self.setup = last

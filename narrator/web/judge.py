@@ -101,9 +101,9 @@ def _night(t: Text, view: JudgeView) -> str:
     elif not entry.acts:
         out.append(f'<p class="moment">{esc(t("judge_nobody_acts"))}</p>')
     elif entry.entered is not None:
-        if entry.meeting:
+        if entry.meeting and len(entry.entered) != 1:
             said = t("judge_entered_seats", seats=", ".join(map(str, entry.entered)))
-        elif entry.entered[0]:
+        elif entry.meeting or entry.entered[0]:
             said = t("judge_entered", seat=entry.entered[0])
         else:
             said = t("judge_entered_nobody")

@@ -66,6 +66,25 @@ async def stranger_reads(base: str, app: web.Application, game_id: str) -> dict[
     return seen
 
 
+def readable(body: str) -> str:
+    """What an answer says: a JSON answer's (or live message's) values, not its keys (the
+    voice cache's "done" is no don); anything else as it is."""
+    text = body.split("data: ", 1)[1] if body.startswith(("retry:", "data:")) else body
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return body
+
+    def values(node: Any) -> list[str]:
+        if isinstance(node, dict):
+            return [v for item in node.values() for v in values(item)]
+        if isinstance(node, list):
+            return [v for item in node for v in values(item)]
+        return [str(node)]
+
+    return " ".join(values(data))
+
+
 def roles_told(seen: dict[str, tuple[int, str]], box: Box) -> list[str]:
     """Where an answer tells a role: a seat's role in a protocol or JSON, or a role word on
     a route that shows the game."""
@@ -78,7 +97,7 @@ def roles_told(seen: dict[str, tuple[int, str]], box: Box) -> list[str]:
         if '"role"' in body or "role:" in body.lower():
             found.append(f"{path}: a role field")
         if path.split("?")[0] in LIVE or path.startswith("/protocols/"):
-            hit = words.search(body)
+            hit = words.search(readable(body))
             if hit:
                 found.append(f"{path}: {hit.group(0)!r}")
     return found

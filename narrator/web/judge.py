@@ -12,7 +12,8 @@ box calls its meeting (or, with the phone's deal, the box knows them already).
 
 Only here, to a signed-in page of a game with a judge, are roles and night entries
 served: the game page, /api/state and the live stream stay the public view for everyone
-(signed in or not), and in a game without a judge this page shows no role to anyone.
+(signed in, they also show the cue being said, whose words name roles but never a
+seat's), and in a game without a judge this page shows no role to anyone.
 """
 
 from __future__ import annotations

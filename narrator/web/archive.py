@@ -129,7 +129,7 @@ def routes(server: WebServer, app: web.Application) -> None:
         state_dir = server.host.settings.state_dir
         games = played_games(state_dir)
         folder = protocols_dir(state_dir)
-        signed_in = server.signed_in(request)
+        signed_in = server.reads_roles(request)
         return server.html(t("nav_archive"), archive_page(
             t, games, lambda g: signed_in or finished(folder, g.game_id)), "archive", request)
 

@@ -241,20 +241,20 @@ def routes(server: WebServer, app: web.Application) -> None:
         return {"html": html, "key": hashlib.sha256(html.encode()).hexdigest()[:16]}
 
     async def judge_page(request: web.Request) -> web.StreamResponse:
-        if not server.signed_in(request):
+        if not server.reads_roles(request):
             raise web.HTTPSeeOther("/login?next=/judge")
         t = server.text()
         return server.html(t("judge_title"), page(state(t)), "judge", request)
 
     async def api_get(request: web.Request) -> web.StreamResponse:
         t = server.text()
-        if not server.signed_in(request):
+        if not server.reads_roles(request):
             return answer(401, t, "sign_in_first", "enter the PIN first")
         return web.json_response(state(t), headers=_NO_STORE)
 
     async def api_post(request: web.Request) -> web.StreamResponse:
         t = server.text()
-        if not server.signed_in(request):
+        if not server.reads_roles(request):
             return answer(401, t, "sign_in_first", "enter the PIN first")
         try:
             data = await request.json()

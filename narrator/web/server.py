@@ -296,6 +296,11 @@ class WebServer:
     def signed_in(self, request: web.Request) -> bool:
         return self.gate.valid(request.cookies.get(COOKIE))
 
+    def reads_roles(self, request: web.Request) -> bool:
+        """Signed in with the PIN (or a code), not by the box's Next button: the judge's
+        page, a deal's cards, an abandoned game's sheet."""
+        return self.gate.reads_roles(request.cookies.get(COOKIE))
+
     def html(self, title: str, body: str, page: str, request: web.Request,
              status: int = 200, t: Text | None = None, refresh: int = 0) -> web.Response:
         t = t or self.text()
@@ -452,7 +457,7 @@ class WebServer:
             raise web.HTTPNotFound()  # the game in play has no protocol to show yet
         if path.resolve().parent != folder or not path.is_file():
             raise web.HTTPNotFound()
-        if not self.signed_in(request) and not finished(folder, match.group("id")):
+        if not self.reads_roles(request) and not finished(folder, match.group("id")):
             if match.group("fmt") == "html":
                 raise web.HTTPSeeOther(f"/login?next=/protocols/{match.group(0)}")
             return answer(401, self.text(), "sign_in_first", "enter the PIN first")

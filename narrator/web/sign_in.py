@@ -92,7 +92,7 @@ def routes(server: WebServer, app: web.Application) -> None:
         ticket = request.cookies.get(ASK_COOKIE)
         state, left = server.button.state(ticket)
         if state == "granted":
-            response = _signed_in(server.gate.open_session(), next_url)
+            response = _signed_in(server.gate.open_session(by_button=True), next_url)
             response.del_cookie(ASK_COOKIE, path="/login")
             raise response
         if state == "expired":

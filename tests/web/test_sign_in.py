@@ -106,6 +106,15 @@ def test_holding_next_lets_the_waiting_phone_in_once_and_does_not_act_on_the_gam
         assert cookie["max-age"] == str(12 * 3600) and cookie["httponly"]
         assert cookie["samesite"] == "Strict"
         assert await can_correct(phone)
+        # Anyone at the table can reach the button: its session corrects the game but reads
+        # no role (the judge's page, a deal's cards, an abandoned sheet take the PIN).
+        assert (await phone.get("/api/judge")).status == 401
+        assert (await phone.get("/judge", allow_redirects=False)).status == 303
+        assert (await phone.get("/deal", allow_redirects=False)).status == 303
+        assert (await phone.post("/api/deal/peek?seat=1")).status == 401
+        gate = table.server.gate
+        assert not gate.reads_roles(cookie.value) and gate.valid(cookie.value)
+        assert gate.reads_roles(gate.open_session())  # the PIN's (or a code's) session does
         # Once: the ticket is spent, the other phone is not let in by the same hold.
         assert not await can_correct(other)
         again = await other.get("/login/button?next=/game", allow_redirects=False)

@@ -142,6 +142,7 @@ class Evening:
             self.held = None
             self.abandoned = held.session.abandon()
             remember_end(self.state_dir, "abandoned")
+            self.ended_before = True
             log.info("the unfinished game %s was set aside, abandoned", held.game_id)
             self._tell("abandon")
             return self.abandoned
@@ -200,6 +201,7 @@ class Evening:
                 task.cancel()
         self.finished = not self._ended.is_set() and box.game.over
         remember_end(self.state_dir, "finished" if self.finished else "abandoned")
+        self.ended_before = True
         return box.outcome if self.finished else None
 
     async def wanted(self) -> GameSetup:

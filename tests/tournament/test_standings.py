@@ -157,3 +157,45 @@ def test_one_game_per_planned_seat(tmp_path: Path) -> None:
         else:
             raise AssertionError("a second game for round 1, table 1 was kept")
     assert len(store.games()) == 2
+
+
+def test_the_organiser_s_extra_points_on_the_page_reach_the_standings(tmp_path: Path) -> None:
+    """Only a corrected winner was tried (issue 33: extra points dropped by the correction
+    passed every test). Signed in on the collector's page, the organiser gives game A's
+    extra points again (seat 4 +1, seat 2 -0.5): the standings count them at once, and a
+    later correction replaces them, as the hand-made table says."""
+    import asyncio
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from narrator.tournament.collector import Collector
+    from narrator.tournament.event import Tournament
+
+    key = "WXYZ-2345-6789-ABCD"
+    store, _ids = played(tmp_path / "t.sqlite")
+    cup = Tournament("Cup", tables=1, rounds=2, settings={"best_move": True})
+    collector = Collector(store, key, cup)
+
+    async def totals(client: TestClient[Any, Any]) -> dict[int, float]:
+        got = await (await client.get("/api/standings")).json()
+        return {int(line["name"][1:]): line["total"] for line in got["standings"]}
+
+    def extra(seat: int, value: float) -> dict[str, str]:
+        return {"game_id": UID_A, "kind": "extra", "seat": str(seat), "value": str(value),
+                "who": "Judge Ann", "why": "the table's judge gave it"}
+
+    async def main() -> None:
+        async with TestClient(TestServer(collector.app())) as client:
+            refused = await client.post("/corrections", data=extra(4, 1))
+            assert refused.status == 401 and await totals(client) == {p: v[0] for p, v in HAND.items()}
+            signed = await client.post("/login", data={"key": key}, allow_redirects=False)
+            assert signed.status == 303
+            for seat, value in ((4, 1.0), (2, -0.5)):
+                r = await client.post("/corrections", json=extra(seat, value))
+                assert r.status == 200, await r.text()
+            assert await totals(client) == {p: v[0] for p, v in HAND.items()} | {4: 2.0, 2: -0.5}
+            r = await client.post("/corrections", json=extra(4, 0.25))
+            assert r.status == 200
+            assert await totals(client) == {p: v[0] for p, v in HAND.items()} | {4: 1.25, 2: -0.5}
+
+    asyncio.run(main())

@@ -368,18 +368,28 @@ journalctl -b -u narrator-firstboot -o cat --no-pager | grep -c '{PIN}\\|short' 
             code, body = self.page.get("/api/state")
             if code != 200:
                 return False, f"/api/state {code}"
-            view = json.loads(body)
-            return view.get("phase") not in (None, "setup") and not view.get("over"), body[:120]
+            game = json.loads(body).get("game") or {}
+            return game.get("phase") not in (None, "setup") and not game.get("over"), body[:120]
 
         wait_for(playing, 600)
         # Let the game go on a little: the journal has more than its start.
         time.sleep(20)
-        view = json.loads(self.page.get("/api/state")[1])
-        self.facts["game"] = view["id"]
-        self.facts["phase"] = f"{view['phase']} {view.get('day')}"
+        game = self.game()
+        self.facts["game"] = str(game["id"])
+        self.facts["phase"] = f"{game['phase']} {game.get('day')}"
         lines = self.sh("ls -l /var/lib/narrator/journal | tail -n +2 | awk '{print $5, $9}'", ok=False)
-        return (f"game {view['id']} ({view['rules']}, {view['lang']}) in {self.facts['phase']}; "
-                f"journal: {lines}")
+        return (f"game {game['id']} ({game['rules']}, {game['lang']}) in {self.facts['phase']}"
+                f"{', paused' if game.get('paused') else ''}; journal: {lines}")
+
+    def game(self) -> dict[str, object]:
+        """/api/state's game: {"game": {"id", "phase", "day", ...}, "seats": [...]}."""
+        code, body = self.page.get("/api/state")
+        if code != 200:
+            raise CheckFailed(f"/api/state {code}: {body[:200]}")
+        game = json.loads(body).get("game")
+        if not isinstance(game, dict) or "id" not in game:
+            raise CheckFailed(f"/api/state has no game: {body[:200]}")
+        return game
 
     def power_cut(self) -> str:
         assert self.guest is not None
@@ -390,13 +400,14 @@ journalctl -b -u narrator-firstboot -o cat --no-pager | grep -c '{PIN}\\|short' 
     def resumed(self) -> str:
         log = self.sh("journalctl -b -u narrator -o cat --no-pager | grep -iE 'resum|unfinished' | head -3",
                       ok=False)
-        code, body = self.page.get("/api/state")
-        if code != 200:
-            raise CheckFailed(f"/api/state {code}; log: {log}")
-        view = json.loads(body)
-        if view["id"] != self.facts.get("game"):
-            raise CheckFailed(f"game {view['id']}, not {self.facts.get('game')}; log: {log}")
-        return f"game {view['id']} again, in {view['phase']} {view.get('day')}; log: {log[:250]}"
+        try:
+            game = self.game()
+        except CheckFailed as exc:
+            raise CheckFailed(f"{exc}; log: {log}") from None
+        if game["id"] != self.facts.get("game"):
+            raise CheckFailed(f"game {game['id']}, not {self.facts.get('game')}; log: {log}")
+        return (f"game {game['id']} again, in {game['phase']} {game.get('day')} (cut in "
+                f"{self.facts.get('phase')}); log: {log[:250]}")
 
     def clean_off(self) -> str:
         assert self.guest is not None

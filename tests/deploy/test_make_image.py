@@ -105,6 +105,23 @@ def test_the_images_units_are_ones_systemd_takes(tmp_path: Path) -> None:
     assert problems == [], done.stderr
 
 
+def test_the_card_is_mounted_by_label_and_the_boot_partition_is_waited_for() -> None:
+    """The first boot check found narrator-firstboot skipped: udev's coldplug took over
+    2 min emulated and the boot partition's label hit systemd's 90 s. A slow card or a busy
+    first boot must not skip the card's settings (nor stop the boot: nofail)."""
+    rows = {f[1]: f for f in (line.split() for line in (ROOT / "image/fstab").read_text().splitlines())
+            if f and not f[0].startswith("#")}
+    assert rows["/"][0] == "LABEL=RASPIROOT"
+    boot = rows["/boot/firmware"]
+    assert boot[0] == "LABEL=RASPIFIRM" and boot[2] == "vfat"
+    options = dict(o.partition("=")[::2] for o in boot[3].split(","))
+    assert "nofail" in options and {"fmask", "dmask"} <= options.keys()
+    wait = re.fullmatch(r"(\d+)min", options.get("x-systemd.device-timeout", ""))
+    assert wait is not None and int(wait[1]) >= 5, boot[3]
+    firstboot = (ROOT / "image/narrator-firstboot.service").read_text()
+    assert re.search(r"^RequiresMountsFor=.*/boot/firmware", firstboot, re.M)
+
+
 def test_boot_check_dry_run_lists_its_boots_and_steps(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "workshop.bootcheck", "--dry-run", "--work",
                            str(tmp_path / "w"), str(tmp_path / "card.img")], capture_output=True,

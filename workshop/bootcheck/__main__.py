@@ -368,8 +368,11 @@ journalctl -b -u narrator-firstboot -o cat --no-pager | grep -c '{PIN}\\|short' 
             code, body = self.page.get("/api/state")
             if code != 200:
                 return False, f"/api/state {code}"
-            game = json.loads(body).get("game") or {}
-            return game.get("phase") not in (None, "setup") and not game.get("over"), body[:120]
+            try:
+                game = game_of(code, body)
+            except CheckFailed as exc:
+                return False, str(exc)
+            return game["phase"] != "setup" and not game.get("over"), body[:120]
 
         wait_for(playing, 600)
         # Let the game go on a little: the journal has more than its start.
@@ -382,14 +385,7 @@ journalctl -b -u narrator-firstboot -o cat --no-pager | grep -c '{PIN}\\|short' 
                 f"{', paused' if game.get('paused') else ''}; journal: {lines}")
 
     def game(self) -> dict[str, object]:
-        """/api/state's game: {"game": {"id", "phase", "day", ...}, "seats": [...]}."""
-        code, body = self.page.get("/api/state")
-        if code != 200:
-            raise CheckFailed(f"/api/state {code}: {body[:200]}")
-        game = json.loads(body).get("game")
-        if not isinstance(game, dict) or "id" not in game:
-            raise CheckFailed(f"/api/state has no game: {body[:200]}")
-        return game
+        return game_of(*self.page.get("/api/state"))
 
     def power_cut(self) -> str:
         assert self.guest is not None
@@ -450,6 +446,17 @@ journalctl -b -u narrator-firstboot -o cat --no-pager | grep -c '{PIN}\\|short' 
                 self.guest.power_cut()
         failed = any(s.result == "FAIL" for s in self.report.steps)
         return 1 if failed else 0
+
+
+def game_of(code: int, body: str) -> dict[str, object]:
+    """/api/state's game: {"game": {"id", "phase", "day", ...}, "seats": [...]}
+    (tests/deploy/test_boot_check.py reads a real box's answer with it)."""
+    if code != 200:
+        raise CheckFailed(f"/api/state {code}: {body[:200]}")
+    game = json.loads(body).get("game")
+    if not isinstance(game, dict) or "id" not in game or "phase" not in game:
+        raise CheckFailed(f"/api/state has no game: {body[:200]}")
+    return game
 
 
 def dry_run(check: Check) -> None:

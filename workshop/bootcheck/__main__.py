@@ -69,11 +69,13 @@ class Step:
 @dataclass
 class Report:
     steps: list[Step] = field(default_factory=list)
+    # The check's own commit when it started (HEAD may move on during a long run).
+    commit: str = field(default_factory=lambda: git("rev-parse", "--short", "HEAD"))
 
     def markdown(self, image: Path, started: str, extra: Sequence[str]) -> str:
         failed = sum(s.result == "FAIL" for s in self.steps)
         lines = ["# Boot check", "",
-                 f"- date: {started}; commit {git('rev-parse', '--short', 'HEAD')}",
+                 f"- date: {started}; commit {self.commit}",
                  f"- machine: {os.uname().machine}, {cpu_name()}, {os.cpu_count()} cores; {qemu_version()}",
                  f"- image: {image} ({image.stat().st_size // 2**20} MB)" if image.exists()
                  else f"- image: {image}",
@@ -81,7 +83,8 @@ class Report:
                  "cmdline; times are emulated: not a Pi's", *extra, "",
                  "| step | result | time | note |", "|---|---|---:|---|"]
         for s in self.steps:
-            lines.append(f"| {s.name} | {s.result} | {s.seconds:.0f} s | {s.note.replace('|', '/')} |")
+            note = s.note.replace("|", "/").replace("\n", " / ")  # one table row per step
+            lines.append(f"| {s.name} | {s.result} | {s.seconds:.0f} s | {note} |")
         lines += ["", f"{len(self.steps) - failed} of {len(self.steps)} steps passed, {failed} failed."]
         return "\n".join(lines) + "\n"
 

@@ -27,8 +27,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="0.0.0.0:8090",
         help="the tournament's page (default 0.0.0.0:8090: the club's network)",
     )
-    parser.add_argument("--tables", type=int, default=2)
-    parser.add_argument("--rounds", type=int, help="default: 8 (with --demo: 2)")
+    parser.add_argument(
+        "--tables", type=int, help="at most this many tables a round (default: as many as the players fill)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, help="every player every round, this many (default: 8; with --demo: 2)"
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="each player's games, any field: players x games must fill whole tables, the rest sit out "
+        "a round in turn (default: --rounds)",
+    )
+    parser.add_argument(
+        "--seating",
+        metavar="FILE.yaml",
+        help="the seating's weights over narrator/tournament/seating.yaml, and pairs kept apart, judges",
+    )
     parser.add_argument("--rules", default="sport", help="a bundled rule set")
     parser.add_argument(
         "--preset",
@@ -99,8 +115,10 @@ def run(args: argparse.Namespace) -> int:
     from narrator.tournament.store import Store, StoreError
 
     rounds = args.rounds if args.rounds is not None else 2 if args.demo is not None else 8
-    if args.tables < 1 or rounds < 1:
+    if (args.tables is not None and args.tables < 1) or rounds < 1:
         raise InputFileError("command line", "--tables/--rounds", "at least 1")
+    if args.games is not None and args.games < 1:
+        raise InputFileError("command line", "--games", "at least 1")
     if args.demo is not None:
         from narrator.tournament.demo import run_demo
 
@@ -139,10 +157,22 @@ def run(args: argparse.Namespace) -> int:
                 store.add_player(name, club, rating)
     except StoreError as exc:
         raise InputFileError(str(args.players), "", str(exc)) from None
+    from narrator.tournament.seating_rules import load_rules
+
     collector = Collector(
         store,
         key,
-        Tournament(args.name, args.rules, settings, args.lang, args.tables, rounds, seed=args.seed),
+        Tournament(
+            args.name,
+            args.rules,
+            settings,
+            args.lang,
+            args.tables or 0,
+            rounds,
+            seed=args.seed,
+            games=args.games or 0,
+            seating=load_rules(args.seating) if args.seating else None,
+        ),
     )
     if args.export:
         from narrator.tournament.exports import write_all

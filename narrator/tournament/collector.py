@@ -28,7 +28,7 @@ from aiohttp import web
 
 from narrator.tournament import page
 from narrator.tournament.exports import polemica_of, standings_csv
-from narrator.tournament.seating import SeatingError, make_schedule
+from narrator.tournament.seating import SeatingError, SeatingRules, seat_named
 from narrator.tournament.signing import NONCE, SIGNATURE, Verifier, answer_ok, sign_request, signed_json
 from narrator.tournament.standings import Line, standings
 from narrator.tournament.store import Store, StoreError
@@ -49,10 +49,12 @@ class Tournament:
     rules: str = "sport"
     settings: Mapping[str, Any] = field(default_factory=dict)
     lang: str = "en"
-    tables: int = 1
-    rounds: int = 1
+    tables: int = 0  # at most this many a round; 0: as many as the players fill
+    rounds: int = 1  # once seated: the rounds the seating has
     seats: int = 10
     seed: int = 1
+    games: int = 0  # each player's; 0: one a round, `rounds` of them
+    seating: SeatingRules | None = None  # None: the defaults (narrator/tournament/seating.yaml)
 
 
 class Collector:
@@ -67,6 +69,8 @@ class Collector:
         self.url = ""  # where the boxes deliver: set once listening
         self.port = 0
         self._runner: web.AppRunner | None = None
+        if store.seated():
+            tournament.rounds = max(store.seating())
         store.put(
             name=tournament.name,
             rules=tournament.rules,
@@ -203,14 +207,19 @@ class Collector:
 
     def make_seating(self) -> None:
         players = self.store.players()
-        if len(players) != self.t.tables * self.t.seats:
-            raise SeatingError(
-                f"{len(players)} players for {self.t.tables} tables of {self.t.seats}: "
-                f"{self.t.tables * self.t.seats} are needed"
-            )
-        schedule = make_schedule(len(players), self.t.tables, self.t.rounds, self.t.seed)
+        seating = seat_named(
+            [p.name for p in players],
+            [p.club for p in players],
+            self.t.games or self.t.rounds,
+            self.t.tables or None,
+            self.t.seating,
+            self.t.seed,
+            self.t.seats,
+        )
         ids = [p.id for p in players]
-        self.store.set_seating([[[ids[i] for i in table] for table in rnd] for rnd in schedule])
+        self.store.set_seating([[[ids[i] for i in table] for table in rnd] for rnd in seating.rounds])
+        self.t.rounds = len(seating.rounds)
+        self.store.put(rounds=self.t.rounds)
 
     async def send_round(self, request: web.Request) -> web.StreamResponse:
         self._organiser(request)

@@ -1,4 +1,5 @@
-"""`narrator bench --only tournament`: a simulated 30-table, 10-round tournament through
+"""`narrator bench --only tournament`: the seating's figures for fields of 23 to 300
+players (workshop/bench/seating.py), then a simulated 30-table, 10-round tournament through
 the collector: the seating's time and evenness, the protocols' intake per second (signed
 deliveries over HTTP on 127.0.0.1 into SQLite, one after another as boxes send them), and
 the standings' refresh (all games' protocols in force, points by the rule set, the page's
@@ -27,9 +28,11 @@ from narrator.tournament.store import Store
 
 
 def run(quick: bool) -> dict[str, float | int | str]:
+    from workshop.bench import seating
+
     tables, rounds = (4, 2) if quick else (30, 10)
     with tempfile.TemporaryDirectory(prefix="bench-tourney-") as tmp:
-        return asyncio.run(_bench(Path(tmp), tables, rounds))
+        return {**asyncio.run(_bench(Path(tmp), tables, rounds)), **seating.run(quick)}
 
 
 def _template(folder: Path) -> dict[str, Any]:

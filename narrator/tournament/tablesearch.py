@@ -119,7 +119,8 @@ def search(
         if name in by_name and 0 <= p < n:
             clash[p][by_name[name]] = weights.judge
     tables = [_greedy(playing, seats, meet, at, up, tup, clash, rng) for playing in rounds]
-    s = _State(n, tables, meet, at, stride, clash, (math.floor(target), math.ceil(target)), share)
+    band = (math.floor(target), math.ceil(target))
+    s = _State(n, tables, meet, at, stride, clash, band, share, weights.tables > 0)
     run = _anneal(s, up, down, tup, tdown, rng, steps)
     cost = sum(f[meet[a][b]] for a in range(n) for b in range(a + 1, n))
     cost += sum(ft[c] for p in s.playing for c in at[p])
@@ -212,10 +213,12 @@ class _State:
         clash: list[list[float]],
         band: tuple[int, int],
         share: float,
+        weighed: bool,
     ) -> None:
         self.n, self.tables, self.meet, self.at, self.stride, self.clash = n, tables, meet, at, stride, clash
         self.lo, self.hi = band
         self.share = share
+        self.weighed = weighed  # whether table numbers count at all
         self.movable = [r for r in range(len(tables)) if len(tables[r]) > 1]
         self.playing = sorted({p for rnd in tables for table in rnd for p in table})
         self.where = [[-1] * n for _ in tables]
@@ -258,7 +261,8 @@ class _State:
                         self.off += 1
                     elif at[p][t] > share + 1:
                         self.spare.append((p, -1 - r))
-        self.off += sum(1 for p in self.playing for c in at[p] if not low <= c <= high)
+        if self.weighed:
+            self.off += sum(1 for p in self.playing for c in at[p] if not low <= c <= high)
 
     def perfect(self) -> bool:
         return not self.off

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator.cli import main
 from narrator.errors import ConfigError
 from narrator.tournament.collector import Collector, Tournament
 from narrator.tournament.seating import Seating, SeatingError, make_schedule, seat, seat_named
@@ -104,6 +105,11 @@ def test_pairs_kept_apart_and_judges_conflicts() -> None:
     for rnd in s.rounds:
         assert 10 in rnd[2]  # conflicts with the judges of tables 1 and 2
     assert s.figures.meetings_max <= 5  # the others pay little for it (target 2.48)
+    # With the judges weighing next to nothing in the search, the conflicts it leaves are
+    # renumbered away, or swapped where no numbering can (10 and 11 at one table).
+    conflicts = [("Ivanova", 10), ("Petrov", 10), ("Sidorov", 11)]
+    light = seat(30, 8, judges=judges, conflicts=conflicts, rules=replace(ONE, judge=1e-6))
+    assert light.figures.judge_conflicts == 0 and light.unresolved == 0
 
 
 def test_a_later_round_reseated_after_withdrawals() -> None:
@@ -195,3 +201,18 @@ def test_the_settings_file(tmp_path: Path) -> None:
     path.write_text("apart: {pairs: [[Anna, Nobody]]}")
     with pytest.raises(SeatingError, match=r"apart\.pairs.*'Nobody' is not a player"):
         seat_named(names, [""] * 20, 4, rules=load_rules(path))
+
+
+def test_the_command_line_refuses_a_bad_seating_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "mine.yaml"
+    bad.write_text("seats: {halves: -1}\n")
+    out = str(tmp_path / "out")
+    assert (
+        main(["tournament", "--state-dir", str(tmp_path / "t"), "--seating", str(bad), "--export", out]) == 2
+    )
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "mine.yaml" in err and "seats.halves" in err
+    assert main(["tournament", "--state-dir", str(tmp_path / "t"), "--games", "0", "--export", out]) == 2
+    assert "--games" in capsys.readouterr().err

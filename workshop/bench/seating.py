@@ -4,8 +4,9 @@ they fill, by the default rules (narrator/tournament/seating.yaml). For each: th
 the search's time (CPU seconds of this process: the machine's load is other processes'),
 its steps and restarts, the pairs' meetings min / max / spread against the target
 games x 9 / (players - 1), the seat numbers' weighted spread against its bound, the table
-numbers' spread, the sit-outs. Then 93 players of 9 clubs (one of a dozen, one of three,
-the rest alone or in pairs) with the clubs kept apart: the kept-apart pairs' meetings.
+numbers' spread, the sit-outs. Then 93 and 300 players of clubs (`clubs`: two thirds of the
+field in clubs of 12, 6, 4, 3 and 2) kept apart: the clubmates' meetings against the fewest
+the rounds allow (a club of 12 at 9 tables seats two together at 3 of them).
 `--quick`: 23 players only.
 """
 
@@ -16,17 +17,39 @@ import time
 from narrator.tournament.seating import Figures, Seating, seat
 
 
-def _field(players: int, clubs: list[str] | None = None) -> tuple[Seating, float]:
+def _field(players: int, club: list[str] | None = None) -> tuple[Seating, float]:
     start = time.process_time()
-    seating = seat(players, 10, clubs=clubs or ())
+    seating = seat(players, 10, clubs=club or ())
     return seating, time.process_time() - start
 
 
-def _clubs(players: int) -> list[str]:
-    """A real field's clubs: one large, one small, most players with a friend or alone."""
-    out = ["Big"] * 12 + ["Small"] * 3
-    out += [f"Pair {i // 2}" for i in range(2 * 7)]
+# A real field's clubs: one of a dozen, smaller ones, players with a friend; a third alone.
+CLUB_SIZES = (12, 6, 4, 3, 2, 2)
+
+
+def clubs(players: int) -> list[str]:
+    out: list[str] = []
+    while len(out) < players * 2 // 3:
+        count = len(set(out))
+        out += [f"Club {count}"] * CLUB_SIZES[count % len(CLUB_SIZES)]
     return (out + [""] * players)[:players]
+
+
+def club_floor(rounds: list[list[list[int]]], club: list[str]) -> int:
+    """The fewest meetings of clubmates any seating of these rounds' players can have: a
+    club's c players of a round at k tables share some (c // k + 1 at c % k tables)."""
+    floor = 0
+    for rnd in rounds:
+        members: dict[str, int] = {}
+        for table in rnd:
+            for p in table:
+                if club[p]:
+                    members[club[p]] = members.get(club[p], 0) + 1
+        k = len(rnd)
+        for c in members.values():
+            q, r = divmod(c, k)
+            floor += r * (q + 1) * q // 2 + (k - r) * q * (q - 1) // 2
+    return floor
 
 
 def _meetings(f: Figures) -> str:
@@ -60,15 +83,18 @@ def run(quick: bool) -> dict[str, float | int | str]:
                 f"{key}_games": f"{f.games_min}..{f.games_max}",
             }
         )
-    if not quick:
-        s, seconds = _field(93, _clubs(93))
+    for n in () if quick else (93, 300):
+        club = clubs(n)
+        s, seconds = _field(n, club)
         f = s.figures
         out.update(
             {
-                "seating_93_clubs_cpu_s": round(seconds, 2),
-                "seating_93_clubs_apart_meetings": f.apart_meetings,
-                "seating_93_clubs_meetings": _meetings(f),
-                "seating_93_clubs_meetings_pairs": _pairs(f),
+                f"seating_{n}_clubs_cpu_s": round(seconds, 2),
+                f"seating_{n}_clubs_steps": s.steps,
+                f"seating_{n}_clubs_apart_meetings": f.apart_meetings,
+                f"seating_{n}_clubs_apart_floor": club_floor(s.rounds, club),
+                f"seating_{n}_clubs_meetings": _meetings(f),
+                f"seating_{n}_clubs_meetings_pairs": _pairs(f),
             }
         )
     return out

@@ -25,6 +25,7 @@ from narrator.tournament.page import Words, live
 from narrator.tournament.seating import evenness
 from narrator.tournament.signing import make_key, sign_request
 from narrator.tournament.store import Store
+from workshop.bench.seating import clubs
 
 
 def run(quick: bool) -> dict[str, float | int | str]:
@@ -50,8 +51,9 @@ async def _bench(folder: Path, tables: int, rounds: int) -> dict[str, float | in
     key = make_key()
     store = Store(folder / "t.sqlite")
     collector = Collector(store, key, Tournament("Bench cup", tables=tables, rounds=rounds))
+    club = clubs(tables * 10)
     for i in range(tables * 10):
-        store.add_player(f"Player {i}", f"Club {i % 7}")
+        store.add_player(f"Player {i}", club[i])
     start = time.perf_counter()
     collector.make_seating()
     seating_s = time.perf_counter() - start

@@ -56,18 +56,21 @@ def plan_rounds(
     """The players of each round until every player's games `left` are played: each round
     as many full tables as it can fill (at most `tables`), of the players with the most
     games left; ties go to those who sat out more (`sat_out`: rounds sat out before), then
-    by a random order drawn once. A round's players come in no particular order."""
+    by chance. A round's players come in no particular order."""
     left = {p: g for p, g in left.items() if g > 0}
     sat = {p: (sat_out or {}).get(p, 0) for p in left}
     if sum(left.values()) % seats:
         raise SeatingError(
             f"{len(left)} players have {sum(left.values())} games left: not whole tables of {seats}"
         )
-    order = list(left)
-    rng.shuffle(order)
-    tie = {p: i for i, p in enumerate(order)}
     rounds: list[list[int]] = []
     while left:
+        # Ties drawn afresh each round: an order drawn once would sit the same players out
+        # together round after round (and, at one table a round, seat the same ten
+        # together again: no search can mend that, it has no two tables to swap between).
+        order = list(left)
+        rng.shuffle(order)
+        tie = {p: i for i, p in enumerate(order)}
         k = min(tables, len(left) // seats)
         if k < 1:
             raise SeatingError(

@@ -79,7 +79,9 @@ def seat(
     """Seat `players` (indexes 0..players-1) for `games` games each, at most `tables`
     tables a round (default: as many as the field fills). `clubs`: each player's club
     ("" for none): two of one club are kept apart, as are the `apart` pairs. `judges`:
-    table number -> judge; `conflicts`: (judge, player) who must not meet at a table."""
+    table number -> judge; `conflicts`: (judge, player): the player never at that judge's
+    table. `history`: the rounds played ([round][table][seat - 1] -> player), counted in
+    every balance; `present`: the players to seat (default: all), each up to `games`."""
     rules = rules or default_rules()
     who = sorted(set(present) if present is not None else range(players))
     if any(not 0 <= p < players for p in who):
@@ -119,7 +121,7 @@ def seat(
         if best is None or found.cost < best.cost:
             best = found
         if found.perfect:
-            break  # every pair within one of the target: no restart can do better
+            break  # nothing out of place: another restart could do little better
     assert best is not None
     rounds = best.rounds
     rng = random.Random(f"{seed}/seats")

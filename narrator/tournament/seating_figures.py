@@ -28,6 +28,8 @@ class Figures:
     meetings_max: int  # the most
     meetings_spread: int  # max - min
     meetings_pairs: dict[int, int]  # meetings -> pairs that met that often
+    meetings_variance: float  # of all pairs' meetings
+    variance_bound: float  # the least any seating of these rounds' players could have
     apart_meetings: int  # games shared by pairs kept apart
     seat_spread_weighted: float  # over seats, weighted: max - min of the players' games there
     seat_spread_bound: int  # what it could be at best: 0 when the games fill the seats evenly, else 1
@@ -112,6 +114,8 @@ def figures(
         meetings_max=max(pairs),
         meetings_spread=max(pairs) - min(pairs),
         meetings_pairs=dict(sorted(Counter(pairs).items())),
+        meetings_variance=round(_variance([meet[a][b] for i, a in enumerate(who) for b in who[i + 1 :]]), 3),
+        variance_bound=round(variance_bound(rounds, who), 3),
         apart_meetings=sum(meet[a][b] for a, b in kept if a < players and b < players),
         seat_spread_weighted=round(
             sum(w * s for w, s in zip(weights, spreads, strict=True)) / sum(weights), 3
@@ -140,3 +144,38 @@ def figures(
             if (name, p) in bad
         ),
     )
+
+
+def _variance(values: Sequence[int]) -> float:
+    if not values:
+        return 0.0
+    mean = sum(values) / len(values)
+    return sum((v - mean) ** 2 for v in values) / len(values)
+
+
+def variance_bound(rounds: Sequence[Sequence[Sequence[int]]], who: Sequence[int]) -> float:
+    """A floor under the variance of the pairs' meetings, whoever sits where: two rounds
+    share at least the pairs that the players common to both must form (a round's table
+    of them split as evenly as can be over the other round's tables), and a pair meeting
+    m times is in C(m, 2) such round pairs; so the sum of m^2 has a floor (the total of
+    meetings is fixed). Nor can whole numbers be nearer their mean than its fraction
+    allows. (Why 23 players at 2 tables a round cannot all meet 3 to 5 times.)"""
+    n = len(who)
+    pairs = n * (n - 1) // 2
+    if pairs == 0:
+        return 0.0
+    total = sum(len(t) * (len(t) - 1) // 2 for r in rounds for t in r)
+    mean = total / pairs
+    present = set(who)
+    sets = [{p for t in r for p in t if p in present} for r in rounds]
+    shared = 0
+    for i, rnd in enumerate(rounds):
+        for j in range(i + 1, len(rounds)):
+            k = len(rounds[j])
+            for table in rnd:
+                c = sum(1 for p in table if p in sets[j])
+                q, extra = divmod(c, k)
+                shared += extra * (q + 1) * q // 2 + (k - extra) * q * (q - 1) // 2
+    by_overlap = (2 * shared + total) / pairs - mean**2
+    frac = mean - math.floor(mean)
+    return max(by_overlap, frac * (1 - frac))

@@ -21,6 +21,11 @@ from collections.abc import Sequence
 Round = list[list[int]]  # [table][seat - 1] -> player
 
 
+def seat_groups(seats: int) -> tuple[list[int], list[int]]:
+    """Each seat's pair (1-2 -> 0, 3-4 -> 1...) and half (1-5 -> 0, 6-10 -> 1)."""
+    return [s // 2 for s in range(seats)], [s * 2 // seats for s in range(seats)]
+
+
 def order_seats(
     rounds: list[Round],
     seats: int,
@@ -33,24 +38,6 @@ def order_seats(
 ) -> None:
     """Reorder every table of `rounds` in place. `weights`: by seat (index seat - 1)."""
     _colour(rounds, seats)
-    _polish(rounds, seats, weights, pairs, halves, rng, steps, history)
-
-
-def seat_groups(seats: int) -> tuple[list[int], list[int]]:
-    """Each seat's pair (1-2 -> 0, 3-4 -> 1...) and half (1-5 -> 0, 6-10 -> 1)."""
-    return [s // 2 for s in range(seats)], [s * 2 // seats for s in range(seats)]
-
-
-def _polish(
-    rounds: list[Round],
-    seats: int,
-    weights: Sequence[float],
-    pairs: float,
-    halves: float,
-    rng: random.Random,
-    steps: int,
-    history: Sequence[Sequence[Sequence[int]]],
-) -> None:
     tables = [t for rnd in rounds for t in rnd if len(t) > 1]
     if not tables or steps <= 0:
         return

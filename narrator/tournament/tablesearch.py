@@ -46,15 +46,7 @@ class Found:
 
     def swap_cost(self, x: Sequence[int], y: Sequence[int], a: int, b: int) -> float:
         """What swapping player a of table x with player b of table y adds to the meetings."""
-        ma, mb, up, down = self.meet[a], self.meet[b], self.up, self.down
-        d = 0.0
-        for c in x:
-            if c != a:
-                d += up[mb[c]] + down[ma[c]]
-        for c in y:
-            if c != b:
-                d += up[ma[c]] + down[mb[c]]
-        return d
+        return _meet_delta(self.meet, self.up, self.down, x, y, a, b)
 
     def swap(self, x: list[int], y: list[int], a: int, b: int) -> None:
         _move(self.meet, x, y, a, b)
@@ -177,6 +169,27 @@ def _count(meet: list[list[int]], table: Sequence[int]) -> None:
         for b in table:
             if b != a:
                 row[b] += 1
+
+
+def _meet_delta(
+    meet: list[list[int]],
+    up: list[float],
+    down: list[float],
+    x: Sequence[int],
+    y: Sequence[int],
+    a: int,
+    b: int,
+) -> float:
+    """The meetings' cost change as a (at x) and b (at y) swap: 4 x (seats - 1) lookups."""
+    ma, mb = meet[a], meet[b]
+    d = 0.0
+    for c in x:
+        if c != a:
+            d += up[mb[c]] + down[ma[c]]
+    for c in y:
+        if c != b:
+            d += up[ma[c]] + down[mb[c]]
+    return d
 
 
 def _move(meet: list[list[int]], x: Sequence[int], y: Sequence[int], a: int, b: int) -> None:
@@ -314,15 +327,9 @@ def _anneal(
         return r, t1, s1, t2, int(rand() * len(tables[r][t2])), whole
 
     def swap_delta(x: list[int], y: list[int], a: int, b: int, t1: int, t2: int) -> float:
-        ma, mb, aa, ab, ca, cb = meet[a], meet[b], at[a], at[b], clash[a], clash[b]
+        aa, ab, ca, cb = at[a], at[b], clash[a], clash[b]
         d = tup[aa[t2]] + tdown[aa[t1]] + tup[ab[t1]] + tdown[ab[t2]] + ca[t2] - ca[t1] + cb[t1] - cb[t2]
-        for c in x:
-            if c != a:
-                d += up[mb[c]] + down[ma[c]]
-        for c in y:
-            if c != b:
-                d += up[ma[c]] + down[mb[c]]
-        return d
+        return d + _meet_delta(meet, up, down, x, y, a, b)
 
     def renumber_delta(x: list[int], y: list[int], t1: int, t2: int) -> float:
         d = 0.0

@@ -3,11 +3,12 @@ tournament` runs it): 23, 38, 93, 100 and 300 players, 10 games each, at as many
 they fill, by the default rules (narrator/tournament/seating.yaml). For each: the rounds,
 the search's time (CPU seconds of this process: the machine's load is other processes'),
 its steps and restarts, the pairs' meetings min / max / spread against the target
-games x 9 / (players - 1), the seat numbers' weighted spread against its bound, the table
-numbers' spread, the sit-outs. Then 93 and 300 players of clubs (`clubs`: two thirds of the
-field in clubs of 12, 6, 4, 3 and 2) kept apart: the clubmates' meetings against the fewest
-the rounds allow (a club of 12 at 9 tables seats two together at 3 of them).
-`--quick`: 23 players only.
+games x 9 / (players - 1) and their variance against a floor no seating of these rounds
+can beat (seating_figures.variance_bound), the seat numbers' weighted spread against its
+bound, the table numbers' spread, the sit-outs. Then 93 and 300 players of clubs (`clubs`:
+two thirds of the field in clubs of 12, 6, 4, 3 and 2) kept apart: the clubmates' meetings
+against the fewest the rounds allow (a club of 12 at 9 tables seats two together at 3 of
+them). `--quick`: 23 players only.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ def run(quick: bool) -> dict[str, float | int | str]:
                 f"{key}_target": f.target,
                 f"{key}_meetings": _meetings(f),
                 f"{key}_meetings_pairs": _pairs(f),
+                f"{key}_meetings_variance": f"{f.meetings_variance} (bound {f.variance_bound})",
                 f"{key}_seat_spread_weighted": f"{f.seat_spread_weighted} (bound {f.seat_spread_bound})",
                 f"{key}_table_spread": f.table_spread,
                 f"{key}_sat_out": f"{f.sat_out_min}..{f.sat_out_max}",

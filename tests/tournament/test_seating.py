@@ -77,8 +77,10 @@ def test_the_restarts_reach_the_bound_the_old_seating_missed() -> None:
     # 4 tables x 3 rounds: a round-1 table splits at best 3 + 3 + 2 + 2 over a later
     # round's tables, so 32 pairs meet twice for each pair of rounds: 96 at least, none
     # three times. The old seating's default seed left 6 pairs meeting every round.
-    counts = Counter(_meetings(seat(40, 3).rounds).values())
+    four = seat(40, 3)
+    counts = Counter(_meetings(four.rounds).values())
     assert counts[3] == 0 and counts[2] == 96
+    assert four.figures.meetings_variance == four.figures.variance_bound  # the floor, reached
     # The README's 3 tables x 8 rounds (target 2.48): no pair never meeting and none 5
     # times (the old seating: 4 and 9).
     f = seat(30, 8).figures

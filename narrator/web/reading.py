@@ -57,15 +57,18 @@ def info_of(box: Box) -> GameInfo:
     rules = box.game.engine.rules
     words = role_words(tuple(rules.roles))
     teams = tuple((name, role.team) for name, role in rules.roles.items())
+    # A best move is named by the first night's victim in their last word: none where the
+    # shot say no last word (classic, boxed), and the page offers no button for it.
+    best = "shot" in rules.day.last_word_after
     session = box.session
     if isinstance(session, GameSession):
         header = session.header
         names = tuple(getattr(header, "names", ()) or ())
         return GameInfo(header.game_id, rules.name, rules.title, header.lang, names, words,
-                        forfeit=rules.forfeit, input=header.input, deal=header.deal,
-                        teams=teams)
+                        forfeit=rules.forfeit, best_move=best, input=header.input,
+                        deal=header.deal, judge=bool(header.judge), teams=teams)
     return GameInfo("", rules.name, rules.title, "en", (), words, forfeit=rules.forfeit,
-                    teams=teams)
+                    best_move=best, teams=teams)
 
 
 @functools.cache
@@ -79,7 +82,9 @@ def role_words(roles: tuple[str, ...]) -> re.Pattern[str]:
     return role_pattern(names)
 
 
-def view_of(box: Box) -> View:
+def view_of(box: Box, every_cue: bool = False) -> View:
+    """The public view of the game; `every_cue`: with the cue being said even when it names
+    a role (the signed-in organiser's)."""
     st = box.game.state
     timers = box.performer.timers
     timer: Timer | None = None
@@ -99,7 +104,7 @@ def view_of(box: Box) -> View:
     # is in the log): the page says in words what is wrong and what to do.
     return public_state(info_of(box), st, timer, box.performer.last_said, formats,
                         fault="journal_unwritable" if box.disk_fault else None,
-                        unsaved=box.unsaved)
+                        unsaved=box.unsaved, every_cue=every_cue)
 
 
 def abandoned_view(view: View, files: ProtocolFiles | None) -> View:

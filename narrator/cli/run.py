@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
             from narrator.web.site import serve
 
             page = await serve(service, settings, service.clock, service.announce, service.evening)
-        uplink = Uplink(settings, service.clock, args.table, args.mdns)
+        uplink = Uplink(settings, service.clock, args.table, args.mdns, service.evening)
         await uplink.start(settings.web.host, page.port if page is not None else None)
         stops.append(uplink.stop)
         if page is not None:

@@ -8,18 +8,27 @@ import asyncio
 import csv
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.errors import InputFileError
 
+if TYPE_CHECKING:
+    from narrator.mdns import Announcer, Browser
+    from narrator.tournament.collector import Collector
+    from narrator.tournament.event import Tournament
+    from narrator.tournament.store import Store
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", default="Tournament", help="the tournament's name")
+    # The tournament's own flags default to None: given, they must agree with the
+    # tournament kept in --state-dir (a new one takes them, defaults for the rest).
+    parser.add_argument("--name", help="the tournament's name (a new one: Tournament)")
     parser.add_argument(
         "--state-dir",
         metavar="DIR",
         default="tournament",
-        help="where the tournament is kept (tournament.sqlite, key, exports)",
+        help="where the tournament is kept (tournament.sqlite, key, exports); started again with "
+        "only this, the collector goes on with the tournament as it was",
     )
     parser.add_argument(
         "--listen",
@@ -28,30 +37,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the tournament's page (default 0.0.0.0:8090: the club's network)",
     )
     parser.add_argument(
-        "--tables", type=int, help="at most this many tables a round (default: as many as the players fill)"
+        "--tables",
+        type=int,
+        help="at most this many tables a round (a new tournament: as many as the players fill)",
     )
     parser.add_argument(
-        "--rounds", type=int, help="every player every round, this many (default: 8; with --demo: 2)"
+        "--rounds", type=int, help="every player every round, this many (a new tournament: 8; with --demo: 2)"
     )
     parser.add_argument(
         "--games",
         type=int,
         metavar="N",
         help="each player's games, any field: players x games must fill whole tables, the rest sit out "
-        "a round in turn (default: --rounds)",
+        "a round in turn (instead of --rounds)",
     )
     parser.add_argument(
         "--seating",
         metavar="FILE.yaml",
         help="the seating's weights over narrator/tournament/seating.yaml, and pairs kept apart, judges",
     )
-    parser.add_argument("--rules", default="sport", help="a bundled rule set")
+    parser.add_argument("--rules", help="a bundled rule set (a new tournament: sport)")
     parser.add_argument(
         "--preset",
         metavar="NAME",
         help="a preset of the rule set's settings for every game, e.g. tournament (sport)",
     )
-    parser.add_argument("--lang", choices=("en", "ru"), default="en")
+    parser.add_argument("--lang", choices=("en", "ru"), help="the boxes' and the page's language (en)")
     parser.add_argument(
         "--players",
         metavar="FILE.csv",
@@ -61,9 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--mdns",
         metavar="all|off|ADDRESS",
         default="all",
-        help="find the boxes by mDNS on every interface, not at all, or on one",
+        help="find the boxes (and announce the collector) by mDNS on every interface, not at all, or on one",
     )
-    parser.add_argument("--seed", type=int, default=1, help="the seating's random seed")
+    parser.add_argument("--seed", type=int, help="the seating's random seed (a new tournament: 1)")
     parser.add_argument(
         "--export",
         metavar="DIR",
@@ -110,15 +121,10 @@ def _read_players(path: Path) -> list[tuple[str, str, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from narrator.tournament.collector import Collector, Tournament
+    from narrator.tournament.collector import Collector
     from narrator.tournament.seating import SeatingError
     from narrator.tournament.store import Store, StoreError
 
-    rounds = args.rounds if args.rounds is not None else 2 if args.demo is not None else 8
-    if (args.tables is not None and args.tables < 1) or rounds < 1:
-        raise InputFileError("command line", "--tables/--rounds", "at least 1")
-    if args.games is not None and args.games < 1:
-        raise InputFileError("command line", "--games", "at least 1")
     if args.demo is not None:
         from narrator.tournament.demo import run_demo
 
@@ -129,86 +135,149 @@ def run(args: argparse.Namespace) -> int:
         )
         key = _key(folder)
         host, port = _listen(args.listen if args.listen != "0.0.0.0:8090" else "127.0.0.1:0")
-        asyncio.run(run_demo(args.demo, rounds, folder, key, port))
+        asyncio.run(run_demo(args.demo, args.rounds or 2, folder, key, port))
         return 0
-    from narrator.rules.loader import bundled_names
-
-    if args.rules not in bundled_names():
-        raise InputFileError(
-            "command line", "--rules", f"one of {', '.join(bundled_names())}, not {args.rules!r}"
-        )
-    settings: dict[str, Any] = {}
-    if args.preset:
-        from narrator.rules.loader import load_bundled
-        from narrator.rules.settings import configure, with_preset
-
-        base = load_bundled(args.rules)
-        settings = with_preset(base, args.preset, {})
-        configure(base, settings, 10)  # refused here (exit 2), not at every box
-        settings = {k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()}
     folder = Path(args.state_dir)
     host, port = _listen(args.listen)
+    try:
+        store = Store(folder / "tournament.sqlite")
+    except StoreError as exc:
+        raise InputFileError(str(folder / "tournament.sqlite"), "", str(exc)) from None
+    tournament = _tournament(args, store, folder)
     key = _key(folder)
-    store = Store(folder / "tournament.sqlite")
     players = _read_players(Path(args.players)) if args.players else []
     try:
-        if players and not store.players():
-            for name, club, rating in players:
-                store.add_player(name, club, rating)
+        _add_players(store, players, args.players)
     except StoreError as exc:
         raise InputFileError(str(args.players), "", str(exc)) from None
-    from narrator.tournament.seating_rules import load_rules
-
-    collector = Collector(
-        store,
-        key,
-        Tournament(
-            args.name,
-            args.rules,
-            settings,
-            args.lang,
-            args.tables or 0,
-            rounds,
-            seed=args.seed,
-            games=args.games or 0,
-            seating=load_rules(args.seating) if args.seating else None,
-        ),
-    )
+    collector = Collector(store, key, tournament)
     if args.export:
-        from narrator.tournament.exports import write_all
-        from narrator.tournament.page import Words, sheet
-
-        lines = collector.standings()
-        written = write_all(
-            Path(args.export), args.name, lines, store.games(), sheet(Words(args.lang), args.name, lines)
-        )
-        print(f"{len(written)} files written to {args.export}")
-        return 0
+        return _export(collector, Path(args.export))
 
     async def main() -> None:
-        from narrator.tournament.discovery import Discovery, for_key
+        from narrator.tournament.discovery import announcer, box_browser
 
         await collector.start(host, port)
-        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
         # The key is the organiser's: shown on this terminal only, never on the page.
-        print(f"the tournament's page: http://{shown}:{collector.port}/\ntournament key: {key}", flush=True)
-        discovery = None
+        print(f"the tournament's page: {collector.address}\ntournament key: {key}", flush=True)
+        interfaces = None if args.mdns == "all" else [args.mdns]
+        on_network: list[Announcer | Browser] = []
         if args.mdns != "off":
 
             def found(table: str, address: str, box_port: int) -> None:
-                store.saw_box(table, address, box_port)
+                store.saw_box(
+                    table, address, box_port, tables=collector.t.table_count(len(store.players()))
+                )
 
-            discovery = Discovery(for_key(key, found), None if args.mdns == "all" else [args.mdns])
-            await discovery.start()
+            on_network = [
+                box_browser(key, found, interfaces),
+                announcer(
+                    key, tournament.name, args.mdns if interfaces else host, collector.port, interfaces
+                ),
+            ]
+            for part in on_network:
+                await part.start()
         try:
             await asyncio.Event().wait()
         finally:
-            if discovery is not None:
-                await discovery.stop()
+            for part in on_network:
+                await part.stop()
             await collector.stop()
 
     try:
         asyncio.run(main())
     except (SeatingError, StoreError) as exc:
         raise InputFileError(str(args.state_dir), "", str(exc)) from None
+    return 0
+
+
+def _tournament(args: argparse.Namespace, store: Store, folder: Path) -> Tournament:
+    """The tournament the store keeps, or a new one from the flags; flags that contradict
+    the kept one are refused in one line (exit 2)."""
+    from narrator.rules.loader import bundled_names
+    from narrator.tournament.event import TournamentError, resume
+
+    given = {
+        "name": args.name.strip() if isinstance(args.name, str) else None,
+        "rules": args.rules,
+        "preset": args.preset,
+        "lang": args.lang,
+        "tables": args.tables,
+        "rounds": args.rounds,
+        "seed": args.seed,
+        "games": args.games,
+        "seating": _seating_file(args.seating) if args.seating else None,
+    }
+    if given["games"] is not None and given["rounds"] is not None:
+        raise InputFileError("command line", "--games", "--games or --rounds, not both")
+    for flag in ("tables", "rounds", "games"):
+        if given[flag] is not None and not 1 <= given[flag] <= 999:
+            raise InputFileError("command line", f"--{flag}", "from 1 to 999")
+    if given["name"] is not None and not 0 < len(given["name"]) <= 80:
+        raise InputFileError("command line", "--name", "1 to 80 characters")
+    rules = given["rules"] or "sport"
+    if rules not in bundled_names():
+        raise InputFileError("command line", "--rules", f"one of {', '.join(bundled_names())}, not {rules!r}")
+    settings: dict[str, Any] = {}
+    stored = store.tournament()
+    if stored is None and given["preset"]:
+        from narrator.rules.loader import load_bundled
+        from narrator.rules.settings import configure, with_preset
+
+        base = load_bundled(rules)
+        settings = with_preset(base, given["preset"], {})
+        configure(base, settings, 10)  # refused here (exit 2), not at every box
+        settings = {k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()}
+    try:
+        return resume(stored, given, settings)
+    except TournamentError as exc:
+        raise InputFileError(str(folder / "tournament.sqlite"), "", str(exc)) from None
+
+
+def _seating_file(name: str) -> str:
+    """The organiser's seating file's text, checked here (exit 2 naming the file, the key
+    and the problem) and kept in the store as it was read."""
+    from narrator.tournament.seating_rules import default_rules, parse_rules
+
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(name, "", f"cannot read it: {exc}") from None
+    parse_rules(text, name, default_rules())
+    return text
+
+
+def _add_players(store: Store, players: list[tuple[str, str, str]], source: str | None) -> None:
+    """The players file once; given again, it must name the players the store has."""
+    have = [(p.name, p.club, p.rating_id) for p in store.players()]
+    if not players:
+        return
+    if not have:
+        for name, club, rating in players:
+            store.add_player(name, club, rating)
+        return
+    wanted = [(n.strip(), c.strip(), r.strip()) for n, c, r in players]
+    if wanted != have:
+        raise InputFileError(
+            str(source),
+            "",
+            f"the tournament has {len(have)} other players already: leave --players out to go on",
+        )
+
+
+def _export(collector: Collector, folder: Path) -> int:
+    from narrator.tournament.exports import polemica_records, write_all
+    from narrator.tournament.language import Words
+
+    t = collector.t
+    records = polemica_records(collector.store.games(), t, collector.store.players(), t.rule_set)
+    written = write_all(folder, t, collector.standings(), records, collector.sheet(Words(t.lang)))
+    print(
+        f"{len(written)} files written to {folder}"
+        + (
+            f"; {len(records.skipped)} games not in the Polemica format (polemica/skipped.txt)"
+            if records.skipped
+            else ""
+        )
+    )
     return 0

@@ -5,7 +5,10 @@ black winner. `narrator.records.polemica.read_record` reads the export back and
 `narrator.records.replay.replay` of it gives the same eliminations and winner.
 
 What the format cannot say is left out, and `to_polemica` raises ExportError for a game it
-cannot describe at all (another rule set's roles, a draw).
+cannot describe at all (another rule set's roles, an abandoned game). Two things the
+platform's own records do not carry are added so that a replay plays the game as it was
+played: a draw (tournament practice: three rounds without an elimination) is `result` 2,
+and `config.narratorSettings` holds every rule-set setting the game was played with.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from narrator.errors import NarratorError
 from narrator.records.journal import write_private
 
 ROLE_CODES = {"don": 0, "mafia": 1, "civilian": 2, "sheriff": 3}
-RESULT_CODES = {"red": 0, "black": 1}
+RESULT_CODES = {"red": 0, "black": 1, "draw": 2}
 _ZERO_VOTING = {"none": "none", "lift_only": "liftOnly"}
 
 
@@ -102,6 +105,8 @@ def to_polemica(protocol: Mapping[str, Any]) -> dict[str, Any]:
         config["zeroVoting"] = _ZERO_VOTING[first_day]
     if isinstance(settings.get("day.lift_three_of_nine"), bool):
         config["lift3From9"] = settings["day.lift_three_of_nine"]
+    if settings:
+        config["narratorSettings"] = dict(settings)
     record: dict[str, Any] = {
         "id": None, "stage": stage, "checks": checks, "shots": shots, "votes": votes,
         "result": RESULT_CODES.get(winner) if over and isinstance(winner, str) else None,

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import RecordError
+from narrator.rules.loader import load_bundled
 from narrator.yamlfile import read_text
 
 ROLE_NAMES = {0: "don", 1: "mafia", 2: "civilian", 3: "sheriff"}
-RESULTS = {0: "red", 1: "black"}
+RESULTS = {0: "red", 1: "black", 2: "draw"}  # 2: narrator's own (a draw)
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,17 @@ class _Reader:
                 self.int_in(stage[key], 0, 99, f"{where}.{key}")
         return stage
 
+    def narrator_settings(self, value: Any) -> dict[str, Any]:
+        if value is None:
+            return {}
+        where = "config.narratorSettings"
+        settings = self.obj(value, where)
+        try:
+            load_bundled("sport").with_settings(settings)
+        except ValueError as exc:
+            raise self.fail(where, str(exc)) from None
+        return dict(settings)
+
     def game(self, data: Any) -> PolemicaGame:
         data = self.obj(data, "(top)")
         players = self.seq(data.get("players"), "players")
@@ -183,7 +195,7 @@ class _Reader:
         result = data.get("result")
         if stage.get("type") == "gameOver" and (
                 not isinstance(result, int) or isinstance(result, bool) or result not in RESULTS):
-            raise self.fail("result", f"a finished game needs result 0 or 1, got {result!r}")
+            raise self.fail("result", f"a finished game needs result 0, 1 or 2 (a draw), got {result!r}")
         config = data.get("config") if isinstance(data.get("config"), dict) else {}
         zero = data.get("zeroVoting", config.get("zeroVoting"))
         settings: dict[str, Any] = {}
@@ -203,6 +215,8 @@ class _Reader:
         # Neither 000 nor 001 has a best move (sport's default is off); Polemica's games are
         # tournament games, scored with it, whether or not this one's first victim made one.
         settings["best_move"] = True
+        # A record narrator exported names every setting its game was played with.
+        settings.update(self.narrator_settings(config.get("narratorSettings")))
         return PolemicaGame(
             path=self.path, game_id=data.get("id") if isinstance(data.get("id"), int) else None,
             roles=roles, shots=shots, checks=checks, nominations=nominations, votes=votes,

@@ -1,107 +1,102 @@
 """The collector: the tournament's web server on a laptop (or one of the boxes).
 
-- the public page (standings, seating, tables, games and their protocol sheets, exports)
-  and its JSON (`/api/standings`, `/api/state`): anybody on the network may read them;
-- the organiser's controls behind the tournament key (`/login`): add players, seat the
-  rounds, send a round to the boxes, correct a game;
-- `/api/box/protocol`: a box delivers a finished game, signed with the key
-  (narrator.tournament.signing); the answer is signed too, and acknowledges it.
+- the public page (where do I sit, every table's state, standings, games and their
+  protocol sheets, the corrections' log, the seating, exports) and its JSON
+  (`/api/standings`, `/api/state`): anybody on the network may read them;
+- the organiser's controls behind the tournament key (`/login`; narrator.tournament.organiser);
+- the boxes' side (narrator.tournament.wire): `Delivery` of a finished game, checked
+  against the seating and replayed through the engine before it counts
+  (narrator.tournament.intake), and `BoxStatus`, each signed with the key, each answered
+  signed. A refused delivery is kept with its reason, for the organiser to see.
 
-Sending a round pushes each table's seating to the box that has its table number,
-signed; the box answers, signed, that it has taken it.
+Sending a round pushes each table's seating to the box that has its table (a `RoundOrder`,
+signed); the box answers, signed, that it has taken it or played it already.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import logging
-import secrets
 import socket
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
 import aiohttp
 from aiohttp import web
 
+from narrator.lan import reachable_host
 from narrator.tournament import page
-from narrator.tournament.exports import polemica_of, standings_csv
-from narrator.tournament.seating import SeatingError, SeatingRules, seat_named
-from narrator.tournament.signing import NONCE, SIGNATURE, Verifier, answer_ok, sign_request, signed_json
-from narrator.tournament.standings import Line, standings
+from narrator.tournament.corrections import in_force
+from narrator.tournament.event import Tournament
+from narrator.tournament.exports import polemica_records, standings_csv
+from narrator.tournament.hall import SILENT_AFTER, current_round
+from narrator.tournament.http import COOKIE, html, token_hash
+from narrator.tournament.intake import Plan, PlannedSeat, Refused, check
+from narrator.tournament.language import Why, Words
+from narrator.tournament.signing import NONCE, Verifier, signed_json
+from narrator.tournament.standings import Line, counted, standings
 from narrator.tournament.store import Store, StoreError
+from narrator.tournament.wire import (
+    DELIVERY_PATH,
+    STATUS_PATH,
+    BoxStatus,
+    Delivery,
+    Receipt,
+    RoundOrder,
+    WireError,
+    post,
+)
 
 log = logging.getLogger("narrator.tournament")
 
-COOKIE = "narrator_tournament"
-ROUND_PATH = "/api/tournament/round"  # on the box
-PROTOCOL_PATH = "/api/box/protocol"  # here
 BODY_MAX = 4 * 1024 * 1024
 
 
-@dataclass
-class Tournament:
-    """What the organiser set when starting the collector."""
-
-    name: str
-    rules: str = "sport"
-    settings: Mapping[str, Any] = field(default_factory=dict)
-    lang: str = "en"
-    tables: int = 0  # at most this many a round; 0: as many as the players fill
-    rounds: int = 1  # once seated: the rounds the seating has
-    seats: int = 10
-    seed: int = 1
-    games: int = 0  # each player's; 0: one a round, `rounds` of them
-    seating: SeatingRules | None = None  # None: the defaults (narrator/tournament/seating.yaml)
-
-
 class Collector:
-    def __init__(self, store: Store, key: str, tournament: Tournament) -> None:
+    def __init__(
+        self,
+        store: Store,
+        key: str,
+        tournament: Tournament,
+        now: Callable[[], float] = time.time,
+        silent_after: float = SILENT_AFTER,
+    ) -> None:
         self.store = store
         self.key = key
         self.t = tournament
+        self.now = now
+        self.silent_after = silent_after
+        store.set_tournament(tournament)
         self.verifier = Verifier(key, seen=store.nonce_book())
         # The organisers signed in, as hashes of their cookies, kept in the store: a restart
         # does not sign them out, and the store holds nothing a cookie could be made from.
         self.sessions: set[str] = set(store.get("sessions", []))
+        self.flash: dict[str, tuple[str, bool]] = {}  # a session's next notice: (words, refusal)
+        self.host = ""
         self.url = ""  # where the boxes deliver: set once listening
         self.port = 0
         self._runner: web.AppRunner | None = None
-        if store.seated():
-            tournament.rounds = max(store.seating())
-        store.put(
-            name=tournament.name,
-            rules=tournament.rules,
-            settings=dict(tournament.settings),
-            lang=tournament.lang,
-            tables=tournament.tables,
-            rounds=tournament.rounds,
-        )
 
     # -- the server
     def app(self) -> web.Application:
+        from narrator.tournament.organiser import routes
+
         app = web.Application(client_max_size=BODY_MAX)
         r = app.router
         r.add_get("/", self.home)
         r.add_get("/static/style.css", self.style)
-        r.add_get("/login", self.login_page)
-        r.add_post("/login", self.login)
-        r.add_post("/logout", self.logout)
-        r.add_post("/players", self.add_player)
-        r.add_post("/seating", self.seat)
-        r.add_post("/rounds/{n}/send", self.send_round)
-        r.add_post("/corrections", self.correct)
-        r.add_post("/boxes", self.number_box)
         r.add_get("/games/{id}", self.protocol_sheet)
         r.add_get("/export/standings.csv", self.export_csv)
         r.add_get("/export/sheet", self.export_sheet)
         r.add_get("/export/polemica.json", self.export_polemica)
         r.add_get("/api/standings", self.api_standings)
         r.add_get("/api/state", self.api_state)
-        r.add_post(PROTOCOL_PATH, self.take_protocol)
+        r.add_post(DELIVERY_PATH, self.take_delivery)
+        r.add_post(STATUS_PATH, self.take_status)
+        routes(self, app)
         return app
 
     async def start(self, host: str, port: int) -> None:
@@ -112,188 +107,148 @@ class Collector:
         server = getattr(site, "_server", None)
         sockets = getattr(server, "sockets", None) or []
         self.port = sockets[0].getsockname()[1] if sockets else port
-        self.url = f"http://{host}:{self.port}"
+        self.host = host
+        self.url = f"http://{_host(host)}:{self.port}"
 
     async def stop(self) -> None:
         if self._runner is not None:
             await self._runner.cleanup()
 
+    @property
+    def address(self) -> str:
+        """The page's address as a phone on the club's network opens it."""
+        return f"http://{_host(reachable_host(self.host or '0.0.0.0'))}:{self.port}/"
+
     # -- what the pages show
     def standings(self) -> list[Line]:
-        return standings(self.store.players(), self.store.seating(), self.store.games())
+        rules = self.t.rule_set
+        return standings(self.store.players(), counted(self.store.games(), rules), rules)
 
-    def _words(self, request: web.Request) -> page.Words:
+    def view(self) -> page.View:
+        rules = self.t.rule_set
+        games = self.store.games()
+        return page.View(
+            tournament=self.t,
+            players=self.store.players(),
+            lines=self.standings(),
+            seating=self.store.seating(),
+            boxes=self.store.boxes(),
+            orders=self.store.orders(),
+            games=games,
+            results={g.uid: in_force(g.protocol, g.corrections, rules) for g in games},
+            refusals=self.store.refusals(),
+            now=self.now(),
+            address=self.address,
+            silent_after=self.silent_after,
+        )
+
+    def plan(self) -> Plan:
+        names = {p.id: p.name for p in self.store.players()}
+        seating = self.store.seating()
+        return Plan(
+            self.t.rounds,
+            {
+                (rnd, table): PlannedSeat(
+                    rnd, table, rnd, tuple(seated), tuple(names.get(p, "") for p in seated)
+                )
+                for rnd, tables in seating.items()
+                for table, seated in tables.items()
+            },
+        )
+
+    def words(self, request: web.Request) -> Words:
         lang = request.query.get("lang") or (
             "ru" if request.headers.get("Accept-Language", "").lower().startswith("ru") else self.t.lang
         )
-        return page.Words(lang)
+        return Words(lang)
+
+    def session(self, request: web.Request) -> str:
+        return token_hash(request.cookies.get(COOKIE, ""))
 
     def signed_in(self, request: web.Request) -> bool:
-        return _hash(request.cookies.get(COOKIE, "")) in self.sessions
+        return self.session(request) in self.sessions
 
-    def _live(self, t: page.Words) -> str:
-        return page.live(
+    def render(
+        self, request: web.Request, notice: str = "", refusal: bool = False, status: int = 200
+    ) -> web.Response:
+        from narrator.tournament.page_forms import controls
+
+        t = self.words(request)
+        view = self.view()
+        signed = self.signed_in(request)
+        if not notice and signed:
+            notice, refusal = self.flash.pop(self.session(request), ("", False))
+        body = page.page(
             t,
-            self.t.name,
-            self.standings(),
-            self.store.players(),
-            self.store.boxes(),
-            self.store.seating(),
-            self.store.sent(),
-            self.store.games(),
+            view,
+            controls(t, view) if signed else "",
+            page.notice(t, notice, refusal),
+            signed,
+            who=request.query.get("who", "")[:80],
         )
+        return html(body, status)
 
     async def home(self, request: web.Request) -> web.Response:
-        t = self._words(request)
-        if request.query.get("fragment"):
-            return _html(self._live(t))
-        signed = self.signed_in(request)
-        controls = (
-            page.controls(t, self.t.rounds, self.store.seated(), self.store.games(), self.store.boxes())
-            if signed
-            else ""
-        )
-        return _html(page.page(t, self.t.name, self.t.rules, self._live(t), controls, signed))
+        part = request.query.get("fragment")
+        if part:
+            return html(page.live(self.words(request), self.view(), self.signed_in(request), part))
+        return self.render(request)
 
     async def style(self, request: web.Request) -> web.Response:
         css = (resources.files("narrator.web.static") / "style.css").read_text(encoding="utf-8")
         return web.Response(text=css, content_type="text/css")
 
-    async def login_page(self, request: web.Request) -> web.Response:
-        return _html(page.login(self._words(request), wrong=False))
-
-    async def login(self, request: web.Request) -> web.StreamResponse:
-        from narrator.tournament.signing import normal_key
-
-        fields = await _fields(request)
-        if normal_key(str(fields.get("key", ""))) != normal_key(self.key):
-            return _html(page.login(self._words(request), wrong=True), status=401)
-        token = secrets.token_urlsafe(24)
-        self.sessions.add(_hash(token))
-        self.store.put(sessions=sorted(self.sessions))
-        response = web.HTTPSeeOther(f"/?lang={self._words(request).lang}")
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
-        raise response
-
-    async def logout(self, request: web.Request) -> web.StreamResponse:
-        self.sessions.discard(_hash(request.cookies.get(COOKIE, "")))
-        self.store.put(sessions=sorted(self.sessions))
-        response = web.HTTPSeeOther("/")
-        response.del_cookie(COOKIE, path="/")
-        raise response
-
-    # -- the organiser's controls
-    def _organiser(self, request: web.Request) -> None:
-        if not self.signed_in(request):
-            raise web.HTTPUnauthorized(text="sign in with the tournament key first")
-
-    async def add_player(self, request: web.Request) -> web.StreamResponse:
-        self._organiser(request)
-        fields = await _fields(request)
-        try:
-            player = self.store.add_player(
-                str(fields.get("name", "")), str(fields.get("club", "")), str(fields.get("rating_id", ""))
-            )
-        except StoreError as exc:
-            return _refuse(request, str(exc))
-        return _done(request, player.to_json())
-
-    async def seat(self, request: web.Request) -> web.StreamResponse:
-        self._organiser(request)
-        try:
-            # 300 players take seconds (BENCHMARKS.md): the page and the boxes' deliveries
-            # go on meanwhile.
-            await asyncio.to_thread(self.make_seating)
-        except (SeatingError, StoreError) as exc:
-            return _refuse(request, str(exc))
-        return _done(request, {"rounds": self.t.rounds})
-
-    def make_seating(self) -> None:
-        players = self.store.players()
-        seating = seat_named(
-            [p.name for p in players],
-            [p.club for p in players],
-            self.t.games or self.t.rounds,
-            self.t.tables or None,
-            self.t.seating,
-            self.t.seed,
-            self.t.seats,
-        )
-        ids = [p.id for p in players]
-        self.store.set_seating([[[ids[i] for i in table] for table in rnd] for rnd in seating.rounds])
-        self.t.rounds = len(seating.rounds)
-        self.store.put(rounds=self.t.rounds)
-
-    async def send_round(self, request: web.Request) -> web.StreamResponse:
-        self._organiser(request)
-        try:
-            rnd = int(request.match_info["n"])
-        except ValueError:
-            raise web.HTTPNotFound() from None
-        results = await self.push_round(rnd)
-        return _done(request, {"round": rnd, "tables": results})
-
+    # -- sending a round
     async def push_round(self, rnd: int) -> dict[int, str]:
-        """Send each table that has not taken it its seating for round `rnd` (a table that
-        has is left alone: it may be playing it, or be done): table -> "taken" or why not."""
+        """Send each table of round `rnd` whose game is not in its seating, to the box that
+        has the table: table -> "taken", "played", "counted", "no_box", "busy",
+        "stranger", "out_of_reach" or the box's refusal in its words. Sent again to a box
+        that took it, the round tells the box where the collector is now."""
         seating = self.store.seating().get(rnd)
         if not seating:
-            return {}
+            raise StoreError("no_such_round", round=rnd)
         names = {p.id: p.name for p in self.store.players()}
-        taken = self.store.sent()
+        done = {(g.round, g.table) for g in self.store.games()}
         out: dict[int, str] = {}
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
             for table, seated in sorted(seating.items()):
-                if (rnd, table) in taken:
-                    out[table] = "taken"
+                if (rnd, table) in done:
+                    out[table] = "counted"
                     continue
                 box = self.store.box_at(table)
                 if box is None:
-                    out[table] = "no box"
+                    out[table] = "no_box"
                     continue
-                body = json.dumps(
-                    {
-                        "tournament": self.t.name,
-                        "collector": self.url_for(box.host),
-                        "table": table,
-                        "round": rnd,
-                        "game": rnd,
-                        "rules": self.t.rules,
-                        "settings": dict(self.t.settings),
-                        "lang": self.t.lang,
-                        "seats": len(seated),
-                        "names": [names[p] for p in seated],
-                    },
-                    ensure_ascii=False,
-                ).encode()
-                out[table] = await self._post(http, box.host, box.port, body)
-                if out[table] == "taken":
-                    self.store.mark_sent(rnd, table)
+                order = RoundOrder(
+                    tournament=self.t.name,
+                    collector=self.url_for(box.host),
+                    table=table,
+                    round=rnd,
+                    game=rnd,
+                    rules=self.t.rules,
+                    seats=len(seated),
+                    names=tuple(names[p] for p in seated),
+                    lang=self.t.lang,
+                    settings=self.t.settings,
+                )
+                reply = await post(http, f"http://{_host(box.host)}:{box.port}", self.key, order)
+                if reply.problem:
+                    out[table] = "out_of_reach"
+                elif not reply.genuine:
+                    out[table] = "stranger"
+                elif reply.status == 200:
+                    out[table] = "played" if reply.data.get("played") else "taken"
+                    self.store.add_order(rnd, table, box.name, self.now())
+                elif reply.status == 409:
+                    out[table] = "busy"
+                else:
+                    out[table] = str(reply.data.get("error") or reply.status)[:200]
         log.info("round %d sent: %s", rnd, out)
         return out
 
-    async def _post(self, http: aiohttp.ClientSession, host: str, port: int, body: bytes) -> str:
-        headers = sign_request(self.key, "POST", ROUND_PATH, body)
-        try:
-            async with http.post(
-                f"http://{_host(host)}:{port}{ROUND_PATH}",
-                data=body,
-                headers={**headers, "Content-Type": "application/json"},
-            ) as reply:
-                answer = await reply.read()
-                if not answer_ok(
-                    self.key, reply.status, headers[NONCE], answer, reply.headers.get(SIGNATURE)
-                ):
-                    return f"not the tournament's box (answer {reply.status})"
-                if reply.status != 200:
-                    return str(json.loads(answer).get("error", reply.status))
-                return "taken"
-        except (TimeoutError, aiohttp.ClientError, OSError, ValueError) as exc:
-            return f"unreachable: {exc.__class__.__name__}"
-
     def url_for(self, box_host: str) -> str:
         """The collector's address as the box at `box_host` can reach it."""
-        if self.url and not self.url.startswith(("http://0.0.0.0", "http://[::]")):
+        if self.host not in ("", "0.0.0.0", "::"):
             return self.url
         try:
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
@@ -302,50 +257,14 @@ class Collector:
         except OSError:
             return f"http://127.0.0.1:{self.port}"
 
-    async def number_box(self, request: web.Request) -> web.StreamResponse:
-        self._organiser(request)
-        fields = await _fields(request)
-        try:
-            self.store.assign(str(fields.get("name", "")), int(str(fields.get("table", ""))))
-        except ValueError:
-            return _refuse(request, "table: a number")
-        except StoreError as exc:
-            return _refuse(request, str(exc))
-        return _done(request, {"boxes": [{"name": b.name, "table": b.table} for b in self.store.boxes()]})
-
-    async def correct(self, request: web.Request) -> web.StreamResponse:
-        self._organiser(request)
-        fields = await _fields(request)
-        change: dict[str, Any] = {}
-        if fields.get("winner") in ("red", "black", "draw"):
-            change["winner"] = fields["winner"]
-        extra = fields.get("extra")
-        if isinstance(extra, str) and extra.strip():
-            try:
-                change["extra"] = {
-                    str(int(k)): float(v)
-                    for k, v in (part.split("=") for part in extra.replace(" ", "").split(","))
-                }
-            except ValueError:
-                return _refuse(request, "extra points: seat=points, separated by commas (3=0.5,7=-0.25)")
-        elif isinstance(extra, dict):
-            change["extra"] = {str(k): float(v) for k, v in extra.items()}
-        if not change:
-            return _refuse(request, "nothing to correct: a winner or extra points")
-        try:
-            self.store.correct(str(fields.get("game_id", "")), change)
-        except StoreError as exc:
-            return _refuse(request, str(exc))
-        return _done(request, {"corrected": fields.get("game_id")})
-
     # -- public reading
     async def protocol_sheet(self, request: web.Request) -> web.Response:
         from narrator.records.protocol_html import render_html
 
-        for g in self.store.games():
-            if g["_uid"] == request.match_info["id"]:
-                return _html(render_html({k: v for k, v in g.items() if not k.startswith("_")}))
-        raise web.HTTPNotFound(text="no such game")
+        game = self.store.game(request.match_info["id"])
+        if game is None:
+            raise web.HTTPNotFound(text="no such game")
+        return html(render_html(game.protocol.to_json()))
 
     async def export_csv(self, request: web.Request) -> web.Response:
         return web.Response(
@@ -354,19 +273,20 @@ class Collector:
             headers={"Content-Disposition": 'attachment; filename="standings.csv"'},
         )
 
+    def sheet(self, t: Words) -> str:
+        games = self.store.games()
+        done = {(g.round, g.table) for g in games}
+        seating = self.store.seating()
+        complete = [r for r in sorted(seating) if all((r, table) in done for table in seating[r])]
+        after = max(complete, default=0)
+        return page.sheet(t, self.t, self.standings(), after, self.now())
+
     async def export_sheet(self, request: web.Request) -> web.Response:
-        return _html(page.sheet(self._words(request), self.t.name, self.standings()))
+        return html(self.sheet(self.words(request)))
 
     async def export_polemica(self, request: web.Request) -> web.Response:
-        from narrator.records.export_polemica import ExportError
-
-        records = []
-        for g in self.store.games():
-            try:
-                records.append(polemica_of(g, self.t.name))
-            except ExportError:
-                continue
-        return web.json_response(records)
+        out = polemica_records(self.store.games(), self.t, self.store.players(), self.t.rule_set)
+        return web.json_response(out.records, headers={"X-Narrator-Skipped": str(len(out.skipped))})
 
     async def api_standings(self, request: web.Request) -> web.Response:
         return web.json_response(
@@ -374,102 +294,123 @@ class Collector:
         )
 
     async def api_state(self, request: web.Request) -> web.Response:
-        names = {p.id: p.name for p in self.store.players()}
+        view = self.view()
+        names = {p.id: p.name for p in view.players}
         seating = {
             str(r): {str(t): [names.get(p, "") for p in seated] for t, seated in tables.items()}
-            for r, tables in self.store.seating().items()
+            for r, tables in view.seating.items()
         }
+        signed = self.signed_in(request)
         return web.json_response(
             {
                 "tournament": self.t.name,
                 "rules": self.t.rules,
+                "preset": self.t.preset,
                 "tables": self.t.tables,
                 "rounds": self.t.rounds,
+                "date": self.t.date,
+                "address": view.address,
                 "boxes": [
-                    {"name": b.name, "table": b.table, "host": b.host, "port": b.port}
-                    for b in self.store.boxes()
+                    {"name": b.name, "table": b.table, "host": b.host, "port": b.port, "heard": b.heard}
+                    for b in view.boxes
                 ],
                 "players": len(names),
                 "seating": seating,
-                "sent": sorted(self.store.sent()),
+                "round": current_round(view.seating, view.games) if view.seating else None,
+                "hall": [s.__dict__ for s in view.tables()] if view.seating else [],
+                "orders": [o.__dict__ for o in view.orders],
                 "games": [
                     {
-                        "id": g["_uid"],
-                        "event": g["game"].get("event"),
-                        "winner": g.get("winner"),
-                        "corrections": g["_corrections"],
+                        "id": g.uid,
+                        "round": g.round,
+                        "table": g.table,
+                        "box": g.box,
+                        "event": g.protocol.event.to_json(),
+                        "played": g.protocol.winner,
+                        "winner": view.results[g.uid].winner,
+                        "annulled": view.results[g.uid].annulled,
+                        "corrections": len(g.corrections),
                     }
-                    for g in self.store.games()
+                    for g in view.games
                 ],
+                "corrections": [c.to_json() for g in view.games for c in g.corrections],
+                **(
+                    {
+                        "refused": [
+                            {
+                                "box": r.box,
+                                "round": r.round,
+                                "table": r.table,
+                                "game": r.game_id,
+                                "code": r.why.code,
+                                "reason": str(r.why),
+                            }
+                            for r in view.refusals
+                        ]
+                    }
+                    if signed
+                    else {}
+                ),
             }
         )
 
     # -- the boxes
-    async def take_protocol(self, request: web.Request) -> web.Response:
+    async def take_delivery(self, request: web.Request) -> web.Response:
         body = await request.read()
-        why = self.verifier.check("POST", PROTOCOL_PATH, request.headers, body)
+        why = self.verifier.check("POST", DELIVERY_PATH, request.headers, body)
         if why is not None:
             log.warning("a delivery from %s refused: %s", request.remote, why)
             return web.json_response({"error": why}, status=401)
         nonce = request.headers[NONCE]
+        sha = hashlib.sha256(body).hexdigest()
+        remote = request.remote or ""
         try:
-            data = json.loads(body)
-            protocol = data["protocol"]
-            event = protocol["game"].get("event") or {}
-            if event.get("tournament") != self.t.name:
-                raise StoreError(f"the game is not of this tournament ({event.get('tournament')!r})")
-            if not protocol.get("over") or protocol.get("abandoned"):
-                # The page is public: a game in play must show nothing of its night.
-                raise StoreError("only a finished game's protocol is taken")
-            kept = self.store.take_protocol(str(data.get("box", "")), protocol)
-            port = data.get("port")
-            if isinstance(port, int) and request.remote:
-                self.store.saw_box(str(data.get("box", "")), request.remote, port)
-        except (ValueError, KeyError, TypeError, AttributeError, StoreError) as exc:
-            return self._signed(400, nonce, {"error": str(exc) or exc.__class__.__name__})
-        log.info("game %s from %s: %s", protocol["game"]["id"], data.get("box"), kept)
-        return self._signed(200, nonce, {"ok": True, "game_id": protocol["game"]["id"], "kept": kept})
+            delivery = Delivery.from_bytes(body)
+        except WireError as exc:
+            refusal = Why("not_a_message", problem=str(exc))
+            self.store.refuse("?", remote, refusal, sha=sha, now=self.now())
+            return self._signed(400, nonce, Receipt("refused", "", str(refusal)).to_json())
+        event = delivery.protocol.event
+        where = (event.round, event.table)
+        self.store.heard(delivery.box, None, self.now())
+        try:
+            played = await asyncio.to_thread(check, self.t, self.plan(), delivery)
+            kept, uid = self.store.keep(
+                delivery.box, played.protocol, delivery.journal, played.seat.players, self.now()
+            )
+        except (Refused, StoreError) as exc:
+            if self.store.refuse(
+                delivery.box, remote, exc, where, delivery.protocol.game.id, sha, self.now()
+            ):
+                log.warning("game %s from %s refused: %s", delivery.protocol.game.id, delivery.box, exc)
+            return self._signed(400, nonce, Receipt("refused", delivery.protocol.game.id, str(exc)).to_json())
+        log.info("game %s from %s: %s", uid, delivery.box, kept)
+        return self._signed(200, nonce, Receipt(kept, uid).to_json())
+
+    async def take_status(self, request: web.Request) -> web.Response:
+        body = await request.read()
+        why = self.verifier.check("POST", STATUS_PATH, request.headers, body)
+        if why is not None:
+            return web.json_response({"error": why}, status=401)
+        nonce = request.headers[NONCE]
+        try:
+            status = BoxStatus.from_bytes(body)
+        except WireError as exc:
+            return self._signed(400, nonce, {"error": str(exc)})
+        if not self.store.heard(status.box, status.to_json(), self.now()) and request.remote:
+            # A box the network did not show (no multicast here): a spare, until the
+            # organiser gives it a table. A status never moves a known box's address.
+            try:
+                self.store.saw_box(status.box, request.remote, status.port, tables=0, now=self.now())
+                self.store.heard(status.box, status.to_json(), self.now())
+            except StoreError as exc:
+                return self._signed(400, nonce, {"error": str(exc)})
+        return self._signed(200, nonce, {"ok": True, "tournament": self.t.name})
 
     def _signed(self, status: int, nonce: str, data: Mapping[str, Any]) -> web.Response:
         body, headers = signed_json(self.key, status, nonce, data)
         return web.Response(body=body, status=status, content_type="application/json", headers=headers)
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def _host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
-
-
-def _html(text: str, status: int = 200) -> web.Response:
-    return web.Response(
-        text=text, status=status, content_type="text/html", headers={"Cache-Control": "no-store"}
-    )
-
-
-async def _fields(request: web.Request) -> dict[str, Any]:
-    if request.content_type == "application/json":
-        try:
-            data = json.loads(await request.text())
-        except ValueError:
-            return {}
-        return data if isinstance(data, dict) else {}
-    return {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
-
-
-def _wants_json(request: web.Request) -> bool:
-    return request.content_type == "application/json" or "json" in request.headers.get("Accept", "")
-
-
-def _refuse(request: web.Request, why: str) -> web.StreamResponse:
-    if _wants_json(request):
-        return web.json_response({"error": why}, status=400)
-    return web.Response(text=why, status=400)
-
-
-def _done(request: web.Request, data: Mapping[str, Any]) -> web.StreamResponse:
-    if _wants_json(request):
-        return web.json_response(dict(data))
-    raise web.HTTPSeeOther("/")

@@ -10,10 +10,13 @@ import asyncio
 import logging
 from pathlib import Path
 
-from narrator.tournament.collector import Collector, Tournament
-from narrator.tournament.discovery import Discovery, for_key
-from narrator.tournament.exports import write_all
-from narrator.tournament.page import Words, sheet
+from narrator.mdns import Announcer, Browser
+from narrator.tournament.collector import Collector
+from narrator.tournament.discovery import announcer, box_browser
+from narrator.tournament.event import Tournament, today
+from narrator.tournament.exports import polemica_records, write_all
+from narrator.tournament.language import Words
+from narrator.tournament.organiser import make_seating
 from narrator.tournament.store import Store
 from narrator.tournament.tables import make_box, pair_box, start_box, stop_box, wait_up
 
@@ -55,17 +58,22 @@ async def run_demo(
 ) -> Collector:
     folder.mkdir(parents=True, exist_ok=True)
     store = Store(folder / "tournament.sqlite")
-    collector = Collector(store, key, Tournament("Demo cup", tables=tables, rounds=rounds))
+    tournament = store.tournament() or Tournament("Demo cup", tables=tables, rounds=rounds, date=today())
+    collector = Collector(store, key, tournament)
     await collector.start("127.0.0.1", port)
     print(f"the tournament's page: {collector.url}/  (the key is in {folder / 'key'})", flush=True)
     found: set[str] = set()
 
     def seen(table: str, host: str, port: int) -> None:
-        store.saw_box(table, host, port)
+        store.saw_box(table, host, port, tables=tables)
         found.add(table)
 
-    discovery = Discovery(for_key(key, seen), ["127.0.0.1"])
-    await discovery.start()
+    on_network: list[Announcer | Browser] = [
+        box_browser(key, seen, ["127.0.0.1"]),
+        announcer(key, "Demo cup", "127.0.0.1", collector.port, ["127.0.0.1"]),
+    ]
+    for part in on_network:
+        await part.start()
     boxes = [start_box(make_box(folder, i + 1), seed=i + 1) for i in range(tables)]
     try:
         await asyncio.gather(*(wait_up(b.url) for b in boxes))
@@ -81,16 +89,16 @@ async def run_demo(
             raise RuntimeError(f"only {len(found)} of {tables} boxes were found by mDNS")
         if not store.players():
             for name, club in demo_players(tables * 10):
-                store.add_player(name, club)
+                store.add_player(name, club, f"DEMO-{len(store.players()) + 1:03d}")
         if not store.seated():
-            collector.make_seating()
+            make_seating(collector)
         for rnd in range(1, rounds + 1):
             until = loop.time() + seconds_per_round
             while True:
-                sent = {t for r, t in store.sent() if r == rnd}
+                sent = {o.table for o in store.orders() if o.round == rnd}
                 if len(sent) < tables:
                     await collector.push_round(rnd)
-                games = [g for g in store.games() if (g["game"].get("event") or {}).get("round") == rnd]
+                games = [g for g in store.games() if g.round == rnd]
                 if len(games) >= tables:
                     break
                 if loop.time() > until:
@@ -100,12 +108,12 @@ async def run_demo(
         lines = collector.standings()
         for line in lines[:10]:
             print(f"{line.place:>3}. {line.player.name:<14} {line.total:5.2f}  ({line.wins} wins)")
-        written = write_all(
-            folder / "exports", "Demo cup", lines, store.games(), sheet(Words("en"), "Demo cup", lines)
-        )
+        records = polemica_records(store.games(), tournament, store.players(), tournament.rule_set)
+        written = write_all(folder / "exports", tournament, lines, records, collector.sheet(Words("en")))
         print(f"exports: {len(written)} files in {folder / 'exports'}", flush=True)
     finally:
         for b in boxes:
             stop_box(b)
-        await discovery.stop()
+        for part in on_network:
+            await part.stop()
     return collector

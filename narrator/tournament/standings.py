@@ -1,25 +1,36 @@
-"""The standings: each player's points over the tournament's games, by the rule set's
-scoring (narrator.rules.scoring), recomputed from each game's protocol in force (a
-judge's correction of the winner or of extra points counts at once).
+"""The standings: each player's points over the tournament's counted games, by the rule
+set's scoring (narrator.rules.scoring), from each game's result in force (its played
+result with every correction in force: narrator.tournament.corrections).
 
-A game's seats are the tournament's players by the round's seating at that table, not by
-the names typed at the box: two players of one name stay two players.
+A game's seats are the tournament's players as the seating put them there (checked when
+the game was counted), not names typed at a box: two players of one name stay two. An
+annulled game counts for nobody.
 Order: total points, then wins, then extra points (best move included), then fewer games,
 then the name; `place` is shared by players equal on all but the name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from narrator.engine.rule_sections import Scoring
 from narrator.engine.ruleset import RuleSet
-from narrator.rules.loader import bundled_names, load_bundled
-from narrator.rules.scoring import points, scoring_of
-from narrator.tournament.store import Player
+from narrator.rules.scoring import points
+from narrator.tournament.corrections import Result, in_force
+from narrator.tournament.store import GameRecord, Player
+
+
+@dataclass(frozen=True)
+class Counted:
+    """One game as the standings count it."""
+
+    uid: str
+    round: int
+    table: int
+    players: tuple[int, ...]  # the tournament's player ids, by seat
+    roles: tuple[str, ...]  # by seat
+    result: Result
 
 
 @dataclass
@@ -47,40 +58,31 @@ class Line:
         }
 
 
-@cache
-def _bundled(name: str) -> RuleSet:
-    return load_bundled(name)
+def counted(games: Sequence[GameRecord], rules: RuleSet) -> list[Counted]:
+    return [
+        Counted(
+            g.uid, g.round, g.table, g.players, g.protocol.roles, in_force(g.protocol, g.corrections, rules)
+        )
+        for g in games
+    ]
 
 
-def game_points(protocol: Mapping[str, Any], scoring: Scoring | None = None) -> list[dict[str, float]] | None:
-    """Each seat's points in a finished game (None: unfinished, abandoned or no scoring)."""
-    if not protocol.get("over") or protocol.get("abandoned"):
+def game_points(game: Counted, rules: RuleSet) -> list[dict[str, float]] | None:
+    """Each seat's points in a counted game (None: annulled, or a rule set without scoring)."""
+    if rules.scoring is None or game.result.annulled:
         return None
-    name = protocol["game"].get("rules")
-    if name not in bundled_names():  # a box's own rule-set file: not read from a path it names
-        return None
-    rules = _bundled(name)
-    scheme = scoring or scoring_of(rules)
-    if scheme is None:
-        return None
-    roles = [s["role"] for s in protocol["seats"]]
-    extra = {int(k): float(v) for k, v in (protocol.get("extra") or {}).items()}
-    return points(scheme, rules, roles, protocol.get("winner"), protocol.get("best_move"), extra)
+    r = game.result
+    best = r.best_move.to_json() if r.best_move else None
+    return points(rules.scoring, rules, game.roles, r.winner, best, r.extra)
 
 
-def standings(
-    players: Sequence[Player],
-    seating: Mapping[int, Mapping[int, Sequence[int]]],
-    games: Sequence[Mapping[str, Any]],
-) -> list[Line]:
+def standings(players: Sequence[Player], games: Sequence[Counted], rules: RuleSet) -> list[Line]:
     lines = {p.id: Line(p) for p in players}
-    for protocol in games:
-        event = protocol["game"].get("event") or {}
-        seated = seating.get(event.get("round") or 0, {}).get(event.get("table") or 0)
-        scores = game_points(protocol)
-        if not seated or scores is None:
+    for game in games:
+        scores = game_points(game, rules)
+        if scores is None:
             continue
-        for seat, (pid, score) in enumerate(zip(seated, scores, strict=False), start=1):
+        for seat, (pid, score) in enumerate(zip(game.players, scores, strict=False), start=1):
             line = lines.get(pid)
             if line is None:
                 continue
@@ -91,13 +93,7 @@ def standings(
             line.extra += score["extra"]
             line.total += score["total"]
             line.by_game.append(
-                {
-                    "game_id": protocol.get("_uid", protocol["game"]["id"]),
-                    "round": event.get("round"),
-                    "table": event.get("table"),
-                    "seat": seat,
-                    **score,
-                }
+                {"game_id": game.uid, "round": game.round, "table": game.table, "seat": seat, **score}
             )
     order = sorted(lines.values(), key=_rank_key)
     for i, line in enumerate(order):

@@ -1,16 +1,19 @@
 """The tournament in SQLite (the standard library's): nothing the collector was told is
 lost when it stops, and nothing is kept twice.
 
-- `meta`: the tournament's name, rule set, its settings, language, tables and rounds;
+- `meta`: the tournament itself (narrator.tournament.event.Tournament: name, rule set,
+  preset, language, tables, rounds), the organisers' sessions (hashed);
 - `players`: name, club, rating id (the seating refers to them by id);
-- `boxes`: each table's box as discovered (its name, address, port) and its table number;
-- `seating`: player by round, table and seat; `sent`: which table has taken its round;
-- `protocols`: each finished game's protocol as its box first delivered it, once (by game
-  id: a box delivering again is acknowledged, nothing is added);
-- `corrections`: every later change, never an edit in place: the same game delivered with
-  a different protocol (extra points given on the box), or a judge's change of result or
-  extra points at the collector. The game's protocol in force is the first with every
-  correction applied in order.
+- `boxes`: each box as discovered (its name, address, port), its table (none: a spare),
+  when it was last heard from and what it last said it was doing;
+- `seating`: player by round, table and seat; `orders`: which box took which table's
+  round (a spare box that took a table over is a second order for the same table);
+- `protocols`: each counted game, one per planned seat (round, table): the protocol as the
+  engine replayed it from the journal delivered with it (kept too), and its players' ids;
+- `corrections`: every later change, a record of its own (who, when, why), never an edit;
+  a box's changed result is one that waits for a decision record;
+- `refused`: every delivery that was not counted, with the reason (once per distinct
+  delivery: a box that sends it again adds nothing);
 - `nonces`: the signed requests' nonces while they could be replayed, so a collector
   restarted within the window still refuses a replay.
 
@@ -20,8 +23,6 @@ moment keeps either all of a protocol or none of it.
 
 from __future__ import annotations
 
-import builtins
-import hashlib
 import json
 import re
 import sqlite3
@@ -32,30 +33,41 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from narrator.errors import NarratorError
+from narrator.records.protocol_value import Protocol, digest
+from narrator.tournament.corrections import Change, Correction
+from narrator.tournament.event import Tournament
+from narrator.tournament.language import Why
 
+SCHEMA = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players (id INTEGER PRIMARY KEY, name TEXT NOT NULL,
     club TEXT NOT NULL DEFAULT '', rating_id TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS boxes (name TEXT PRIMARY KEY, host TEXT NOT NULL, port INTEGER NOT NULL,
-    table_no INTEGER UNIQUE, seen REAL NOT NULL);
+    table_no INTEGER UNIQUE, seen REAL NOT NULL, heard REAL, status TEXT);
 CREATE TABLE IF NOT EXISTS seating (round INTEGER NOT NULL, table_no INTEGER NOT NULL,
     seat INTEGER NOT NULL, player INTEGER NOT NULL REFERENCES players(id),
     PRIMARY KEY (round, table_no, seat));
-CREATE TABLE IF NOT EXISTS sent (round INTEGER NOT NULL, table_no INTEGER NOT NULL, at REAL NOT NULL,
-    PRIMARY KEY (round, table_no));
-CREATE TABLE IF NOT EXISTS protocols (game_id TEXT PRIMARY KEY, round INTEGER, table_no INTEGER,
-    box TEXT NOT NULL, digest TEXT NOT NULL, received REAL NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS orders (round INTEGER NOT NULL, table_no INTEGER NOT NULL, box TEXT NOT NULL,
+    at REAL NOT NULL, PRIMARY KEY (round, table_no, box));
+CREATE TABLE IF NOT EXISTS protocols (game_id TEXT PRIMARY KEY, round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL, box TEXT NOT NULL, digest TEXT NOT NULL, received REAL NOT NULL,
+    body TEXT NOT NULL, journal TEXT NOT NULL, players TEXT NOT NULL, UNIQUE (round, table_no));
 CREATE TABLE IF NOT EXISTS corrections (id INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id TEXT NOT NULL REFERENCES protocols(game_id), at REAL NOT NULL, kind TEXT NOT NULL,
-    digest TEXT NOT NULL, body TEXT NOT NULL);
+    game_id TEXT NOT NULL REFERENCES protocols(game_id), at REAL NOT NULL, source TEXT NOT NULL,
+    who TEXT NOT NULL, why TEXT NOT NULL, body TEXT NOT NULL, parent INTEGER REFERENCES corrections(id),
+    digest TEXT NOT NULL DEFAULT '');
+CREATE TABLE IF NOT EXISTS refused (id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL,
+    box TEXT NOT NULL, remote TEXT NOT NULL, round INTEGER, table_no INTEGER, game_id TEXT NOT NULL,
+    code TEXT NOT NULL, params TEXT NOT NULL, reason TEXT NOT NULL, digest TEXT NOT NULL,
+    UNIQUE (digest, code));
 CREATE TABLE IF NOT EXISTS nonces (nonce TEXT PRIMARY KEY, at REAL NOT NULL);
 """
+BOXES_MAX = 200  # boxes found or heard from: a spare for every table and more
 
 
-class StoreError(NarratorError, ValueError):
-    """A request the tournament can't take (one line saying why)."""
+class StoreError(Why):
+    """A request the tournament can't take (`code`, `params`: why, in words)."""
 
 
 @dataclass(frozen=True)
@@ -74,8 +86,45 @@ class BoxRow:
     name: str
     host: str
     port: int
+    table: int | None  # None: a spare
+    seen: float  # found (or found again) on the network
+    heard: float | None = None  # its last status or delivery
+    status: Mapping[str, Any] | None = None  # its last BoxStatus, as JSON
+
+
+@dataclass(frozen=True)
+class Order:
+    round: int
+    table: int
+    box: str
+    at: float
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A counted game: its protocol as the engine replayed it, its players by seat, and
+    every correction record about it."""
+
+    uid: str
+    round: int
+    table: int
+    box: str
+    received: float
+    protocol: Protocol
+    players: tuple[int, ...]
+    corrections: tuple[Correction, ...]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    id: int
+    at: float
+    box: str
+    remote: str
+    round: int | None
     table: int | None
-    seen: float
+    game_id: str
+    why: Why
 
 
 def game_uid(box: str, game_id: str) -> str:
@@ -85,10 +134,6 @@ def game_uid(box: str, game_id: str) -> str:
     return f"{slug}.{game_id}"
 
 
-def digest(protocol: Mapping[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(protocol, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-
-
 class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -96,11 +141,18 @@ class Store:
         # One connection shared by the server's loop and its executor threads, one at a time.
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
         self._lock = threading.RLock()
-        self._games: tuple[tuple[Any, ...], list[dict[str, Any]]] | None = None
+        self._games: tuple[tuple[Any, ...], list[GameRecord]] | None = None
+        self._parsed: dict[str, Protocol] = {}
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
         self.path.chmod(0o600)
+        old = self._rows("SELECT name FROM sqlite_master WHERE type='table' AND name='sent'")
+        if old:
+            self._db.close()
+            raise StoreError("old_store", path=str(self.path))
+        self._db.executescript(_SCHEMA)
+        if self.get("schema") is None:
+            self.put(schema=SCHEMA)
 
     def close(self) -> None:
         self._db.close()
@@ -122,18 +174,27 @@ class Store:
             for k, v in values.items():
                 db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (k, json.dumps(v)))
 
+    def tournament(self) -> Tournament | None:
+        data = self.get("tournament")
+        return Tournament.from_json(data) if isinstance(data, dict) else None
+
+    def set_tournament(self, tournament: Tournament) -> None:
+        self.put(tournament=tournament.to_json())
+
     # players
     def add_player(self, name: str, club: str = "", rating_id: str = "") -> Player:
         name, club, rating_id = name.strip(), club.strip(), rating_id.strip()
         if not name:
-            raise StoreError("a player needs a name")
+            raise StoreError("player_name")
         if len(name) > 80 or len(club) > 80 or len(rating_id) > 40:
-            raise StoreError("a name or club longer than 80 characters, or a rating id longer than 40")
+            raise StoreError("player_long")
         if any(not c.isprintable() for c in name + club + rating_id):
-            raise StoreError("a control character in a name, club or rating id")
+            raise StoreError("player_control")
         if self.seated():
-            raise StoreError("the rounds are seated: players can't be added now")
+            raise StoreError("seated_already")
         with self._tx() as db:
+            if db.execute("SELECT 1 FROM players WHERE lower(name)=lower(?)", (name,)).fetchone():
+                raise StoreError("player_twice", name=name)
             cur = db.execute(
                 "INSERT INTO players (name, club, rating_id) VALUES (?, ?, ?)", (name, club, rating_id)
             )
@@ -143,59 +204,82 @@ class Store:
         return [Player(*r) for r in self._rows("SELECT id, name, club, rating_id FROM players ORDER BY id")]
 
     # boxes
-    def saw_box(self, name: str, host: str, port: int, now: float | None = None) -> BoxRow:
-        """A box found (or found again): it keeps its table number; a new one gets the
-        lowest free one."""
+    def saw_box(self, name: str, host: str, port: int, tables: int = 999, now: float | None = None) -> BoxRow:
+        """A box found (or found again) on the network: it keeps its table; a new one gets
+        the lowest of the tournament's `tables` that no box has, else none (a spare)."""
         when = time.time() if now is None else now
         with self._tx() as db:
             row = db.execute("SELECT table_no FROM boxes WHERE name=?", (name,)).fetchone()
             if row is None:
-                taken = {r[0] for r in db.execute("SELECT table_no FROM boxes")}
-                table = next(n for n in range(1, len(taken) + 2) if n not in taken)
-                db.execute("INSERT INTO boxes VALUES (?, ?, ?, ?, ?)", (name, host, port, table, when))
+                if db.execute("SELECT count(*) FROM boxes").fetchone()[0] >= BOXES_MAX:
+                    raise StoreError("too_many_boxes", most=BOXES_MAX)
+                taken = {r[0] for r in db.execute("SELECT table_no FROM boxes WHERE table_no IS NOT NULL")}
+                table = next((n for n in range(1, tables + 1) if n not in taken), None)
+                db.execute(
+                    "INSERT INTO boxes (name, host, port, table_no, seen) VALUES (?, ?, ?, ?, ?)",
+                    (name, host, port, table, when),
+                )
             else:
                 table = row[0]
                 db.execute("UPDATE boxes SET host=?, port=?, seen=? WHERE name=?", (host, port, when, name))
         return BoxRow(name, host, port, table, when)
 
+    def heard(self, name: str, status: Mapping[str, Any] | None, now: float | None = None) -> bool:
+        """A box's word (its status, or a delivery): when, and what it said; False for a
+        box never found."""
+        when = time.time() if now is None else now
+        with self._tx() as db:
+            if status is None:
+                cur = db.execute("UPDATE boxes SET heard=? WHERE name=?", (when, name))
+            else:
+                cur = db.execute(
+                    "UPDATE boxes SET heard=?, status=? WHERE name=?", (when, json.dumps(dict(status)), name)
+                )
+            return cur.rowcount > 0
+
     def boxes(self) -> list[BoxRow]:
         return [
-            BoxRow(*r)
-            for r in self._rows("SELECT name, host, port, table_no, seen FROM boxes ORDER BY table_no")
+            BoxRow(n, h, p, t, s, heard, json.loads(st) if st else None)
+            for n, h, p, t, s, heard, st in self._rows(
+                "SELECT name, host, port, table_no, seen, heard, status FROM boxes "
+                "ORDER BY table_no IS NULL, table_no, name"
+            )
         ]
 
-    def assign(self, name: str, table: int) -> None:
-        """Give a box a table number (the organiser names the tables as they stand in the
-        hall); a box that had that number takes this one's old number."""
-        if not 1 <= table <= 999:
-            raise StoreError("a table number goes from 1 to 999")
+    def assign(self, name: str, table: int | None) -> None:
+        """Give a box a table (the organiser names the tables as they stand in the hall,
+        or gives a spare box a dead box's table); the box that had it takes this one's
+        old table (none: it becomes the spare). `table` None: the box becomes a spare."""
+        if table is not None and not 1 <= table <= 999:
+            raise StoreError("table_number")
         with self._tx() as db:
             row = db.execute("SELECT table_no FROM boxes WHERE name=?", (name,)).fetchone()
             if row is None:
-                raise StoreError(f"no box {name!r} has been found")
+                raise StoreError("no_box", name=name)
             db.execute("UPDATE boxes SET table_no=NULL WHERE name=?", (name,))
-            db.execute("UPDATE boxes SET table_no=? WHERE table_no=?", (row[0], table))
-            db.execute("UPDATE boxes SET table_no=? WHERE name=?", (table, name))
+            if table is not None:
+                db.execute("UPDATE boxes SET table_no=? WHERE table_no=?", (row[0], table))
+                db.execute("UPDATE boxes SET table_no=? WHERE name=?", (table, name))
 
     def box_at(self, table: int) -> BoxRow | None:
-        rows = self._rows("SELECT name, host, port, table_no, seen FROM boxes WHERE table_no=?", (table,))
-        return BoxRow(*rows[0]) if rows else None
+        return next((b for b in self.boxes() if b.table == table), None)
 
     # seating
     def seated(self) -> bool:
         return bool(self._rows("SELECT 1 FROM seating LIMIT 1"))
 
-    def set_seating(self, rounds: Sequence[Sequence[Sequence[int]]]) -> None:
-        """All rounds' seating: [round][table][seat - 1] -> player id. Once only."""
+    def set_seating(self, rounds: Sequence[Mapping[int, Sequence[int]]]) -> None:
+        """All rounds' seating: [round - 1][table] = player ids by seat. Once only. A
+        round may seat fewer tables than another (players sitting out)."""
         with self._tx() as db:
             if db.execute("SELECT 1 FROM seating LIMIT 1").fetchone():
-                raise StoreError("the rounds are seated already")
+                raise StoreError("seated_already")
             db.executemany(
                 "INSERT INTO seating VALUES (?, ?, ?, ?)",
                 [
                     (r, t, s, p)
                     for r, tables in enumerate(rounds, 1)
-                    for t, seats in enumerate(tables, 1)
+                    for t, seats in tables.items()
                     for s, p in enumerate(seats, 1)
                 ],
             )
@@ -209,102 +293,187 @@ class Store:
             out.setdefault(r, {}).setdefault(t, []).append(p)
         return out
 
-    def mark_sent(self, rnd: int, table: int) -> None:
+    def add_order(self, rnd: int, table: int, box: str, now: float | None = None) -> None:
         with self._tx() as db:
-            db.execute("INSERT OR REPLACE INTO sent VALUES (?, ?, ?)", (rnd, table, time.time()))
+            db.execute(
+                "INSERT OR IGNORE INTO orders VALUES (?, ?, ?, ?)",
+                (rnd, table, box, time.time() if now is None else now),
+            )
 
-    def sent(self) -> builtins.set[tuple[int, int]]:
-        return {(r, t) for r, t in self._rows("SELECT round, table_no FROM sent")}
+    def orders(self) -> list[Order]:
+        return [Order(*r) for r in self._rows("SELECT round, table_no, box, at FROM orders ORDER BY at")]
 
     # protocols
-    def take_protocol(self, box: str, protocol: Mapping[str, Any], now: float | None = None) -> str:
-        """Keep a delivered protocol: "new", "same" (delivered before: nothing added) or
-        "correction" (the box's protocol changed since: kept as a correction)."""
-        game = protocol.get("game") if isinstance(protocol, Mapping) else None
-        game_id = game.get("id") if isinstance(game, Mapping) else None
-        if not isinstance(game_id, str) or not game_id or len(game_id) > 80:
-            raise StoreError("the protocol has no game id")
-        game_id = game_uid(box, game_id)
-        event = game.get("event") or {} if isinstance(game, Mapping) else {}
-        rnd, table = event.get("round"), event.get("table")
-        body = json.dumps(protocol, ensure_ascii=False, sort_keys=True)
-        sha = digest(protocol)
+    def keep(
+        self,
+        box: str,
+        protocol: Protocol,
+        journal: str,
+        players: Sequence[int],
+        now: float | None = None,
+    ) -> tuple[str, str]:
+        """Count a checked game (intake.check) at its seat: ("new", uid); ("same", uid) for
+        the game counted before (nothing added); ("pending", uid) for it with other extra
+        points (a box's change, kept to wait for the organiser's yes). A seat with another
+        game, or a box never sent this table's round, is refused (StoreError)."""
+        event = protocol.event
+        assert event.round is not None and event.table is not None
+        rnd, table = event.round, event.table
+        uid = game_uid(box, protocol.game.id)
         when = time.time() if now is None else now
+        body = json.dumps(protocol.to_json(), ensure_ascii=False, sort_keys=True)
+        sha = digest(protocol.to_json())
         with self._tx() as db:
-            row = db.execute("SELECT digest FROM protocols WHERE game_id=?", (game_id,)).fetchone()
-            if row is None:
-                db.execute(
-                    "INSERT INTO protocols VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        game_id,
-                        rnd if isinstance(rnd, int) else None,
-                        table if isinstance(table, int) else None,
-                        box,
-                        sha,
-                        when,
-                        body,
-                    ),
-                )
-                return "new"
-            last = db.execute(
-                "SELECT digest FROM corrections WHERE game_id=? AND kind='box' ORDER BY id DESC LIMIT 1",
-                (game_id,),
+            sent = db.execute(
+                "SELECT 1 FROM orders WHERE round=? AND table_no=? AND box=?", (rnd, table, box)
             ).fetchone()
-            if (last[0] if last else row[0]) == sha:
-                return "same"
+            there = db.execute(
+                "SELECT game_id, box, journal, body FROM protocols WHERE round=? AND table_no=?", (rnd, table)
+            ).fetchone()
+            if there is None:
+                if not sent:
+                    raise StoreError("not_sent", box=box, round=rnd, table=table)
+                db.execute(
+                    "INSERT INTO protocols VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (uid, rnd, table, box, sha, when, body, journal, json.dumps(list(players))),
+                )
+                return "new", uid
+            if there[0] != uid or there[2] != journal:
+                raise StoreError("table_has_game", round=rnd, table=table, box=there[1])
+            last = json.loads(there[3]).get("extra") or {}
+            row = db.execute(
+                "SELECT body FROM corrections WHERE game_id=? AND source='box' ORDER BY id DESC LIMIT 1",
+                (uid,),
+            ).fetchone()
+            if row is not None:
+                last = json.loads(row[0]).get("value") or {}
+            extra = {str(k): v for k, v in protocol.extra.items()}
+            if {str(k): float(v) for k, v in last.items()} == extra:
+                return "same", uid
+            change = Change("box", None, extra)
             db.execute(
-                "INSERT INTO corrections (game_id, at, kind, digest, body) VALUES (?, ?, 'box', ?, ?)",
-                (game_id, when, sha, body),
+                "INSERT INTO corrections (game_id, at, source, who, why, body, parent, digest) "
+                "VALUES (?, ?, 'box', ?, ?, ?, NULL, ?)",
+                (
+                    uid,
+                    when,
+                    box,
+                    "extra points given on the box after the game",
+                    json.dumps(change.to_json()),
+                    sha,
+                ),
             )
-            return "correction"
+            return "pending", uid
 
-    def correct(self, game_id: str, change: Mapping[str, Any], who: str = "judge") -> None:
-        """A judge's change of a game (winner, extra points): a new record."""
-        if not self._rows("SELECT 1 FROM protocols WHERE game_id=?", (game_id,)):
-            raise StoreError(f"no game {game_id!r} in this tournament")
-        body = json.dumps(dict(change), ensure_ascii=False, sort_keys=True)
+    def correct(
+        self,
+        uid: str,
+        change: Change,
+        who: str,
+        why: str,
+        parent: int | None = None,
+        now: float | None = None,
+    ) -> int:
+        """A correction by the organiser (or a decision on a box's change): a new record."""
+        if not self._rows("SELECT 1 FROM protocols WHERE game_id=?", (uid,)):
+            raise StoreError("no_game", game=uid)
         with self._tx() as db:
-            db.execute(
-                "INSERT INTO corrections (game_id, at, kind, digest, body) VALUES (?, ?, ?, ?, ?)",
-                (game_id, time.time(), who, digest(change), body),
+            cur = db.execute(
+                "INSERT INTO corrections (game_id, at, source, who, why, body, parent) "
+                "VALUES (?, ?, 'organiser', ?, ?, ?, ?)",
+                (uid, time.time() if now is None else now, who, why, json.dumps(change.to_json()), parent),
             )
+            return int(cur.lastrowid or 0)
 
-    def games(self) -> list[dict[str, Any]]:
-        """Every game's protocol in force (corrections applied in order), by round and table.
-        Both tables only grow, so their sizes say whether the last answer still holds (the
-        page asks every few seconds); the answer is shared: read it, never change it."""
+    def games(self) -> list[GameRecord]:
+        """Every counted game with its corrections, by round and table. Both tables only
+        grow, so their sizes say whether the last answer still holds (the page asks every
+        few seconds); the answer is shared: read it, never change it."""
         version = tuple(
             self._rows("SELECT (SELECT count(*) FROM protocols), (SELECT max(id) FROM corrections)")[0]
         )
         if self._games is not None and self._games[0] == version:
             return self._games[1]
-        out: dict[str, dict[str, Any]] = {}
-        for game_id, box, body in self._rows(
-            "SELECT game_id, box, body FROM protocols ORDER BY round, table_no, received"
+        fixes: dict[str, list[Correction]] = {}
+        for i, g, at, source, who, why, body, parent in self._rows(
+            "SELECT id, game_id, at, source, who, why, body, parent FROM corrections ORDER BY id"
         ):
-            protocol = json.loads(body)
-            protocol["_box"] = box
-            protocol["_uid"] = game_id
-            protocol["_corrections"] = 0
-            out[game_id] = protocol
-        for game_id, kind, body in self._rows("SELECT game_id, kind, body FROM corrections ORDER BY id"):
-            old = out[game_id]
-            change = json.loads(body)
-            if kind == "box":
-                change["_box"], change["_uid"] = old["_box"], old["_uid"]
-                change["_corrections"] = old["_corrections"]
-                out[game_id] = change
-            else:
-                old.update({k: v for k, v in change.items() if k in ("winner", "extra")})
-            out[game_id]["_corrections"] += 1
-        games = list(out.values())
+            change = Change.from_json(json.loads(body))
+            fixes.setdefault(g, []).append(Correction(i, g, at, source, who, why, change, parent))
+        rows = self._rows(
+            "SELECT game_id, round, table_no, box, received, players FROM protocols ORDER BY round, table_no"
+        )
+        # A kept protocol is never written again: each is read and parsed once.
+        new = [r[0] for r in rows if r[0] not in self._parsed]
+        for start in range(0, len(new), 500):
+            chunk = new[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for uid, body in self._rows(
+                f"SELECT game_id, body FROM protocols WHERE game_id IN ({marks})", chunk
+            ):
+                self._parsed[uid] = Protocol.from_json(json.loads(body), uid)
+        games = [
+            GameRecord(
+                uid,
+                rnd,
+                table,
+                box,
+                received,
+                self._parsed[uid],
+                tuple(json.loads(players)),
+                tuple(fixes.get(uid, [])),
+            )
+            for uid, rnd, table, box, received, players in rows
+        ]
         self._games = (version, games)
         return games
 
-    def corrections(self) -> list[dict[str, Any]]:
+    def game(self, uid: str) -> GameRecord | None:
+        return next((g for g in self.games() if g.uid == uid), None)
+
+    def journal(self, uid: str) -> str | None:
+        rows = self._rows("SELECT journal FROM protocols WHERE game_id=?", (uid,))
+        return str(rows[0][0]) if rows else None
+
+    # what was not counted
+    def refuse(
+        self,
+        box: str,
+        remote: str,
+        why: Why,
+        where: tuple[int | None, int | None] = (None, None),
+        game_id: str = "",
+        sha: str = "",
+        now: float | None = None,
+    ) -> bool:
+        """Keep a refused delivery (once per delivery and reason); True when it is new."""
+        with self._tx() as db:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO refused (at, box, remote, round, table_no, game_id, code, params, "
+                "reason, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    time.time() if now is None else now,
+                    box[:80],
+                    remote,
+                    where[0],
+                    where[1],
+                    game_id[:80],
+                    why.code,
+                    json.dumps(why.params, ensure_ascii=False, default=str),
+                    str(why),
+                    sha or digest({"box": box, "game": game_id, "why": str(why)}),
+                ),
+            )
+            return cur.rowcount > 0
+
+    def refusals(self, last: int = 200) -> list[Refusal]:
         return [
-            {"id": i, "game_id": g, "at": at, "kind": k}
-            for i, g, at, k in self._rows("SELECT id, game_id, at, kind FROM corrections ORDER BY id")
+            Refusal(i, at, box, remote, rnd, table, game, Why(code, **json.loads(params)))
+            for i, at, box, remote, rnd, table, game, code, params in self._rows(
+                "SELECT id, at, box, remote, round, table_no, game_id, code, params FROM refused "
+                "ORDER BY id DESC LIMIT ?",
+                (last,),
+            )
         ]
 
     def nonce_book(self) -> NonceBook:

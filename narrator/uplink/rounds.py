@@ -23,12 +23,12 @@ from narrator.errors import InputFileError
 from narrator.evening import Evening, SetupError
 from narrator.evening.setup import Event, GameSetup
 from narrator.tournament.signing import NONCE, Verifier, normal_key, signed_json
+from narrator.tournament.wire import ROUND_PATH, RoundOrder, WireError
 from narrator.uplink import pairing
+from narrator.uplink.outbox import played_here, read_answers, scan
 from narrator.yamlfile import parse_yaml
 
 log = logging.getLogger("narrator.uplink")
-
-ROUND_PATH = "/api/tournament/round"
 
 
 class Host(Protocol):
@@ -101,8 +101,27 @@ def routes(server: Page, app: web.Application) -> None:
         )
         # In the box's layout: its navigation leads back to the game (found by a new user:
         # the page had none).
-        body = f'<section class="box"><h2>{escape(w["title"])}</h2>{state}{form}</section>'
+        body = f'<section class="box"><h2>{escape(w["title"])}</h2>{state}{outbox_part(w)}{form}</section>'
         return server.html(w["title"], body, "tournament", request)
+
+    def outbox_part(w: dict[str, str]) -> str:
+        """The games of the tournament on this box: waiting to be delivered, delivered,
+        refused by the collector (and why), and those no round asked for."""
+        answers, note = read_answers(folder)
+        ledger = scan(folder, answers)
+        lines = [w["waiting"].format(count=len(ledger.waiting)), w["kept"].format(count=len(ledger.kept))]
+        if ledger.own:
+            lines.append(w["own"].format(count=len(ledger.own)))
+        out = "".join(f"<p>{escape(line)}</p>" for line in lines)
+        if ledger.refused:
+            items = "".join(
+                f"<li>{escape(w['refused_item'].format(game=game, why=why))}</li>"
+                for game, why in ledger.refused
+            )
+            out += f"<p>{escape(w['refused'])}</p><ul>{items}</ul>"
+        if note:
+            out += f"<p><small>{escape(w['last_error'].format(error=note))}</small></p>"
+        return out
 
     async def set_key(request: web.Request) -> web.StreamResponse:
         if not server.signed_in(request):
@@ -144,31 +163,34 @@ def routes(server: Page, app: web.Application) -> None:
         if evening is None:
             return answer(409, {"error": "this box has no set-up"})
         try:
-            data = json.loads(body)
+            order = RoundOrder.from_bytes(body)
             setup = GameSetup(
-                rules=str(data["rules"]),
-                seats=int(data["seats"]),
-                lang=str(data["lang"]),
-                names=tuple(str(n) for n in data["names"]),
-                event=Event(
-                    str(data["tournament"]), int(data["table"]), int(data["round"]), int(data["game"])
-                ),
-                settings=dict(data.get("settings") or {}),
+                rules=order.rules,
+                seats=order.seats,
+                lang=order.lang,
+                names=order.names,
+                event=Event(order.tournament, order.table, order.round, order.game),
+                settings=dict(order.settings),
             )
             checked = evening.check(setup)
-            collector = str(data["collector"])
-            if not collector.startswith(("http://", "https://")):
-                raise ValueError("collector: not an address")
         except SetupError as exc:
             return answer(400, exc.to_json())
-        except (ValueError, KeyError, TypeError) as exc:
-            return answer(400, {"error": f"not a round: {exc}"})
+        except WireError as exc:
+            return answer(400, {"error": str(exc)})
+        # A round signed with the key says where the collector is now, whatever the box
+        # makes of it: a box in play delivers its game there when it ends.
+        if current.collector != order.collector:
+            log.info("the collector is at %s now", order.collector)
+        current = current.with_collector(order.collector)
+        pairing.save(folder, current)
+        if played_here(folder, order.place) is not None:
+            # Sent again after the table played it (the collector lost the answer, or moved):
+            # it stays played; the outbox delivers it.
+            pairing.save(folder, current.with_round(order))
+            return answer(200, {"ok": True, "played": True})
         if evening.in_play:
             return answer(409, {"error": "a game is in play at this table: send the round again after it"})
-        if evening.finished and evening.setup.event == checked.event:
-            # Sent again after the table played it (the collector lost the answer): keep it played.
-            return answer(200, {"ok": True, "played": True})
-        pairing.save(folder, current.with_round(checked.event.tournament, collector))
+        pairing.save(folder, current.with_round(order))
         evening.setup = checked
         evening.finished = False  # the set-up page offers this game, not one after it
         log.info("round %s taken: table %s", checked.event.round, checked.event.table)

@@ -7,23 +7,10 @@ which sends nothing), else its host name on mDNS.
 
 from __future__ import annotations
 
-import socket
-
+from narrator.lan import reachable_host
 from narrator.phrases import numbers
 
-
-def reachable_host(host: str) -> str:
-    if host not in ("0.0.0.0", "::", ""):
-        return host
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.254.254.254", 9))  # connect() on UDP only picks a route
-            address = str(s.getsockname()[0])
-            if not address.startswith("127."):
-                return address
-    except OSError:
-        pass
-    return f"{socket.gethostname()}.local"
+__all__ = ["reachable_host", "spoken_digits", "spoken_host", "url"]
 
 
 def url(host: str, port: int) -> str:

@@ -19,7 +19,7 @@ from narrator.engine.game import Game
 from narrator.engine.tasks import Speech
 from narrator.errors import RuleError
 from narrator.records.export_polemica import ExportError, to_polemica, write_polemica
-from narrator.records.polemica import read_record
+from narrator.records.polemica import parse_record, read_record
 from narrator.records.protocol import ProtocolBuilder
 from narrator.records.protocol_html import render_html
 from narrator.records.replay import ReplayResult, replay, settings_needed
@@ -180,8 +180,13 @@ def test_withdrawn_nominations_and_undo_are_followed() -> None:
 
 def test_export_refuses_what_polemica_cannot_say() -> None:
     _, p = replay_into_protocol(DATA / "598995.json")
-    with pytest.raises(ExportError, match="draw"):
-        to_polemica({**p, "winner": "draw"})
+    with pytest.raises(ExportError, match="aborted"):
+        to_polemica({**p, "winner": None})
+    # A draw (tournament practice) is narrator's own result 2, read back as a draw, and
+    # the record names the settings its game was played with.
+    drawn = to_polemica({**p, "winner": "draw"})
+    assert drawn["result"] == 2 and drawn["config"]["narratorSettings"] == p["game"]["settings"]
+    assert parse_record(json.dumps(drawn), "drawn.json").result == "draw"
     seats = [dict(s) for s in p["seats"]]
     seats[0]["role"] = "doctor"
     with pytest.raises(ExportError, match="doctor"):

@@ -1,7 +1,9 @@
 """A round sent to a real box (the service and its page on a virtual clock, simulated
 players): refused, signed, while a game is in play; refused unsigned, with another key,
 or replayed; taken once the game is over, and then shown on the set-up page (names by
-seat, tournament, table, round) for the table to confirm."""
+seat, tournament, table, round) for the table to confirm; sent again once played, it stays
+played. Every round signed with the key, even one refused for now, tells the box where its
+collector is."""
 
 from __future__ import annotations
 
@@ -69,6 +71,9 @@ def test_a_round_waits_for_the_game_then_shows_on_the_setup_page(tmp_path: Path)
         status, answer, got = call(opener, url, body, headers)
         assert status == 409  # the box's first game is in play
         assert answer_ok(KEY, 409, headers[NONCE], answer, got.get(SIGNATURE))
+        # Refused for now, the round still tells the box where its collector is now.
+        assert pairing.load(tmp_path / "state").collector == ROUND["collector"]
+        assert pairing.load(tmp_path / "state").orders == ()  # but it has not taken it
         assert call(opener, url, body, headers)[0] == 401  # the same request again: a replay
         assert call(opener, url, body, sign_request(make_key(), "POST", path, body))[0] == 401
         assert call(opener, url, body, {})[0] == 401
@@ -85,6 +90,7 @@ def test_a_round_waits_for_the_game_then_shows_on_the_setup_page(tmp_path: Path)
         page = urllib.request.urlopen(box.url + "/setup", timeout=10).read().decode()
         assert "Spring cup" in page and "Игрок 10" in page
         assert pairing.load(tmp_path / "state").tournament == "Spring cup"
+        assert pairing.load(tmp_path / "state").orders == (("Spring cup", 2, 3, 2),)
         assert not box.service.evening.starting  # the table confirms: nothing starts by itself
 
         # The table confirms and plays it; the same round sent again leaves it played.

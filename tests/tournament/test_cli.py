@@ -55,3 +55,67 @@ def test_export_of_an_empty_tournament(tmp_path: Path, capsys: pytest.CaptureFix
 def test_an_unknown_preset_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--state-dir", str(tmp_path), "--preset", "nonsense"]) == 2
     assert "preset" in capsys.readouterr().err
+
+
+def test_a_restart_with_only_the_state_dir_is_the_same_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from narrator.tournament.store import Store
+
+    folder = tmp_path / "t"
+    players = tmp_path / "players.csv"
+    players.write_text("name,club,rating_id\n" + "".join(f"P{n},C,R{n}\n" for n in range(30)))
+    first = ["tournament", "--state-dir", str(folder), "--export", str(tmp_path / "out")]
+    flags = [
+        "--name",
+        "Friday cup",
+        "--tables",
+        "3",
+        "--rounds",
+        "5",
+        "--preset",
+        "tournament",
+        "--lang",
+        "ru",
+    ]
+    assert main([*first, *flags, "--players", str(players)]) == 0
+    assert main(first) == 0  # only --state-dir: resumed as it was
+    kept = Store(folder / "tournament.sqlite").tournament()
+    assert kept is not None
+    assert (kept.name, kept.tables, kept.rounds, kept.preset, kept.lang) == (
+        "Friday cup",
+        3,
+        5,
+        "tournament",
+        "ru",
+    )
+    assert kept.settings["draw_after_idle_rounds"] == 3 and kept.date
+    assert main([*first, "--name", "Friday cup", "--tables", "3", "--players", str(players)]) == 0  # agreeing
+    capsys.readouterr()
+
+    # Flags that contradict the tournament kept there: refused in one line, nothing changed.
+    assert main([*first, "--name", "Saturday cup", "--rounds", "8"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--name 'Saturday cup' (it is 'Friday cup')" in err
+    assert "--rounds 8 (it is 5)" in err and "leave these flags out" in err
+    other = tmp_path / "other.csv"
+    other.write_text("Anna,Red\n")
+    assert main([*first, "--players", str(other)]) == 2
+    assert "other players already" in capsys.readouterr().err
+    assert Store(folder / "tournament.sqlite").tournament() == kept
+
+
+def test_a_store_of_an_older_version_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    db = sqlite3.connect(folder / "tournament.sqlite")
+    db.execute("CREATE TABLE sent (round INTEGER, table_no INTEGER, at REAL)")
+    db.commit()
+    db.close()
+    assert main(["tournament", "--state-dir", str(folder), "--export", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "older narrator" in err

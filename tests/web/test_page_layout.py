@@ -106,6 +106,13 @@ def test_long_names_and_long_words_are_whole_on_a_phone(russian: tuple[Table, st
         sign_in(driver, url, "/judge")
         wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "li.jrole")) == 10)
         screen(driver, tmp_path, "judge-roles-ru")
+        # The header's links, the judge's among them, all on the screen: none hidden in a
+        # strip that scrolls sideways (found: "Судья" and "Выйти" off its edge at 412 px).
+        assert driver.execute_script(
+            "const nav = document.querySelector('header nav');"
+            "return nav.scrollWidth <= nav.clientWidth"
+            " && [...document.querySelectorAll('header a, header button')]"
+            ".every(e => e.getBoundingClientRect().right <= window.innerWidth)")
         # Every name is there, and wraps between its words, never inside one: on this
         # phone and on a slightly wider one (430 px), where the roles take two columns
         # whatever the page's scroll bar takes.

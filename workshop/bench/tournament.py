@@ -1,18 +1,23 @@
 """`narrator bench --only tournament`: the seating's figures for fields of 23 to 300
 players (workshop/bench/seating.py), then a simulated 30-table, 10-round tournament through
-the collector: the seating's time and evenness, the protocols' intake per second (signed
-deliveries over HTTP on 127.0.0.1 into SQLite, one after another as boxes send them), and
-the standings' refresh (all games' protocols in force, points by the rule set, the page's
-live part rendered), cold (every protocol read and parsed: a new protocol came in) and warm
-(the page's next asks). The protocols are one real game's (a `--fast` demo game), given each
-table's game id, round, table and a winner.
+the collector: the seating's time and evenness, the games' intake per second (signed
+deliveries over HTTP on 127.0.0.1: each game's journal replayed through the engine and
+its protocol rebuilt and compared before it is counted into SQLite, one after another as
+boxes send them), and the standings' refresh (every game's result in force, points by
+the rule set, the page's live parts rendered) just after a game came in (its protocol read
+and parsed, the others' kept), cold (a collector started again: every protocol read and
+parsed) and warm (the page's next asks).
+
+The games are six real games of simulated players (narrator.sim.recorded: journal and
+protocol as a box writes them), each given to many tables: its journal's header and its
+protocol carry that table's players, round, table and game id (what a game's play does
+not depend on), so each delivery is one the collector's replay accepts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import random
 import tempfile
 import time
 from pathlib import Path
@@ -20,12 +25,20 @@ from typing import Any
 
 import aiohttp
 
-from narrator.tournament.collector import PROTOCOL_PATH, Collector, Tournament
-from narrator.tournament.page import Words, live
+from narrator.records.protocol_value import Protocol
+from narrator.sim.recorded import record_game
+from narrator.tournament.collector import Collector
+from narrator.tournament.event import Tournament
+from narrator.tournament.language import Words
+from narrator.tournament.organiser import make_seating
+from narrator.tournament.page import LIVE, live
 from narrator.tournament.seating import evenness
-from narrator.tournament.signing import make_key, sign_request
+from narrator.tournament.signing import make_key
 from narrator.tournament.store import Store
+from narrator.tournament.wire import Delivery, post
 from workshop.bench.seating import clubs
+
+TEMPLATES = 6
 
 
 def run(quick: bool) -> dict[str, float | int | str]:
@@ -36,18 +49,32 @@ def run(quick: bool) -> dict[str, float | int | str]:
         return {**asyncio.run(_bench(Path(tmp), tables, rounds)), **seating.run(quick)}
 
 
-def _template(folder: Path) -> dict[str, Any]:
-    from narrator.demo import DemoOptions, play_demo
-    from narrator.rules.loader import load
+def _templates(folder: Path) -> list[tuple[dict[str, Any], str]]:
+    out = []
+    for seed in range(1, TEMPLATES + 1):
+        names = [f"T{seed}-{s}" for s in range(1, 11)]
+        game = record_game(folder / f"t{seed}", "sport", seed, names, {"tournament": "Bench cup"})
+        out.append(
+            (json.loads(game.protocol.read_text(encoding="utf-8")), game.journal.read_text(encoding="utf-8"))
+        )
+    return out
 
-    asyncio.run(play_demo(DemoOptions(load("sport"), 10, seed=5, fast=True, state_dir=folder, foul_rate=0.0)))
-    path = next(p for p in (folder / "protocols").glob("*.json") if not p.name.endswith(".polemica.json"))
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
+
+def _for_table(
+    template: tuple[dict[str, Any], str], game_id: str, names: list[str], event: dict[str, Any]
+) -> Delivery:
+    protocol, journal = json.loads(json.dumps(template[0])), template[1]
+    first, rest = journal.split("\n", 1)
+    head = json.loads(first)
+    head["header"].update(game_id=game_id, names=names, event=event)
+    protocol["game"].update(id=game_id, event=event)
+    protocol["names"] = names
+    text = json.dumps(head, ensure_ascii=False, separators=(",", ":")) + "\n" + rest
+    return Delivery(f"Table {event['table']}", 8080, Protocol.from_json(protocol), text)
 
 
 async def _bench(folder: Path, tables: int, rounds: int) -> dict[str, float | int | str]:
-    template = await asyncio.to_thread(_template, folder / "game")
+    templates = await asyncio.to_thread(_templates, folder / "games")
     key = make_key()
     store = Store(folder / "t.sqlite")
     collector = Collector(store, key, Tournament("Bench cup", tables=tables, rounds=rounds))
@@ -55,44 +82,52 @@ async def _bench(folder: Path, tables: int, rounds: int) -> dict[str, float | in
     for i in range(tables * 10):
         store.add_player(f"Player {i}", club[i])
     start = time.perf_counter()
-    collector.make_seating()
+    make_seating(collector)
     seating_s = time.perf_counter() - start
     seating = store.seating()
     index = {p.id: i for i, p in enumerate(store.players())}
     schedule = [[[index[p] for p in seating[r][t]] for t in sorted(seating[r])] for r in sorted(seating)]
     even = evenness(schedule, tables * 10)
 
-    rng = random.Random(1)
-    bodies = []
+    names = {p.id: p.name for p in store.players()}
+    deliveries = []
     for r in range(1, rounds + 1):
         for t in range(1, tables + 1):
-            p = json.loads(json.dumps(template))
-            p["game"]["id"] = f"2026112{r % 10}-{t:06d}"
-            p["game"]["event"] = {"tournament": "Bench cup", "table": t, "round": r, "game": r}
-            p["winner"] = rng.choice(["red", "black"])
-            bodies.append(json.dumps({"box": f"Table {t}", "port": 8080, "protocol": p}).encode())
+            store.add_order(r, t, f"Table {t}")
+            event = {"tournament": "Bench cup", "table": t, "round": r, "game": r}
+            seated = [names[p] for p in seating[r][t]]
+            template = templates[(r * tables + t) % len(templates)]
+            deliveries.append(_for_table(template, f"2026112{r % 10}-{t:06d}", seated, event))
+
+    def refreshed(source: Store) -> float:
+        start = time.perf_counter()
+        collector.store = source
+        view = collector.view()
+        lines[:] = view.lines
+        for part in LIVE:
+            live(Words("en"), view, True, part)
+        return time.perf_counter() - start
+
+    lines: list[Any] = []
     await collector.start("127.0.0.1", 0)
     try:
         async with aiohttp.ClientSession() as http:
             start = time.perf_counter()
-            for body in bodies:
-                headers = sign_request(key, "POST", PROTOCOL_PATH, body)
-                async with http.post(collector.url + PROTOCOL_PATH, data=body, headers=headers) as reply:
-                    assert reply.status == 200, await reply.text()
+            for delivery in deliveries[:-1]:
+                reply = await post(http, collector.url, key, delivery)
+                assert reply.ok and reply.data.get("kept") == "new", reply
             intake = time.perf_counter() - start
+            refreshed(store)  # the page, seen before the round's last game comes in
+            start = time.perf_counter()
+            reply = await post(http, collector.url, key, deliveries[-1])
+            intake += time.perf_counter() - start
+            assert reply.ok
     finally:
         await collector.stop()
-    def refreshed(source: Store) -> float:
-        start = time.perf_counter()
-        collector.store = source
-        lines[:] = collector.standings()
-        live(Words("en"), "Bench cup", lines, source.players(), source.boxes(), seating, source.sent(),
-             source.games())
-        return time.perf_counter() - start
-
-    lines: list[Any] = []
-    # Cold: a store just opened (the collector restarted, or a protocol just came in):
-    # every protocol read and parsed. Warm: the page's next asks while nothing new came.
+    # A game just came in: the page's next ask reads the new one's protocol only. Cold: a
+    # store just opened (the collector restarted): every protocol read and parsed. Warm:
+    # the page's next asks while nothing new came.
+    new_game = refreshed(store)
     cold = min(refreshed(Store(folder / "t.sqlite")) for _ in range(3))
     warm = min(refreshed(store) for _ in range(3))
     assert sum(line.games for line in lines) == tables * rounds * 10
@@ -100,9 +135,10 @@ async def _bench(folder: Path, tables: int, rounds: int) -> dict[str, float | in
         "tournament_tables": tables,
         "tournament_rounds": rounds,
         "tournament_seating_s": round(seating_s, 2),
-        "tournament_intake_per_s": round(len(bodies) / intake, 1),
+        "tournament_intake_per_s": round(len(deliveries) / intake, 1),
         "tournament_standings_refresh_ms": round(warm * 1000, 1),
         "tournament_standings_rebuild_ms": round(cold * 1000, 1),
+        "tournament_standings_new_game_ms": round(new_game * 1000, 1),
         "tournament_meetings_min": even.meetings_min,
         "tournament_meetings_max": even.meetings_max,
         "tournament_meetings_spread": even.meetings_spread,

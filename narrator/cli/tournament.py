@@ -58,6 +58,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--rules", help="a bundled rule set (a new tournament: sport)")
     parser.add_argument(
+        "--scoring",
+        metavar="NAME",
+        help="the standings' scoring, a file of narrator/rules/scorings: sport, fiim, mafiaratings, "
+        "polemica (a new tournament: the rule set's own)",
+    )
+    parser.add_argument(
         "--preset",
         metavar="NAME",
         help="a preset of the rule set's settings for every game, e.g. tournament (sport)",
@@ -206,6 +212,7 @@ def _tournament(args: argparse.Namespace, store: Store, folder: Path) -> Tournam
         "rounds": args.rounds,
         "seed": args.seed,
         "games": args.games,
+        "scoring": args.scoring,
         "seating": _seating_file(args.seating) if args.seating else None,
     }
     if given["games"] is not None and given["rounds"] is not None:
@@ -218,6 +225,13 @@ def _tournament(args: argparse.Namespace, store: Store, folder: Path) -> Tournam
     rules = given["rules"] or "sport"
     if rules not in bundled_names():
         raise InputFileError("command line", "--rules", f"one of {', '.join(bundled_names())}, not {rules!r}")
+    if given["scoring"] is not None:
+        from narrator.tournament.scoring import names
+
+        if given["scoring"] not in names():
+            raise InputFileError(
+                "command line", "--scoring", f"one of {', '.join(names())}, not {given['scoring']!r}"
+            )
     settings: dict[str, Any] = {}
     stored = store.tournament()
     if stored is None and given["preset"]:

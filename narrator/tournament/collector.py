@@ -122,7 +122,7 @@ class Collector:
     # -- what the pages show
     def standings(self) -> list[Line]:
         rules = self.t.rule_set
-        return standings(self.store.players(), counted(self.store.games(), rules), rules)
+        return standings(self.store.players(), counted(self.store.games(), rules), rules, self.t.scoring_of())
 
     def view(self) -> page.View:
         rules = self.t.rule_set

@@ -19,6 +19,7 @@ from narrator.errors import NarratorError
 from narrator.rules.configured import ConfiguredRules
 
 if TYPE_CHECKING:
+    from narrator.tournament.scoring import Scoring
     from narrator.tournament.seating_rules import SeatingRules
 
 
@@ -40,9 +41,10 @@ class Tournament:
     date: str = ""  # the day it began (YYYY-MM-DD): on the printed sheet and the exports
     games: int = 0  # each player's, any field (the rest sit out in turn); 0: one every round
     seating: str = ""  # the organiser's seating file (YAML over seating.yaml); "": the defaults
+    scoring: str = ""  # narrator/rules/scorings/NAME.yaml; "": the rule set's own
 
     # The flags of `narrator tournament` that set these fields (the others are set once).
-    FLAGS = ("name", "rules", "preset", "lang", "tables", "rounds", "seed", "games", "seating")
+    FLAGS = ("name", "rules", "preset", "lang", "tables", "rounds", "seed", "games", "seating", "scoring")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -61,6 +63,11 @@ class Tournament:
     def rule_set(self) -> RuleSet:
         """The rule set with the preset's settings, for a table of `seats`."""
         return self.configured(self.seats).rules
+
+    def scoring_of(self) -> Scoring | None:
+        from narrator.tournament.scoring import chosen
+
+        return chosen(self.scoring, self.rule_set)
 
     def table_count(self, players: int) -> int:
         """The tables a round has at most: as set, else as many as `players` fill."""

@@ -64,6 +64,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "polemica (a new tournament: the rule set's own)",
     )
     parser.add_argument(
+        "--semi",
+        metavar="[PLAYERS:]GAMES[xMULT][,no-night]",
+        help="a semi-final after the main rounds: the top 20 (or PLAYERS) play GAMES each, their points "
+        "times MULT; no-night: the first killed's guess and Ci do not count",
+    )
+    parser.add_argument(
+        "--final",
+        metavar="GAMES[xMULT][,no-night]",
+        help="a final of the top 10 at one table, e.g. 4x1.5 (the standings rank the finalists first)",
+    )
+    parser.add_argument(
+        "--hide-extra",
+        action="store_true",
+        default=None,
+        help="while a stage is in play, its extra points are hidden from the public standings",
+    )
+    parser.add_argument(
         "--preset",
         metavar="NAME",
         help="a preset of the rule set's settings for every game, e.g. tournament (sport)",
@@ -213,6 +230,9 @@ def _tournament(args: argparse.Namespace, store: Store, folder: Path) -> Tournam
         "seed": args.seed,
         "games": args.games,
         "scoring": args.scoring,
+        "semi": args.semi,
+        "final": args.final,
+        "hide_extra": args.hide_extra,
         "seating": _seating_file(args.seating) if args.seating else None,
     }
     if given["games"] is not None and given["rounds"] is not None:
@@ -232,6 +252,14 @@ def _tournament(args: argparse.Namespace, store: Store, folder: Path) -> Tournam
             raise InputFileError(
                 "command line", "--scoring", f"one of {', '.join(names())}, not {given['scoring']!r}"
             )
+    from narrator.tournament.stages import StageError, parse
+
+    for stage in ("semi", "final"):
+        if given[stage] is not None:
+            try:
+                parse(stage, given[stage])
+            except StageError as exc:
+                raise InputFileError("command line", f"--{stage}", str(exc)) from None
     settings: dict[str, Any] = {}
     stored = store.tournament()
     if stored is None and given["preset"]:

@@ -21,6 +21,7 @@ from narrator.rules.configured import ConfiguredRules
 if TYPE_CHECKING:
     from narrator.tournament.scoring import Scoring
     from narrator.tournament.seating_rules import SeatingRules
+    from narrator.tournament.stages import Stage
 
 
 class TournamentError(NarratorError, ValueError):
@@ -42,9 +43,26 @@ class Tournament:
     games: int = 0  # each player's, any field (the rest sit out in turn); 0: one every round
     seating: str = ""  # the organiser's seating file (YAML over seating.yaml); "": the defaults
     scoring: str = ""  # narrator/rules/scorings/NAME.yaml; "": the rule set's own
+    semi: str = ""  # a semi-final after the main rounds: [PLAYERS:]GAMES[xMULT][,no-night]
+    final: str = ""  # a final of the top 10 at one table: GAMES[xMULT][,no-night]
+    hide_extra: bool = False  # a stage's extra points hidden from the public while it plays
 
     # The flags of `narrator tournament` that set these fields (the others are set once).
-    FLAGS = ("name", "rules", "preset", "lang", "tables", "rounds", "seed", "games", "seating", "scoring")
+    FLAGS = (
+        "name",
+        "rules",
+        "preset",
+        "lang",
+        "tables",
+        "rounds",
+        "seed",
+        "games",
+        "seating",
+        "scoring",
+        "semi",
+        "final",
+        "hide_extra",
+    )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -68,6 +86,14 @@ class Tournament:
         from narrator.tournament.scoring import chosen
 
         return chosen(self.scoring, self.rule_set)
+
+    def stages(self) -> list[Stage]:
+        """The main rounds, then the semi-final and the final the organiser set."""
+        from narrator.tournament.stages import Stage, parse
+
+        out = [Stage("main", 0, self.games or self.rounds)]
+        out += [parse(name, text) for name, text in (("semi", self.semi), ("final", self.final)) if text]
+        return out
 
     def table_count(self, players: int) -> int:
         """The tables a round has at most: as set, else as many as `players` fill."""

@@ -27,6 +27,8 @@ from narrator.tournament.http import token_hash as _hash
 from narrator.tournament.language import Why, Words
 from narrator.tournament.seating import SeatingError, seat_named
 from narrator.tournament.signing import normal_key
+from narrator.tournament.stages import Stage, complete, next_stage
+from narrator.tournament.standings import Line
 from narrator.tournament.store import Store, StoreError
 
 Fields = dict[str, Any]
@@ -43,6 +45,8 @@ class Collector(Protocol):
     flash: dict[str, tuple[str, bool]]
 
     def now(self) -> float: ...
+
+    def standings(self, public: bool = False) -> list[Line]: ...
 
     def words(self, request: web.Request) -> Words: ...
 
@@ -121,6 +125,14 @@ def routes(c: Collector, app: web.Application) -> None:
         await asyncio.to_thread(make_seating, c)
         return t("make_seating") + " ✓", {"rounds": c.t.rounds}
 
+    async def seat_next(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
+        stage = await asyncio.to_thread(seat_stage, c)
+        rounds = c.store.get("stages")[stage.name]
+        return t("stage_seated", stage=t(f"stage_{stage.name}"), first=rounds[0], last=rounds[1]), {
+            "stage": stage.name,
+            "rounds": rounds,
+        }
+
     async def send(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
         try:
             rnd = int(str(fields.get("n", "")))
@@ -190,6 +202,7 @@ def routes(c: Collector, app: web.Application) -> None:
     r.add_post("/logout", logout)
     r.add_post("/players", handler(add_player))
     r.add_post("/seating", handler(seat))
+    r.add_post("/stages/next", handler(seat_next))
     r.add_post("/rounds/{n}/send", handler(send))
     r.add_post("/boxes", handler(number_box))
     r.add_post("/corrections", handler(correct))
@@ -222,6 +235,46 @@ def make_seating(c: Collector) -> None:
         t, rounds=len(seating.rounds), tables=t.tables or max(len(rnd) for rnd in seating.rounds)
     )
     c.store.set_tournament(c.t)
+    c.store.put(stages={"main": [1, len(seating.rounds)]})
+
+
+def seat_stage(c: Collector) -> Stage:
+    """The next stage (a semi-final, the final) seated from the standings once every game
+    of the stages before it is in: its top players, its own games, at its tables."""
+    if not c.store.seated():
+        raise StoreError("not_seated")
+    rounds: dict[str, list[int]] = dict(c.store.get("stages") or {"main": [1, c.t.rounds]})
+    stage = next_stage(c.t.stages(), rounds)
+    if stage is None:
+        raise StoreError("no_stage")
+    seating = c.store.seating()
+    done = [(g.round, g.table) for g in c.store.games()]
+    if not complete(range(1, max(seating) + 1), seating, done):
+        raise StoreError("stage_incomplete")
+    lines = c.standings()
+    if len(lines) < stage.players:
+        raise StoreError("stage_few", players=len(lines), needed=stage.players)
+    top = [line.player for line in lines[: stage.players]]
+    try:
+        seated = seat_named(
+            [p.name for p in top],
+            [p.club for p in top],
+            stage.games,
+            stage.players // c.t.seats,
+            c.t.seating_rules(),
+            c.t.seed,
+            c.t.seats,
+        )
+    except (SeatingError, ConfigError) as exc:
+        raise StoreError("seating", problem=str(exc)) from None
+    first = c.store.add_rounds(
+        [{n: [top[i].id for i in table] for n, table in enumerate(rnd, 1)} for rnd in seated.rounds]
+    )
+    last = first + len(seated.rounds) - 1
+    c.store.put(stages={**rounds, stage.name: [first, last]})
+    c.t = replace(c.t, rounds=last)
+    c.store.set_tournament(c.t)
+    return stage
 
 
 async def _fields(request: web.Request) -> dict[str, Any]:

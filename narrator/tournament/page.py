@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 
 from narrator.tournament.corrections import Change, Correction, Result, decisions, status
@@ -53,6 +53,14 @@ class View:
     now: float
     address: str  # the page's address as phones on the club's network open it
     silent_after: float
+    stage_rounds: Mapping[str, Sequence[int]] = field(default_factory=dict)  # stage -> first, last round
+
+    def next_stage(self) -> str:
+        """The next stage to seat ("": none, or the main rounds not seated yet)."""
+        if not self.seating:
+            return ""
+        later = [s.name for s in self.tournament.stages()[1:] if s.name not in self.stage_rounds]
+        return later[0] if later else ""
 
     @property
     def round(self) -> int:

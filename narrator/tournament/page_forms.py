@@ -54,6 +54,12 @@ def _send(t: Words, view: View) -> str:
         f"{esc(t('send_round', n=r))}</button></form> "
         for r in sorted(view.seating)
     )
+    stage = view.next_stage()
+    if stage:
+        buttons += (
+            '<form class="inline" method="post" action="/stages/next"><button class="small">'
+            f"{esc(t('seat_stage', stage=t(f'stage_{stage}')))}</button></form>"
+        )
     return f"<h3>{esc(t('send_title'))}</h3><p>{buttons}</p>"
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from narrator.engine.ruleset import RuleSet
 from narrator.tournament.corrections import Result, in_force
 from narrator.tournament.scoring import Facts, Scoring, facts, of_rules, seat_points
+from narrator.tournament.stages import Plan, Stage
 from narrator.tournament.store import GameRecord, Player
 
 
@@ -50,6 +51,7 @@ class Line:
     special_wins: int = 0
     shot_first: int = 0
     total: float = 0.0
+    stage: str = "main"  # the last stage the player was seated in
     place: int = 0
     by_game: list[dict[str, Any]] = field(default_factory=list)
 
@@ -68,6 +70,7 @@ class Line:
             "special_wins": self.special_wins,
             "shot_first": self.shot_first,
             "total": round(self.total, 4),
+            "stage": self.stage,
         }
 
     def tie_break(self, key: str) -> float:
@@ -112,15 +115,31 @@ def game_points(
 
 
 def standings(
-    players: Sequence[Player], games: Sequence[Counted], rules: RuleSet, scoring: Scoring | None = None
+    players: Sequence[Player],
+    games: Sequence[Counted],
+    rules: RuleSet,
+    scoring: Scoring | None = None,
+    stages: Plan | None = None,
+    public: bool = False,
 ) -> list[Line]:
+    """`stages`: each game's points times its stage's multiplier, the night's points off
+    where its stage switched them off, and a player ranked by the last stage reached
+    first; `public`: a hidden stage's extra points left out."""
     scoring = scoring or of_rules(rules)
     lines = {p.id: Line(p) for p in players}
+    reached = dict(stages.reached) if stages else {}
+    for pid, one in lines.items():
+        if stages and pid in reached:
+            one.stage = stages.stages[reached[pid]].name
     due: list[tuple[Line, dict[str, Any]]] = []  # Ci, once every game is counted
     for game in games:
         scores = game_points(game, rules, scoring)
         if scores is None or scoring is None:
             continue
+        stage = stages.of_round(game.round) if stages else None
+        hide = public and stages is not None and game.round in stages.hidden
+        if stage is not None or hide:
+            scores = [_staged(s, stage, hide) for s in scores]
         for seat, (pid, score) in enumerate(zip(game.players, scores, strict=False), start=1):
             line = lines.get(pid)
             if line is None:
@@ -150,6 +169,7 @@ def standings(
     if scoring is not None and scoring.first_night is not None:
         for line, entry in due:
             ci = scoring.first_night.points(line.shot_first, line.games)
+            ci = round(ci * entry.get("multiplier", 1.0), 4)
             entry["ci"] = ci
             entry["total"] = round(float(entry["total"]) + ci, 4)
             line.ci += ci
@@ -157,10 +177,26 @@ def standings(
     keys = scoring.tie_breaks if scoring is not None else ("total",)
 
     def rank(line: Line) -> tuple[Any, ...]:
-        return (*(-line.tie_break(k) for k in keys), line.player.name.casefold())
+        at = reached.get(line.player.id, 0)
+        return (-at, *(-line.tie_break(k) for k in keys), line.player.name.casefold())
 
     order = sorted(lines.values(), key=rank)
     for i, line in enumerate(order):
         same = i and rank(order[i - 1])[:-1] == rank(line)[:-1]
         line.place = order[i - 1].place if same else i + 1
     return order
+
+
+def _staged(score: dict[str, float], stage: Stage | None, hide: bool) -> dict[str, float]:
+    out = dict(score)
+    if hide:
+        out["extra"] = 0.0
+    if stage is not None and not stage.night:
+        out["best_move"], out["ci_due"] = 0.0, 0.0
+    mult = stage.multiplier if stage is not None else 1.0
+    parts = ("win", "best_move", "extra", "penalty", "votes")
+    for k in parts:
+        out[k] = round(out[k] * mult, 4)
+    out["multiplier"] = mult
+    out["total"] = round(sum(out[k] for k in parts), 4)
+    return out

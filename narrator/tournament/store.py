@@ -284,6 +284,24 @@ class Store:
                 ],
             )
 
+    def add_rounds(self, rounds: Sequence[Mapping[int, Sequence[int]]]) -> int:
+        """A later stage's rounds after those seated (narrator.tournament.stages): the
+        number of the first."""
+        with self._tx() as db:
+            first = int(db.execute("SELECT coalesce(max(round), 0) FROM seating").fetchone()[0]) + 1
+            if first == 1:
+                raise StoreError("not_seated")
+            db.executemany(
+                "INSERT INTO seating VALUES (?, ?, ?, ?)",
+                [
+                    (r, t, s, p)
+                    for r, tables in enumerate(rounds, first)
+                    for t, seats in tables.items()
+                    for s, p in enumerate(seats, 1)
+                ],
+            )
+            return first
+
     def seating(self) -> dict[int, dict[int, list[int]]]:
         """round -> table -> player ids by seat."""
         out: dict[int, dict[int, list[int]]] = {}

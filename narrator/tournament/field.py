@@ -8,7 +8,7 @@ first, so no player sits out twice before everyone has once.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from narrator.errors import NarratorError
 
@@ -90,10 +90,13 @@ def plan_rounds(
 
 
 def games_left(
-    players: Sequence[int], games: int, history: Sequence[Sequence[Sequence[int]]]
+    players: Sequence[int],
+    games: int,
+    history: Sequence[Sequence[Sequence[int]]],
+    fewer: Collection[int] = (),
 ) -> tuple[dict[int, int], dict[int, int]]:
     """Each present player's games left and rounds sat out, after the rounds already
-    played (`history`: [round][table] -> players)."""
+    played (`history`: [round][table] -> players); `fewer` play one game fewer."""
     played = dict.fromkeys(players, 0)
     sat = dict.fromkeys(players, 0)
     for rnd in history:
@@ -106,4 +109,16 @@ def games_left(
     over = [p for p in players if played[p] > games]
     if over:
         raise SeatingError(f"player {over[0]} has played {played[over[0]]} games, more than {games}")
-    return {p: games - played[p] for p in players}, sat
+    return {p: max(0, games - played[p] - (p in fewer)) for p in players}, sat
+
+
+def short_of_tables(
+    players: Sequence[int], games: int, history: Sequence[Sequence[Sequence[int]]], seats: int = 10
+) -> list[int]:
+    """The players who play one game fewer so that the games left fill whole tables
+    (after a withdrawal or a late arrival): those with the most games left, then the
+    later-listed (a late arrival before the others)."""
+    left, _sat = games_left(players, games, history)
+    extra = sum(left.values()) % seats
+    ranked = sorted((p for p in players if left[p] > 0), key=lambda p: (-left[p], -p))
+    return ranked[:extra]

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from narrator.errors import ConfigError
-from narrator.tournament import corrections, page
+from narrator.tournament import changes, corrections, page
 from narrator.tournament.corrections import Change, CorrectionError
 from narrator.tournament.event import Tournament
 from narrator.tournament.http import COOKIE, html
@@ -125,6 +125,42 @@ def routes(c: Collector, app: web.Application) -> None:
         await asyncio.to_thread(make_seating, c)
         return t("make_seating") + " ✓", {"rounds": c.t.rounds}
 
+    def reseated(t: Words, done: changes.Reseated) -> str:
+        said = t("reseated", first=done.first, last=done.last)
+        return said + (" " + t("reseated_fewer", names=", ".join(done.fewer)) if done.fewer else "")
+
+    async def late(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
+        name = str(fields.get("name", ""))
+        done = await asyncio.to_thread(
+            changes.arrive, c, name, str(fields.get("club", "")), str(fields.get("rating_id", ""))
+        )
+        return f"{name.strip()}: {reseated(t, done)}", {
+            "first": done.first,
+            "last": done.last,
+            "fewer": done.fewer,
+        }
+
+    async def withdraw(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
+        name = str(fields.get("name", ""))
+        done = await asyncio.to_thread(changes.withdraw, c, name)
+        said = t("withdrawn", name=name.strip()) + " " + reseated(t, done)
+        return said, {"first": done.first, "last": done.last, "fewer": done.fewer}
+
+    async def substitute(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
+        try:
+            rnd, table, seat = (int(str(fields.get(k, ""))) for k in ("round", "table", "seat"))
+        except ValueError:
+            raise StoreError(
+                "no_seat",
+                round=fields.get("round", "?"),
+                table=fields.get("table", "?"),
+                seat=fields.get("seat", "?"),
+            ) from None
+        name = str(fields.get("name", ""))
+        replaced = changes.substitute(c, rnd, table, seat, name, str(fields.get("club", "")))
+        said = t("substituted", name=name.strip(), replaced=replaced, round=rnd, table=table, seat=seat)
+        return said, {"replaced": replaced, "round": rnd, "table": table, "seat": seat}
+
     async def seat_next(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
         stage = await asyncio.to_thread(seat_stage, c)
         rounds = c.store.get("stages")[stage.name]
@@ -203,6 +239,9 @@ def routes(c: Collector, app: web.Application) -> None:
     r.add_post("/players", handler(add_player))
     r.add_post("/seating", handler(seat))
     r.add_post("/stages/next", handler(seat_next))
+    r.add_post("/players/late", handler(late))
+    r.add_post("/players/withdraw", handler(withdraw))
+    r.add_post("/substitute", handler(substitute))
     r.add_post("/rounds/{n}/send", handler(send))
     r.add_post("/boxes", handler(number_box))
     r.add_post("/corrections", handler(correct))
@@ -231,9 +270,7 @@ def make_seating(c: Collector) -> None:
     c.store.set_seating(
         [{n: [ids[i] for i in table] for n, table in enumerate(rnd, 1)} for rnd in seating.rounds]
     )
-    c.t = replace(
-        t, rounds=len(seating.rounds), tables=t.tables or max(len(rnd) for rnd in seating.rounds)
-    )
+    c.t = replace(t, rounds=len(seating.rounds), tables=t.tables or max(len(rnd) for rnd in seating.rounds))
     c.store.set_tournament(c.t)
     c.store.put(stages={"main": [1, len(seating.rounds)]})
 

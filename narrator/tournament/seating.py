@@ -74,6 +74,7 @@ def seat(
     conflicts: Collection[tuple[str, int]] = (),
     history: Sequence[Sequence[Sequence[int]]] = (),
     present: Collection[int] | None = None,
+    fewer: Collection[int] = (),
     seed: int = 1,
 ) -> Seating:
     """Seat `players` (indexes 0..players-1) for `games` games each, at most `tables`
@@ -81,7 +82,8 @@ def seat(
     ("" for none): two of one club are kept apart, as are the `apart` pairs. `judges`:
     table number -> judge; `conflicts`: (judge, player): the player never at that judge's
     table. `history`: the rounds played ([round][table][seat - 1] -> player), counted in
-    every balance; `present`: the players to seat (default: all), each up to `games`."""
+    every balance; `present`: the players to seat (default: all), each up to `games`
+    (`fewer`: one game fewer)."""
     rules = rules or default_rules()
     who = sorted(set(present) if present is not None else range(players))
     if any(not 0 <= p < players for p in who):
@@ -90,7 +92,7 @@ def seat(
         check_field(players, games, seats)
     elif len(who) < seats:
         raise SeatingError(f"{len(who)} players present cannot fill a table of {seats}")
-    left, sat = games_left(who, games, history)
+    left, sat = games_left(who, games, history, fewer)
     most = len(who) // seats if tables is None else tables
     if most < 1:
         raise SeatingError(f"{most} tables: at least 1 is needed")
@@ -188,6 +190,9 @@ def seat_named(
     rules: SeatingRules | None = None,
     seed: int = 1,
     seats: int = 10,
+    history: Sequence[Sequence[Sequence[int]]] = (),
+    present: Collection[int] | None = None,
+    fewer: Collection[int] = (),
 ) -> Seating:
     """`seat` for a field given by the players' names: the rules' pairs kept apart, judges
     and conflicts are by name (an organiser's seating file)."""
@@ -206,6 +211,9 @@ def seat_named(
         apart=apart,
         judges=judges,
         conflicts=conflicts,
+        history=history,
+        present=present,
+        fewer=fewer,
         seed=seed,
     )
 

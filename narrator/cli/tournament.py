@@ -158,7 +158,18 @@ def run(args: argparse.Namespace) -> int:
         )
         key = _key(folder)
         host, port = _listen(args.listen if args.listen != "0.0.0.0:8090" else "127.0.0.1:0")
-        asyncio.run(run_demo(args.demo, args.rounds or 2, folder, key, port))
+        from narrator.tournament.scoring import names
+        from narrator.tournament.stages import StageError, parse
+
+        try:
+            if args.final:
+                parse("final", args.final)
+        except StageError as exc:
+            raise InputFileError("command line", "--final", str(exc)) from None
+        if args.scoring and args.scoring not in names():
+            raise InputFileError("command line", "--scoring", f"one of {', '.join(names())}")
+        final, scoring = args.final or "", args.scoring or ""
+        asyncio.run(run_demo(args.demo, args.rounds or 2, folder, key, port, final=final, scoring=scoring))
         return 0
     folder = Path(args.state_dir)
     host, port = _listen(args.listen)

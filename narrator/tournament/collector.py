@@ -41,7 +41,7 @@ from narrator.tournament.signing import NONCE, Verifier, signed_json
 from narrator.tournament.stages import Plan as StagePlan
 from narrator.tournament.stages import plan as plan_stages
 from narrator.tournament.standings import Line, counted, standings
-from narrator.tournament.store import GameRecord, Store, StoreError
+from narrator.tournament.store import GameRecord, Player, Store, StoreError
 from narrator.tournament.wire import (
     DELIVERY_PATH,
     STATUS_PATH,
@@ -126,23 +126,31 @@ class Collector:
     # -- what the pages show
     def standings(self, public: bool = False) -> list[Line]:
         """`public`: as strangers see them (a hidden stage's extra points left out)."""
-        return self._standings(self.store.games(), public)
+        games = self.store.games()
+        return self._standings(games, self.store.players(), self.stage_plan(games), public)
 
-    def _standings(self, games: Sequence[GameRecord], public: bool) -> list[Line]:
+    def _standings(
+        self, games: Sequence[GameRecord], players: Sequence[Player], stages: StagePlan, public: bool
+    ) -> list[Line]:
         rules = self.t.rule_set
-        scoring, stages = self.t.scoring_of(), self.stage_plan(games)
-        return standings(self.store.players(), counted(games, rules), rules, scoring, stages, public)
+        return standings(players, counted(games, rules), rules, self.t.scoring_of(), stages, public)
 
-    def stage_plan(self, games: Sequence[GameRecord] | None = None) -> StagePlan:
-        seating = self.store.seating()
+    def stage_plan(
+        self,
+        games: Sequence[GameRecord] | None = None,
+        seating: Mapping[int, Mapping[int, Sequence[int]]] | None = None,
+    ) -> StagePlan:
+        seating = self.store.seating() if seating is None else seating
         rounds = self.store.get("stages") or ({"main": [1, max(seating)]} if seating else {})
         done = [(g.round, g.table) for g in (self.store.games() if games is None else games)]
         return plan_stages(self.t.stages(), rounds, seating, done, self.t.hide_extra)
 
-    def public_games(self, games: Sequence[GameRecord]) -> list[GameRecord]:
+    def public_games(
+        self, games: Sequence[GameRecord], hidden: frozenset[int] | None = None
+    ) -> list[GameRecord]:
         """The games as strangers see them: a hidden stage's games without their extra
         points, nor the corrections and decisions about them."""
-        hidden = self.stage_plan(games).hidden
+        hidden = self.stage_plan(games).hidden if hidden is None else hidden
         return [
             dc_replace(
                 g,
@@ -157,14 +165,17 @@ class Collector:
     def view(self, public: bool = False) -> page.View:
         rules = self.t.rule_set
         games = self.store.games()
-        lines = self._standings(games, public)
-        if public:
-            games = self.public_games(games)
+        seating = self.store.seating()
+        players = self.store.players()
+        stages = self.stage_plan(games, seating)
+        lines = self._standings(games, players, stages, public)
+        if public and stages.hidden:
+            games = self.public_games(games, stages.hidden)
         return page.View(
             tournament=self.t,
-            players=self.store.players(),
+            players=players,
             lines=lines,
-            seating=self.store.seating(),
+            seating=seating,
             boxes=self.store.boxes(),
             orders=self.store.orders(),
             games=games,
@@ -173,7 +184,7 @@ class Collector:
             now=self.now(),
             address=self.address,
             silent_after=self.silent_after,
-            stage_rounds=self.store.get("stages") or {},
+            stage_rounds=dict(stages.rounds),
         )
 
     def plan(self) -> Plan:

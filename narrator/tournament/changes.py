@@ -11,15 +11,20 @@ others), and the notice names them. Once a later stage is seated the field is fi
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from narrator.errors import ConfigError
+from narrator.tournament.event import Tournament
 from narrator.tournament.field import short_of_tables
 from narrator.tournament.seating import SeatingError, seat_named
-from narrator.tournament.store import Player, StoreError
+from narrator.tournament.store import Player, Store, StoreError
 
-if TYPE_CHECKING:
-    from narrator.tournament.organiser import Collector
+
+class Collector(Protocol):
+    """What a change of the field needs of the collector."""
+
+    store: Store
+    t: Tournament
 
 
 @dataclass(frozen=True)

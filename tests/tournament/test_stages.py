@@ -173,3 +173,24 @@ def test_a_stage_through_the_page(tmp_path: Path) -> None:
             await c.stop()
 
     asyncio.run(run())
+
+
+def test_a_semi_final_then_a_final(tmp_path: Path) -> None:
+    store = Store(tmp_path / "t.sqlite")
+    for i in range(30):
+        store.add_player(f"Player {i:02d}")
+    c = Collector(store, make_key(), Tournament("Cup", rounds=1, semi="20:1x1.25", final="1x1.5"))
+    make_seating(c)
+    for table in (1, 2, 3):
+        play(c, 1, table, "red" if table != 2 else "black")
+    main_top = [line.player.id for line in c.standings()[:20]]
+    assert seat_stage(c).name == "semi"
+    semi = store.seating()[2]
+    assert sorted(semi) == [1, 2] and {p for t in semi.values() for p in t} == set(main_top)
+    play(c, 2, 1, "black")
+    play(c, 2, 2, "red")
+    semi_top = [line.player.id for line in c.standings()[:10]]
+    assert all(line.stage == "semi" for line in c.standings()[:20])
+    assert seat_stage(c).name == "final"
+    assert set(store.seating()[3][1]) == set(semi_top) <= set(main_top)
+    assert store.get("stages") == {"main": [1, 1], "semi": [2, 2], "final": [3, 3]}

@@ -28,44 +28,46 @@ def _asked(server: WebServer, request: web.Request) -> Season:
     return season(folder, start, end, q.get("rules") or "sport", q.get("scoring") or "")
 
 
-def form(t: Words, s: Season | None, asked: dict[str, str]) -> str:
+# The words are the tournament's (narrator/tournament/words: the standings' columns are
+# theirs), not the box page's table: hence `w`, not the box's `t`.
+def form(w: Words, s: Season | None, asked: dict[str, str]) -> str:
     chosen = asked.get("scoring")
     options = "".join(
-        f"<option value='{n}'{' selected' if chosen == n else ''}>{esc(load(n).title(t.lang))}</option>"
+        f"<option value='{n}'{' selected' if chosen == n else ''}>{esc(load(n).title(w.lang))}</option>"
         for n in scoring_names()
     )
     start = esc(s.start if s else asked.get("from", ""))
     end = esc(s.end if s else asked.get("to", ""))
     return (
         '<form class="row" method="get" action="/season">'
-        f"<label>{esc(t('season_from'))}<input type='date' name='from' value='{start}'></label>"
-        f"<label>{esc(t('season_to'))}<input type='date' name='to' value='{end}'></label>"
-        f"<label>{esc(t('season_scoring'))}<select name='scoring'><option value=''>"
-        f"{esc(t('season_rules_own'))}</option>{options}</select></label>"
-        f"<button>{esc(t('season_show'))}</button></form>"
+        f"<label>{esc(w('season_from'))}<input type='date' name='from' value='{start}'></label>"
+        f"<label>{esc(w('season_to'))}<input type='date' name='to' value='{end}'></label>"
+        f"<label>{esc(w('season_scoring'))}<select name='scoring'><option value=''>"
+        f"{esc(w('season_rules_own'))}</option>{options}</select></label>"
+        f"<button>{esc(w('season_show'))}</button></form>"
     )
 
 
 def routes(server: WebServer, app: web.Application) -> None:
     async def page(request: web.Request) -> web.StreamResponse:
-        t = Words(server.text().lang)
+        w = Words(server.text().lang)
         asked = dict(request.query)
         try:
             s = _asked(server, request)
         except SeasonError as exc:
-            body = f'<section class="box"><h1>{esc(t("season_title"))}</h1>{form(t, None, asked)}'
+            body = f'<section class="box"><h1>{esc(w("season_title"))}</h1>{form(w, None, asked)}'
             body += f'<p class="tag nom">{esc(str(exc))}</p></section>'
-            return server.html(t("season_title"), body, "season", request, status=400)
+            return server.html(w("season_title"), body, "season", request, status=400)
         query = request.query_string
         scoring = load(s.scoring) if s.scoring else None
         body = (
-            f'<section class="box"><h1>{esc(t("season_title"))}</h1>{form(t, s, asked)}'
-            f"<p><small>{esc(t('season_games', games=s.games, start=s.start, end=s.end))}"
-            f"{' · ' + esc(t('season_skipped', n=s.skipped)) if s.skipped else ''}"
+            f'<section class="box"><h1>{esc(w("season_title"))}</h1>{form(w, s, asked)}'
+            f"<p><small>{esc(w('season_games', games=s.games, start=s.start, end=s.end))}"
+            f"{' · ' + esc(w('season_skipped', n=s.skipped)) if s.skipped else ''}"
             f" · <a href='/season.csv?{esc(query)}'>CSV</a></small></p>"
-            f"{standings_table(t, s.lines, True, scoring=scoring)}</section>"
+            f"{standings_table(w, s.lines, True, scoring=scoring)}</section>"
         )
-        return server.html(t("season_title"), body, "season", request)
+        return server.html(w("season_title"), body, "season", request)
 
     async def csv(request: web.Request) -> web.StreamResponse:
         try:

@@ -36,9 +36,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="0.0.0.0:8090",
         help="the tournament's page (default 0.0.0.0:8090: the club's network)",
     )
-    parser.add_argument("--tables", type=int, help="tables (a new tournament: 2)")
-    parser.add_argument("--rounds", type=int, help="rounds (a new tournament: 8; with --demo: 2)")
+    parser.add_argument(
+        "--tables",
+        type=int,
+        help="at most this many tables a round (a new tournament: as many as the players fill)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, help="every player every round, this many (a new tournament: 8; with --demo: 2)"
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="each player's games, any field: players x games must fill whole tables, the rest sit out "
+        "a round in turn (instead of --rounds)",
+    )
+    parser.add_argument(
+        "--seating",
+        metavar="FILE.yaml",
+        help="the seating's weights over narrator/tournament/seating.yaml, and pairs kept apart, judges",
+    )
     parser.add_argument("--rules", help="a bundled rule set (a new tournament: sport)")
+    parser.add_argument(
+        "--scoring",
+        metavar="NAME",
+        help="the standings' scoring, a file of narrator/rules/scorings: sport, fiim, mafiaratings, "
+        "polemica (a new tournament: the rule set's own)",
+    )
+    parser.add_argument(
+        "--semi",
+        metavar="[PLAYERS:]GAMES[xMULT][,no-night]",
+        help="a semi-final after the main rounds: the top 20 (or PLAYERS) play GAMES each, their points "
+        "times MULT; no-night: the first killed's guess and Ci do not count",
+    )
+    parser.add_argument(
+        "--final",
+        metavar="GAMES[xMULT][,no-night]",
+        help="a final of the top 10 at one table, e.g. 4x1.5 (the standings rank the finalists first)",
+    )
+    parser.add_argument(
+        "--hide-extra",
+        action="store_true",
+        default=None,
+        help="while a stage is in play, its extra points are hidden from the public standings",
+    )
     parser.add_argument(
         "--preset",
         metavar="NAME",
@@ -117,7 +158,18 @@ def run(args: argparse.Namespace) -> int:
         )
         key = _key(folder)
         host, port = _listen(args.listen if args.listen != "0.0.0.0:8090" else "127.0.0.1:0")
-        asyncio.run(run_demo(args.demo, args.rounds or 2, folder, key, port))
+        from narrator.tournament.scoring import names
+        from narrator.tournament.stages import StageError, parse
+
+        try:
+            if args.final:
+                parse("final", args.final)
+        except StageError as exc:
+            raise InputFileError("command line", "--final", str(exc)) from None
+        if args.scoring and args.scoring not in names():
+            raise InputFileError("command line", "--scoring", f"one of {', '.join(names())}")
+        final, scoring = args.final or "", args.scoring or ""
+        asyncio.run(run_demo(args.demo, args.rounds or 2, folder, key, port, final=final, scoring=scoring))
         return 0
     folder = Path(args.state_dir)
     host, port = _listen(args.listen)
@@ -147,7 +199,9 @@ def run(args: argparse.Namespace) -> int:
         if args.mdns != "off":
 
             def found(table: str, address: str, box_port: int) -> None:
-                store.saw_box(table, address, box_port, tables=tournament.tables)
+                store.saw_box(
+                    table, address, box_port, tables=collector.t.table_count(len(store.players()))
+                )
 
             on_network = [
                 box_browser(key, found, interfaces),
@@ -185,8 +239,16 @@ def _tournament(args: argparse.Namespace, store: Store, folder: Path) -> Tournam
         "tables": args.tables,
         "rounds": args.rounds,
         "seed": args.seed,
+        "games": args.games,
+        "scoring": args.scoring,
+        "semi": args.semi,
+        "final": args.final,
+        "hide_extra": args.hide_extra,
+        "seating": _seating_file(args.seating) if args.seating else None,
     }
-    for flag in ("tables", "rounds"):
+    if given["games"] is not None and given["rounds"] is not None:
+        raise InputFileError("command line", "--games", "--games or --rounds, not both")
+    for flag in ("tables", "rounds", "games"):
         if given[flag] is not None and not 1 <= given[flag] <= 999:
             raise InputFileError("command line", f"--{flag}", "from 1 to 999")
     if given["name"] is not None and not 0 < len(given["name"]) <= 80:
@@ -194,6 +256,21 @@ def _tournament(args: argparse.Namespace, store: Store, folder: Path) -> Tournam
     rules = given["rules"] or "sport"
     if rules not in bundled_names():
         raise InputFileError("command line", "--rules", f"one of {', '.join(bundled_names())}, not {rules!r}")
+    if given["scoring"] is not None:
+        from narrator.tournament.scoring import names
+
+        if given["scoring"] not in names():
+            raise InputFileError(
+                "command line", "--scoring", f"one of {', '.join(names())}, not {given['scoring']!r}"
+            )
+    from narrator.tournament.stages import StageError, parse
+
+    for stage in ("semi", "final"):
+        if given[stage] is not None:
+            try:
+                parse(stage, given[stage])
+            except StageError as exc:
+                raise InputFileError("command line", f"--{stage}", str(exc)) from None
     settings: dict[str, Any] = {}
     stored = store.tournament()
     if stored is None and given["preset"]:
@@ -208,6 +285,19 @@ def _tournament(args: argparse.Namespace, store: Store, folder: Path) -> Tournam
         return resume(stored, given, settings)
     except TournamentError as exc:
         raise InputFileError(str(folder / "tournament.sqlite"), "", str(exc)) from None
+
+
+def _seating_file(name: str) -> str:
+    """The organiser's seating file's text, checked here (exit 2 naming the file, the key
+    and the problem) and kept in the store as it was read."""
+    from narrator.tournament.seating_rules import default_rules, parse_rules
+
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(name, "", f"cannot read it: {exc}") from None
+    parse_rules(text, name, default_rules())
+    return text
 
 
 def _add_players(store: Store, players: list[tuple[str, str, str]], source: str | None) -> None:

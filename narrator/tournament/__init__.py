@@ -4,7 +4,10 @@
 - `wire`: what travels between a box and the collector, typed (the round sent, the game
   delivered, the box's status, the collector's receipt); both sides use it
 - `event`: the tournament as the organiser set it up (kept in the store; a restart resumes it)
-- `seating`: every round's seating, balancing meetings and seat positions
+- `seating`: every round's seating for any field, by weighted rules (`seating.yaml`):
+  `field` (who plays which round, sit-outs), `tablesearch` (who plays with whom, at which
+  table number), `tablenumbers` (numbering exactly, judges' conflicts), `seatorder` (the
+  seats), `seating_rules` (the weights' file), `seating_figures` (how good a seating is)
 - `intake`: a delivered game checked against the seating and replayed through the engine
 - `store`: the tournament in SQLite: players, boxes, seating, orders, games, corrections, refusals
 - `corrections`, `bounds`: every change after a game as a record, within the rule set's bounds

@@ -20,7 +20,8 @@ import hashlib
 import logging
 import socket
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace as dc_replace
 from importlib import resources
 from typing import Any
 
@@ -37,8 +38,10 @@ from narrator.tournament.http import COOKIE, html, token_hash
 from narrator.tournament.intake import Plan, PlannedSeat, Refused, check
 from narrator.tournament.language import Why, Words
 from narrator.tournament.signing import NONCE, Verifier, signed_json
+from narrator.tournament.stages import Plan as StagePlan
+from narrator.tournament.stages import plan as plan_stages
 from narrator.tournament.standings import Line, counted, standings
-from narrator.tournament.store import Store, StoreError
+from narrator.tournament.store import GameRecord, Player, Store, StoreError
 from narrator.tournament.wire import (
     DELIVERY_PATH,
     STATUS_PATH,
@@ -53,6 +56,7 @@ from narrator.tournament.wire import (
 log = logging.getLogger("narrator.tournament")
 
 BODY_MAX = 4 * 1024 * 1024
+_EXTRA_KINDS = ("extra", "approve", "decline")
 
 
 class Collector:
@@ -120,18 +124,58 @@ class Collector:
         return f"http://{_host(reachable_host(self.host or '0.0.0.0'))}:{self.port}/"
 
     # -- what the pages show
-    def standings(self) -> list[Line]:
-        rules = self.t.rule_set
-        return standings(self.store.players(), counted(self.store.games(), rules), rules)
+    def standings(self, public: bool = False) -> list[Line]:
+        """`public`: as strangers see them (a hidden stage's extra points left out)."""
+        games = self.store.games()
+        return self._standings(games, self.store.players(), self.stage_plan(games), public)
 
-    def view(self) -> page.View:
+    def _standings(
+        self, games: Sequence[GameRecord], players: Sequence[Player], stages: StagePlan, public: bool
+    ) -> list[Line]:
+        rules = self.t.rule_set
+        return standings(players, counted(games, rules), rules, self.t.scoring_of(), stages, public)
+
+    def stage_plan(
+        self,
+        games: Sequence[GameRecord] | None = None,
+        seating: Mapping[int, Mapping[int, Sequence[int]]] | None = None,
+    ) -> StagePlan:
+        seating = self.store.seating() if seating is None else seating
+        rounds = self.store.get("stages") or ({"main": [1, max(seating)]} if seating else {})
+        done = [(g.round, g.table) for g in (self.store.games() if games is None else games)]
+        return plan_stages(self.t.stages(), rounds, seating, done, self.t.hide_extra)
+
+    def public_games(
+        self, games: Sequence[GameRecord], hidden: frozenset[int] | None = None
+    ) -> list[GameRecord]:
+        """The games as strangers see them: a hidden stage's games without their extra
+        points, nor the corrections and decisions about them."""
+        hidden = self.stage_plan(games).hidden if hidden is None else hidden
+        return [
+            dc_replace(
+                g,
+                protocol=g.protocol.with_extra({}),
+                corrections=tuple(c for c in g.corrections if c.change.kind not in _EXTRA_KINDS),
+            )
+            if g.round in hidden
+            else g
+            for g in games
+        ]
+
+    def view(self, public: bool = False) -> page.View:
         rules = self.t.rule_set
         games = self.store.games()
+        seating = self.store.seating()
+        players = self.store.players()
+        stages = self.stage_plan(games, seating)
+        lines = self._standings(games, players, stages, public)
+        if public and stages.hidden:
+            games = self.public_games(games, stages.hidden)
         return page.View(
             tournament=self.t,
-            players=self.store.players(),
-            lines=self.standings(),
-            seating=self.store.seating(),
+            players=players,
+            lines=lines,
+            seating=seating,
             boxes=self.store.boxes(),
             orders=self.store.orders(),
             games=games,
@@ -140,6 +184,7 @@ class Collector:
             now=self.now(),
             address=self.address,
             silent_after=self.silent_after,
+            stage_rounds=dict(stages.rounds),
         )
 
     def plan(self) -> Plan:
@@ -174,8 +219,8 @@ class Collector:
         from narrator.tournament.page_forms import controls
 
         t = self.words(request)
-        view = self.view()
         signed = self.signed_in(request)
+        view = self.view(public=not signed)
         if not notice and signed:
             notice, refusal = self.flash.pop(self.session(request), ("", False))
         body = page.page(
@@ -191,7 +236,8 @@ class Collector:
     async def home(self, request: web.Request) -> web.Response:
         part = request.query.get("fragment")
         if part:
-            return html(page.live(self.words(request), self.view(), self.signed_in(request), part))
+            signed = self.signed_in(request)
+            return html(page.live(self.words(request), self.view(public=not signed), signed, part))
         return self.render(request)
 
     async def style(self, request: web.Request) -> web.Response:
@@ -264,37 +310,45 @@ class Collector:
         game = self.store.game(request.match_info["id"])
         if game is None:
             raise web.HTTPNotFound(text="no such game")
+        if not self.signed_in(request):
+            game = self.public_games([game])[0]
         return html(render_html(game.protocol.to_json()))
 
     async def export_csv(self, request: web.Request) -> web.Response:
         return web.Response(
-            text=standings_csv(self.standings()),
+            text=standings_csv(self.standings(public=not self.signed_in(request))),
             content_type="text/csv",
             headers={"Content-Disposition": 'attachment; filename="standings.csv"'},
         )
 
-    def sheet(self, t: Words) -> str:
+    def sheet(self, t: Words, public: bool = False) -> str:
         games = self.store.games()
         done = {(g.round, g.table) for g in games}
         seating = self.store.seating()
         complete = [r for r in sorted(seating) if all((r, table) in done for table in seating[r])]
         after = max(complete, default=0)
-        return page.sheet(t, self.t, self.standings(), after, self.now())
+        return page.sheet(t, self.t, self.standings(public), after, self.now())
 
     async def export_sheet(self, request: web.Request) -> web.Response:
-        return html(self.sheet(self.words(request)))
+        return html(self.sheet(self.words(request), public=not self.signed_in(request)))
 
     async def export_polemica(self, request: web.Request) -> web.Response:
-        out = polemica_records(self.store.games(), self.t, self.store.players(), self.t.rule_set)
+        games = self.store.games()
+        if not self.signed_in(request):
+            games = self.public_games(games)
+        out = polemica_records(games, self.t, self.store.players(), self.t.rule_set)
         return web.json_response(out.records, headers={"X-Narrator-Skipped": str(len(out.skipped))})
 
     async def api_standings(self, request: web.Request) -> web.Response:
         return web.json_response(
-            {"tournament": self.t.name, "standings": [line.to_json() for line in self.standings()]}
+            {
+                "tournament": self.t.name,
+                "standings": [line.to_json() for line in self.standings(not self.signed_in(request))],
+            }
         )
 
     async def api_state(self, request: web.Request) -> web.Response:
-        view = self.view()
+        view = self.view(public=not self.signed_in(request))
         names = {p.id: p.name for p in view.players}
         seating = {
             str(r): {str(t): [names.get(p, "") for p in seated] for t, seated in tables.items()}

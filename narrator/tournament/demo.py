@@ -16,7 +16,7 @@ from narrator.tournament.discovery import announcer, box_browser
 from narrator.tournament.event import Tournament, today
 from narrator.tournament.exports import polemica_records, write_all
 from narrator.tournament.language import Words
-from narrator.tournament.organiser import make_seating
+from narrator.tournament.organiser import make_seating, seat_stage
 from narrator.tournament.store import Store
 from narrator.tournament.tables import make_box, pair_box, start_box, stop_box, wait_up
 
@@ -54,11 +54,21 @@ def demo_players(n: int) -> list[tuple[str, str]]:
 
 
 async def run_demo(
-    tables: int, rounds: int, folder: Path, key: str, port: int = 0, seconds_per_round: float = 600.0
+    tables: int,
+    rounds: int,
+    folder: Path,
+    key: str,
+    port: int = 0,
+    seconds_per_round: float = 600.0,
+    final: str = "",
+    scoring: str = "",
 ) -> Collector:
+    """The main rounds, then (`final`) the final of the top 10 at table 1."""
     folder.mkdir(parents=True, exist_ok=True)
     store = Store(folder / "tournament.sqlite")
-    tournament = store.tournament() or Tournament("Demo cup", tables=tables, rounds=rounds, date=today())
+    tournament = store.tournament() or Tournament(
+        "Demo cup", tables=tables, rounds=rounds, date=today(), final=final, scoring=scoring
+    )
     collector = Collector(store, key, tournament)
     await collector.start("127.0.0.1", port)
     print(f"the tournament's page: {collector.url}/  (the key is in {folder / 'key'})", flush=True)
@@ -92,24 +102,21 @@ async def run_demo(
                 store.add_player(name, club, f"DEMO-{len(store.players()) + 1:03d}")
         if not store.seated():
             make_seating(collector)
-        for rnd in range(1, rounds + 1):
-            until = loop.time() + seconds_per_round
-            while True:
-                sent = {o.table for o in store.orders() if o.round == rnd}
-                if len(sent) < tables:
-                    await collector.push_round(rnd)
-                games = [g for g in store.games() if g.round == rnd]
-                if len(games) >= tables:
-                    break
-                if loop.time() > until:
-                    raise RuntimeError(f"round {rnd} did not end in {seconds_per_round:.0f} s")
-                await asyncio.sleep(0.25)
-            print(f"round {rnd}: {len(games)} games delivered", flush=True)
+        await _play(collector, range(1, rounds + 1), seconds_per_round)
+        if final:
+            seat_stage(collector)
+            first, last = store.get("stages")["final"]
+            print(f"the final: the top 10 at table 1, rounds {first} to {last}", flush=True)
+            await _play(collector, range(first, last + 1), seconds_per_round)
         lines = collector.standings()
-        for line in lines[:10]:
-            print(f"{line.place:>3}. {line.player.name:<14} {line.total:5.2f}  ({line.wins} wins)")
-        records = polemica_records(store.games(), tournament, store.players(), tournament.rule_set)
-        written = write_all(folder / "exports", tournament, lines, records, collector.sheet(Words("en")))
+        for line in lines[:12]:
+            print(
+                f"{line.place:>3}. {line.player.name:<14} {line.total:5.2f}  ({line.wins} wins, "
+                f"guess {line.best_move:.2f}, Ci {line.ci:.2f}, {line.stage})"
+            )
+        t = collector.t
+        records = polemica_records(store.games(), t, store.players(), t.rule_set)
+        written = write_all(folder / "exports", t, lines, records, collector.sheet(Words("en")))
         print(f"exports: {len(written)} files in {folder / 'exports'}", flush=True)
     finally:
         for b in boxes:
@@ -117,3 +124,23 @@ async def run_demo(
         for part in on_network:
             await part.stop()
     return collector
+
+
+async def _play(collector: Collector, rounds: range, seconds_per_round: float) -> None:
+    """Each round sent to its tables' boxes until every game of it is in."""
+    store = collector.store
+    loop = asyncio.get_running_loop()
+    for rnd in rounds:
+        tables = len(store.seating()[rnd])
+        until = loop.time() + seconds_per_round
+        while True:
+            sent = {o.table for o in store.orders() if o.round == rnd}
+            if len(sent) < tables:
+                await collector.push_round(rnd)
+            games = [g for g in store.games() if g.round == rnd]
+            if len(games) >= tables:
+                break
+            if loop.time() > until:
+                raise RuntimeError(f"round {rnd} did not end in {seconds_per_round:.0f} s")
+            await asyncio.sleep(0.25)
+        print(f"round {rnd}: {len(games)} games delivered", flush=True)

@@ -12,11 +12,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.engine.ruleset import RuleSet, same_value
 from narrator.errors import NarratorError
 from narrator.rules.configured import ConfiguredRules
+
+if TYPE_CHECKING:
+    from narrator.tournament.scoring import Scoring
+    from narrator.tournament.seating_rules import SeatingRules
+    from narrator.tournament.stages import Stage
 
 
 class TournamentError(NarratorError, ValueError):
@@ -30,14 +35,34 @@ class Tournament:
     preset: str = ""
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # the preset's values
     lang: str = "en"
-    tables: int = 2
-    rounds: int = 8
+    tables: int = 0  # at most this many a round; 0: as many as the players fill (set when seated)
+    rounds: int = 8  # with `games`: as many as the seating needs (set when seated)
     seats: int = 10
     seed: int = 1  # the seating's
     date: str = ""  # the day it began (YYYY-MM-DD): on the printed sheet and the exports
+    games: int = 0  # each player's, any field (the rest sit out in turn); 0: one every round
+    seating: str = ""  # the organiser's seating file (YAML over seating.yaml); "": the defaults
+    scoring: str = ""  # narrator/rules/scorings/NAME.yaml; "": the rule set's own
+    semi: str = ""  # a semi-final after the main rounds: [PLAYERS:]GAMES[xMULT][,no-night]
+    final: str = ""  # a final of the top 10 at one table: GAMES[xMULT][,no-night]
+    hide_extra: bool = False  # a stage's extra points hidden from the public while it plays
 
     # The flags of `narrator tournament` that set these fields (the others are set once).
-    FLAGS = ("name", "rules", "preset", "lang", "tables", "rounds", "seed")
+    FLAGS = (
+        "name",
+        "rules",
+        "preset",
+        "lang",
+        "tables",
+        "rounds",
+        "seed",
+        "games",
+        "seating",
+        "scoring",
+        "semi",
+        "final",
+        "hide_extra",
+    )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,6 +81,30 @@ class Tournament:
     def rule_set(self) -> RuleSet:
         """The rule set with the preset's settings, for a table of `seats`."""
         return self.configured(self.seats).rules
+
+    def scoring_of(self) -> Scoring | None:
+        from narrator.tournament.scoring import chosen
+
+        return chosen(self.scoring, self.rule_set)
+
+    def stages(self) -> list[Stage]:
+        """The main rounds, then the semi-final and the final the organiser set."""
+        from narrator.tournament.stages import Stage, parse
+
+        out = [Stage("main", 0, self.games or self.rounds)]
+        out += [parse(name, text) for name, text in (("semi", self.semi), ("final", self.final)) if text]
+        return out
+
+    def table_count(self, players: int) -> int:
+        """The tables a round has at most: as set, else as many as `players` fill."""
+        return self.tables or max(1, players // self.seats)
+
+    def seating_rules(self) -> SeatingRules:
+        from narrator.tournament.seating_rules import default_rules, parse_rules
+
+        if not self.seating:
+            return default_rules()
+        return parse_rules(self.seating, "the seating file", default_rules())
 
     def configured(self, seats: int) -> ConfiguredRules:
         """The rule set with the preset's settings, checked for a table of `seats` (read
@@ -91,7 +140,11 @@ def resume(
         fresh = replace(Tournament(), **chosen, date=today())
         return replace(fresh, settings=MappingProxyType(dict(settings or {})))
     wrong = [
-        f"--{k} {v!r} (it is {getattr(stored, k)!r})" for k, v in chosen.items() if getattr(stored, k) != v
+        "--seating (another file than the one it was set up with)"
+        if k == "seating"
+        else f"--{k} {v!r} (it is {getattr(stored, k)!r})"
+        for k, v in chosen.items()
+        if getattr(stored, k) != v
     ]
     if wrong:
         raise TournamentError(

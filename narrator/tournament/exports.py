@@ -26,6 +26,7 @@ from narrator.engine.ruleset import RuleSet
 from narrator.records.export_polemica import RESULT_CODES, ExportError, to_polemica
 from narrator.tournament.corrections import decisions, in_force, status
 from narrator.tournament.event import Tournament
+from narrator.tournament.scoring import chosen, facts
 from narrator.tournament.standings import Counted, Line, game_points
 from narrator.tournament.store import GameRecord, Player
 
@@ -39,6 +40,11 @@ CSV_COLUMNS = (
     "win_points",
     "best_move",
     "extra",
+    "penalty",
+    "votes",
+    "ci",
+    "special_wins",
+    "shot_first",
     "total",
 )
 
@@ -73,8 +79,16 @@ def polemica_of(
             entry["ratingId"] = player.rating_id
             entry["club"] = player.club
     result = in_force(game.protocol, game.corrections, rules)
-    counted = Counted(game.uid, game.round, game.table, game.players, game.protocol.roles, result)
-    scores = game_points(counted, rules) or []
+    counted = Counted(
+        game.uid,
+        game.round,
+        game.table,
+        game.players,
+        game.protocol.roles,
+        result,
+        facts(game.protocol.rest, game.protocol.eliminations),
+    )
+    scores = game_points(counted, rules, chosen(tournament.scoring, rules)) or []
     record["bonuses"] = [{"position": seat, "value": value} for seat, value in sorted(result.extra.items())]
     record["tournament"] = {
         "name": tournament.name,
@@ -84,6 +98,7 @@ def polemica_of(
         "box": game.box,
         "rules": tournament.rules,
         "preset": tournament.preset,
+        "scoring": tournament.scoring or None,
     }
     record["official"] = {
         "result": RESULT_CODES.get(result.winner or ""),

@@ -9,21 +9,26 @@ page comes back (400) with the refusal in words at its top. A JSON client gets J
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from aiohttp import web
 
-from narrator.tournament import corrections, page
+from narrator.errors import ConfigError
+from narrator.tournament import changes, corrections, page
 from narrator.tournament.corrections import Change, CorrectionError
 from narrator.tournament.event import Tournament
 from narrator.tournament.http import COOKIE, html
 from narrator.tournament.http import token_hash as _hash
 from narrator.tournament.language import Why, Words
-from narrator.tournament.seating import SeatingError, make_schedule
+from narrator.tournament.seating import SeatingError, seat_named
 from narrator.tournament.signing import normal_key
+from narrator.tournament.stages import Stage, complete, next_stage
+from narrator.tournament.standings import Line
 from narrator.tournament.store import Store, StoreError
 
 Fields = dict[str, Any]
@@ -40,6 +45,8 @@ class Collector(Protocol):
     flash: dict[str, tuple[str, bool]]
 
     def now(self) -> float: ...
+
+    def standings(self, public: bool = False) -> list[Line]: ...
 
     def words(self, request: web.Request) -> Words: ...
 
@@ -113,8 +120,54 @@ def routes(c: Collector, app: web.Application) -> None:
         return player.name, player.to_json()
 
     async def seat(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
-        make_seating(c)
+        # 300 players take seconds (BENCHMARKS.md): the page and the boxes' deliveries go
+        # on meanwhile.
+        await asyncio.to_thread(make_seating, c)
         return t("make_seating") + " ✓", {"rounds": c.t.rounds}
+
+    def reseated(t: Words, done: changes.Reseated) -> str:
+        said = t("reseated", first=done.first, last=done.last)
+        return said + (" " + t("reseated_fewer", names=", ".join(done.fewer)) if done.fewer else "")
+
+    async def late(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
+        name = str(fields.get("name", ""))
+        done = await asyncio.to_thread(
+            changes.arrive, c, name, str(fields.get("club", "")), str(fields.get("rating_id", ""))
+        )
+        return f"{name.strip()}: {reseated(t, done)}", {
+            "first": done.first,
+            "last": done.last,
+            "fewer": done.fewer,
+        }
+
+    async def withdraw(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
+        name = str(fields.get("name", ""))
+        done = await asyncio.to_thread(changes.withdraw, c, name)
+        said = t("withdrawn", name=name.strip()) + " " + reseated(t, done)
+        return said, {"first": done.first, "last": done.last, "fewer": done.fewer}
+
+    async def substitute(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
+        try:
+            rnd, table, seat = (int(str(fields.get(k, ""))) for k in ("round", "table", "seat"))
+        except ValueError:
+            raise StoreError(
+                "no_seat",
+                round=fields.get("round", "?"),
+                table=fields.get("table", "?"),
+                seat=fields.get("seat", "?"),
+            ) from None
+        name = str(fields.get("name", ""))
+        replaced = changes.substitute(c, rnd, table, seat, name, str(fields.get("club", "")))
+        said = t("substituted", name=name.strip(), replaced=replaced, round=rnd, table=table, seat=seat)
+        return said, {"replaced": replaced, "round": rnd, "table": table, "seat": seat}
+
+    async def seat_next(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
+        stage = await asyncio.to_thread(seat_stage, c)
+        rounds = c.store.get("stages")[stage.name]
+        return t("stage_seated", stage=t(f"stage_{stage.name}"), first=rounds[0], last=rounds[1]), {
+            "stage": stage.name,
+            "rounds": rounds,
+        }
 
     async def send(fields: Fields, t: Words) -> tuple[str, dict[str, Any]]:
         try:
@@ -143,8 +196,9 @@ def routes(c: Collector, app: web.Application) -> None:
                 table = int(raw)
             except ValueError:
                 raise StoreError("table_number") from None
-            if not 1 <= table <= c.t.tables:
-                raise StoreError("table_range", tables=c.t.tables)
+            most = c.t.table_count(len(c.store.players()))
+            if not 1 <= table <= most:
+                raise StoreError("table_range", tables=most)
         name = str(fields.get("name", ""))
         c.store.assign(name, table)
         boxes = [{"name": b.name, "table": b.table} for b in c.store.boxes()]
@@ -184,6 +238,10 @@ def routes(c: Collector, app: web.Application) -> None:
     r.add_post("/logout", logout)
     r.add_post("/players", handler(add_player))
     r.add_post("/seating", handler(seat))
+    r.add_post("/stages/next", handler(seat_next))
+    r.add_post("/players/late", handler(late))
+    r.add_post("/players/withdraw", handler(withdraw))
+    r.add_post("/substitute", handler(substitute))
     r.add_post("/rounds/{n}/send", handler(send))
     r.add_post("/boxes", handler(number_box))
     r.add_post("/corrections", handler(correct))
@@ -191,19 +249,69 @@ def routes(c: Collector, app: web.Application) -> None:
 
 
 def make_seating(c: Collector) -> None:
-    """Every round's seating (narrator.tournament.seating), once: tables of `seats`."""
+    """Every round's seating (narrator.tournament.seating), once: any field, every player
+    the same games (`games`, else one every round), the rest sitting out in turn; the
+    tournament then knows its rounds and tables."""
     players = c.store.players()
-    needed = c.t.tables * c.t.seats
-    if len(players) != needed:
-        raise StoreError(
-            "players_count", players=len(players), tables=c.t.tables, seats=c.t.seats, needed=needed
-        )
+    t = c.t
     try:
-        schedule = make_schedule(len(players), c.t.tables, c.t.rounds, c.t.seed)
-    except SeatingError as exc:
+        seating = seat_named(
+            [p.name for p in players],
+            [p.club for p in players],
+            t.games or t.rounds,
+            t.tables or None,
+            t.seating_rules(),
+            t.seed,
+            t.seats,
+        )
+    except (SeatingError, ConfigError) as exc:
         raise StoreError("seating", problem=str(exc)) from None
     ids = [p.id for p in players]
-    c.store.set_seating([{t: [ids[i] for i in table] for t, table in enumerate(rnd, 1)} for rnd in schedule])
+    c.store.set_seating(
+        [{n: [ids[i] for i in table] for n, table in enumerate(rnd, 1)} for rnd in seating.rounds]
+    )
+    c.t = replace(t, rounds=len(seating.rounds), tables=t.tables or max(len(rnd) for rnd in seating.rounds))
+    c.store.set_tournament(c.t)
+    c.store.put(stages={"main": [1, len(seating.rounds)]})
+
+
+def seat_stage(c: Collector) -> Stage:
+    """The next stage (a semi-final, the final) seated from the standings once every game
+    of the stages before it is in: its top players, its own games, at its tables."""
+    if not c.store.seated():
+        raise StoreError("not_seated")
+    rounds: dict[str, list[int]] = dict(c.store.get("stages") or {"main": [1, c.t.rounds]})
+    stage = next_stage(c.t.stages(), rounds)
+    if stage is None:
+        raise StoreError("no_stage")
+    seating = c.store.seating()
+    done = [(g.round, g.table) for g in c.store.games()]
+    if not complete(range(1, max(seating) + 1), seating, done):
+        raise StoreError("stage_incomplete")
+    lines = c.standings()
+    if len(lines) < stage.players:
+        raise StoreError("stage_few", players=len(lines), needed=stage.players)
+    top = [line.player for line in lines[: stage.players]]
+    try:
+        seated = seat_named(
+            [p.name for p in top],
+            [p.club for p in top],
+            stage.games,
+            stage.players // c.t.seats,
+            c.t.seating_rules(),
+            c.t.seed,
+            c.t.seats,
+        )
+    except (SeatingError, ConfigError) as exc:
+        raise StoreError("seating", problem=str(exc)) from None
+    first = c.store.add_rounds(
+        [{n: [top[i].id for i in table] for n, table in enumerate(rnd, 1)} for rnd in seated.rounds]
+    )
+    last = first + len(seated.rounds) - 1
+    c.store.put(stages={**rounds, stage.name: [first, last]})
+    c.t = replace(c.t, rounds=last)
+    c.store.set_tournament(c.t)
+    return stage
 
 
 async def _fields(request: web.Request) -> dict[str, Any]:

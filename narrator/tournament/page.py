@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 
 from narrator.tournament.corrections import Change, Correction, Result, decisions, status
 from narrator.tournament.event import Tournament
 from narrator.tournament.hall import TableState, current_round, tables
 from narrator.tournament.language import Words
+from narrator.tournament.scoring import Scoring
 from narrator.tournament.standings import Line
 from narrator.tournament.store import BoxRow, GameRecord, Order, Player, Refusal
 
@@ -52,6 +53,14 @@ class View:
     now: float
     address: str  # the page's address as phones on the club's network open it
     silent_after: float
+    stage_rounds: Mapping[str, Sequence[int]] = field(default_factory=dict)  # stage -> first, last round
+
+    def next_stage(self) -> str:
+        """The next stage to seat ("": none, or the main rounds not seated yet)."""
+        if not self.seating:
+            return ""
+        later = [s.name for s in self.tournament.stages()[1:] if s.name not in self.stage_rounds]
+        return later[0] if later else ""
 
     @property
     def round(self) -> int:
@@ -71,6 +80,10 @@ class View:
 
     def by_id(self) -> dict[int, Player]:
         return {p.id: p for p in self.players}
+
+    @property
+    def scoring(self) -> Scoring | None:
+        return self.tournament.scoring_of()
 
 
 _EXTRA_CSS = """
@@ -155,7 +168,15 @@ def result_words(t: Words, result: Result | None) -> str:
     return t("winner_other", team=w) if w else t("winner_none")
 
 
-def standings_table(t: Words, lines: Sequence[Line], best_move: bool = True, rating: bool = False) -> str:
+def standings_table(
+    t: Words,
+    lines: Sequence[Line],
+    best_move: bool = True,
+    rating: bool = False,
+    scoring: Scoring | None = None,
+) -> str:
+    """The standings; a scoring's own groups (penalties, Polemica's votes, Ci) as columns
+    when it has them."""
     if not lines:
         return f"<p>{esc(t('no_players'))}</p>"
     keys = [
@@ -165,8 +186,11 @@ def standings_table(t: Words, lines: Sequence[Line], best_move: bool = True, rat
         "games_played",
         "wins",
         "win_points",
-        *(["best_move"] if best_move else []),
+        *(["best_move"] if best_move or (scoring and scoring.guess) else []),
         "extra",
+        *(["penalty"] if scoring and scoring.penalty.points else []),
+        *(["votes"] if scoring and scoring.voted_black else []),
+        *(["ci"] if scoring and scoring.first_night else []),
         "total",
     ]
     wide = {"win_points", "best_move", "extra", "rating_id"} if not rating else {"win_points", "best_move"}
@@ -184,6 +208,9 @@ def standings_table(t: Words, lines: Sequence[Line], best_move: bool = True, rat
             "win_points": num(line.win_points),
             "best_move": num(line.best_move),
             "extra": num(line.extra),
+            "penalty": num(line.penalty),
+            "votes": num(line.votes),
+            "ci": num(line.ci),
             "total": num(line.total),
         }
         tds = "".join(
@@ -402,7 +429,7 @@ def live(t: Words, view: View, signed_in: bool, part: str = "rest") -> str:
         return hall(t, view)
     parts = [
         f'<section class="box standings-box"><h2>{esc(t("standings"))}</h2>'
-        f"{standings_table(t, view.lines, view.tournament.rule_set.best_move)}"
+        f"{standings_table(t, view.lines, view.tournament.rule_set.best_move, scoring=view.scoring)}"
         f'<p class="noprint"><small>{esc(t("updated"))}</small></p></section>',
         games(t, view),
         log(t, view),
@@ -419,7 +446,8 @@ def page(t: Words, view: View, controls: str, notice: str, signed_in: bool, who:
     name = view.tournament.name
     head = (
         f"<h1>{esc(name)}</h1><p><small>{esc(t('rules'))}: {esc(view.tournament.rules)}"
-        f"{' · ' + esc(view.tournament.preset) if view.tournament.preset else ''} · "
+        f"{' · ' + esc(view.tournament.preset) if view.tournament.preset else ''}"
+        f"{' · ' + esc(view.scoring.title(t.lang)) if view.scoring and view.scoring.name else ''} · "
         f"{esc(t('address', url=view.address))}</small></p>"
     )
     body = (
@@ -459,9 +487,11 @@ def sheet(t: Words, tournament: Tournament, lines: Sequence[Line], after: int, n
     date = t("sheet_date", date=tournament.date or "?")
     head = (
         f"<h1>{esc(tournament.name)}</h1><p>{esc(after_words)} · {esc(date)} · "
-        f"{esc(t('rules'))}: {esc(tournament.rules)}</p>"
+        f"{esc(t('rules'))}: {esc(tournament.rules)}"
+        f"{' · ' + esc(tournament.scoring) if tournament.scoring else ''}</p>"
     )
     printed = t("sheet_printed", time=time.strftime("%Y-%m-%d %H:%M", time.localtime(now)))
-    table = standings_table(t, lines, tournament.rule_set.best_move, rating=True)
+    best = tournament.rule_set.best_move
+    table = standings_table(t, lines, best, rating=True, scoring=tournament.scoring_of())
     body = f'{head}<section class="box">{table}</section><p><small>{esc(printed)}</small></p>'
     return layout(t, f"{tournament.name}: {t('standings')}", body, False)

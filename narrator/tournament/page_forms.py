@@ -21,7 +21,7 @@ def _boxes(t: Words, view: View) -> str:
     for b in view.boxes:
         options = f"<option value=''>{esc(t('spare_option'))}</option>" + "".join(
             f"<option value='{n}'{' selected' if n == b.table else ''}>{esc(t('table_n', n=n))}</option>"
-            for n in range(1, view.tournament.tables + 1)
+            for n in range(1, view.tournament.table_count(len(view.players)) + 1)
         )
         rows.append(
             '<form class="row" method="post" action="/boxes">'
@@ -46,6 +46,36 @@ def _players(t: Words, view: View) -> str:
     )
 
 
+def _field(t: Words, view: View) -> str:
+    """Between rounds: a late arrival, a withdrawal (the rounds not sent seated again), a
+    substitute in one seat."""
+    if not view.seating or len(view.stage_rounds) > 1:
+        return ""
+    names = "".join(f"<option value='{esc(p.name)}'>" for p in view.players)
+    return (
+        f"<h3>{esc(t('late_title'))}</h3>"
+        '<form class="row" method="post" action="/players/late">'
+        + _label(t("player_name"), "<input name='name' required maxlength=80>")
+        + _label(t("player_club"), "<input name='club' maxlength=80>")
+        + f"<button class='small'>{esc(t('late_arrival'))}</button></form>"
+        '<form class="row" method="post" action="/players/withdraw">'
+        + _label(t("player_name"), "<input name='name' required maxlength=80 list='field-names'>")
+        + f"<datalist id='field-names'>{names}</datalist>"
+        + f"<button class='small'>{esc(t('withdraw'))}</button></form>"
+        f"<h3>{esc(t('substitute_title'))}</h3>"
+        '<form class="row" method="post" action="/substitute">'
+        + _label(
+            t("round_label"), f"<input name='round' type='number' min=1 max={max(view.seating)} required>"
+        )
+        + _label(t("table_label"), "<input name='table' type='number' min=1 required>")
+        + _label(
+            t("seat_label"), f"<input name='seat' type='number' min=1 max={view.tournament.seats} required>"
+        )
+        + _label(t("player_name"), "<input name='name' required maxlength=80 list='field-names'>")
+        + f"<button class='small'>{esc(t('substitute'))}</button></form>"
+    )
+
+
 def _send(t: Words, view: View) -> str:
     if not view.seating:
         return ""
@@ -54,6 +84,12 @@ def _send(t: Words, view: View) -> str:
         f"{esc(t('send_round', n=r))}</button></form> "
         for r in sorted(view.seating)
     )
+    stage = view.next_stage()
+    if stage:
+        buttons += (
+            '<form class="inline" method="post" action="/stages/next"><button class="small">'
+            f"{esc(t('seat_stage', stage=t(f'stage_{stage}')))}</button></form>"
+        )
     return f"<h3>{esc(t('send_title'))}</h3><p>{buttons}</p>"
 
 
@@ -104,6 +140,7 @@ def controls(t: Words, view: View) -> str:
         f'<section class="box controls"><h2>{esc(t("controls"))}</h2>'
         + _pending(t, view)
         + _send(t, view)
+        + _field(t, view)
         + _correct(t, view)
         + _boxes(t, view)
         + _players(t, view)

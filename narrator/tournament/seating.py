@@ -1,40 +1,225 @@
-"""Every round's seating: each player meets every other as evenly as the rounds allow, and
-sits in each seat position as evenly.
+"""Every round's seating for any field: every player plays the same number of games, meets
+every other as near the target as the field allows, sits in each seat number as evenly
+(seat 1 weighing most), at each table number as evenly, apart from the players they are
+kept apart from, and never under a judge they conflict with.
 
-Two steps, each a published method:
-1. Who plays at which table: the penalty search the VEKN's tournament seating uses (the
-   rules posted to rec.games.trading-cards.jyhad, implemented by the archon/krcg tools),
-   here with one penalty, the sum of squares of the meeting counts over all pairs (with
-   the total fixed, it is smallest when the counts are as equal as they can be), driven
-   down by simulated annealing over swaps of two players at two tables of one round. A
-   swap's change is computed from the two tables alone (about 4 x seats operations).
-2. Who sits where: an edge colouring of the bipartite graph of players and games, one
-   colour per seat position (Konig's theorem: a bipartite graph whose largest degree is
-   D has a D-colouring, found by flipping alternating paths). With no more rounds than
-   seats every player then sits in a different position each round; with more, each
-   player's rounds are cut in runs of `seats` and each run gets every position once.
+The steps, each in its own module:
+1. `field`: which players play each round (those with the most games left; the rest sit
+   out, evenly), and the error naming the nearest counts that work;
+2. `meetings`: who plays at one table with whom (an annealing of the pairs' meetings);
+   run `restarts` times from different seeds, the cheapest kept;
+3. `tablenumbers`: which table number each table of a round gets, and the judges'
+   conflicts resolved by swapping;
+4. `seatorder`: who takes which seat.
+The weights are `seating_rules` (the defaults in seating.yaml). `seating_figures` tells how
+good a seating is.
 
-`evenness` measures a schedule: the spread of pair meetings and of seat positions.
+A later round can be seated again (after a withdrawal, a late arrival): pass the rounds
+played as `history` and the players `present`; they count in every balance, and only the
+games left are seated.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from narrator.errors import ConfigError
+from narrator.tournament.field import SeatingError, check_field, games_left, plan_rounds
+from narrator.tournament.seating_figures import Figures, figures
+from narrator.tournament.seating_rules import SeatingRules, default_rules
+from narrator.tournament.seatorder import order_seats
+from narrator.tournament.tablenumbers import number_tables, resolve_conflicts
+from narrator.tournament.tablesearch import Found, Weights, search
+
+__all__ = [
+    "Figures",
+    "Seating",
+    "SeatingError",
+    "SeatingRules",
+    "evenness",
+    "make_schedule",
+    "seat",
+    "seat_named",
+]
+
 Schedule = list[list[list[int]]]  # [round][table][seat - 1] -> player index
+# A small field's search is cheap, and its few players make every step count: a floor
+# on the steps (about 0.2 s on a laptop) rather than `effort` alone.
+MIN_STEPS = 20_000
 
 
-class SeatingError(ValueError):
-    pass
+@dataclass(frozen=True)
+class Seating:
+    rounds: Schedule  # the new rounds: [round][table][seat - 1] -> player index
+    sitting_out: list[list[int]]  # [round] -> the players present who do not play it
+    figures: Figures  # over the history and the new rounds
+    cost: float  # the meetings' cost of the search kept
+    steps: int  # the meeting search's steps, over all restarts
+    restarts: int  # the restarts run (fewer than asked when one could not be bettered)
+    unresolved: int  # judges' conflicts no swap could resolve
 
 
-def make_schedule(
-    players: int, tables: int, rounds: int, seed: int = 1, steps: int | None = None
-) -> Schedule:
-    """A schedule for `players` (indexes 0..players-1) at `tables` tables of equal size."""
+def seat(
+    players: int,
+    games: int,
+    *,
+    tables: int | None = None,
+    seats: int = 10,
+    rules: SeatingRules | None = None,
+    clubs: Sequence[str] = (),
+    apart: Collection[tuple[int, int]] = (),
+    judges: Mapping[int, str] | None = None,
+    conflicts: Collection[tuple[str, int]] = (),
+    history: Sequence[Sequence[Sequence[int]]] = (),
+    present: Collection[int] | None = None,
+    fewer: Collection[int] = (),
+    seed: int = 1,
+) -> Seating:
+    """Seat `players` (indexes 0..players-1) for `games` games each, at most `tables`
+    tables a round (default: as many as the field fills). `clubs`: each player's club
+    ("" for none): two of one club are kept apart, as are the `apart` pairs. `judges`:
+    table number -> judge; `conflicts`: (judge, player): the player never at that judge's
+    table. `history`: the rounds played ([round][table][seat - 1] -> player), counted in
+    every balance; `present`: the players to seat (default: all), each up to `games`
+    (`fewer`: one game fewer)."""
+    rules = rules or default_rules()
+    who = sorted(set(present) if present is not None else range(players))
+    if any(not 0 <= p < players for p in who):
+        raise SeatingError(f"a player present is not one of the {players}")
+    if not history and present is None:
+        check_field(players, games, seats)
+    elif len(who) < seats:
+        raise SeatingError(f"{len(who)} players present cannot fill a table of {seats}")
+    left, sat = games_left(who, games, history, fewer)
+    most = len(who) // seats if tables is None else tables
+    if most < 1:
+        raise SeatingError(f"{most} tables: at least 1 is needed")
+    weights = _apart(who, clubs, apart, rules)
+    total = sum(left.values())
+    best: Found | None = None
+    judges = dict(judges or {})
+    costs = Weights(rules.meetings_weight, rules.meetings_power, rules.table_balance, rules.judge)
+    steps = 0
+    runs = 0
+    for i in range(rules.restarts):
+        rng = random.Random(f"{seed}/{i}")
+        plan = plan_rounds(left, most, seats, rng, sat)
+        found = search(
+            players,
+            plan,
+            seats,
+            rng,
+            max(MIN_STEPS, rules.effort * total),
+            costs,
+            history=history,
+            apart=weights,
+            judges=judges,
+            conflicts=conflicts,
+        )
+        steps += found.steps
+        runs += 1
+        if best is None or found.cost < best.cost:
+            best = found
+        if found.perfect:
+            break  # nothing out of place: another restart could do little better
+    assert best is not None
+    rounds = best.rounds
+    rng = random.Random(f"{seed}/seats")
+    number_tables(rounds, best, history)
+    unresolved = resolve_conflicts(rounds, best)
+    order_seats(
+        rounds,
+        seats,
+        [rules.seat_weight(s + 1) for s in range(seats)],
+        rules.seat_pairs,
+        rules.table_halves,
+        rng,
+        10 * total,
+        history,
+    )
+    sitting_out = [sorted(set(who) - {p for t in rnd for p in t}) for rnd in rounds]
+    return Seating(
+        rounds,
+        sitting_out,
+        figures(
+            [*history, *rounds],
+            players,
+            seat_weights=[rules.seat_weight(s + 1) for s in range(seats)],
+            apart=weights,
+            judges=judges,
+            conflicts=conflicts,
+            present=who,
+        ),
+        best.cost,
+        steps,
+        runs,
+        unresolved,
+    )
+
+
+def _apart(
+    who: Sequence[int], clubs: Sequence[str], apart: Collection[tuple[int, int]], rules: SeatingRules
+) -> dict[tuple[int, int], float]:
+    """(a, b) with a < b -> the cost of each of their meetings."""
+    out: dict[tuple[int, int], float] = {}
+    if rules.club:
+        members: dict[str, list[int]] = {}
+        for p in who:
+            club = " ".join(clubs[p].split()).casefold() if p < len(clubs) else ""
+            if club:
+                members.setdefault(club, []).append(p)
+        for group in members.values():
+            for i, a in enumerate(group):
+                for b in group[i + 1 :]:
+                    out[(a, b)] = rules.club
+    present = set(who)
+    for a, b in apart:
+        if a != b and a in present and b in present:
+            key = (min(a, b), max(a, b))
+            out[key] = max(out.get(key, 0.0), rules.declared)
+    return out
+
+
+def seat_named(
+    names: Sequence[str],
+    clubs: Sequence[str],
+    games: int,
+    tables: int | None = None,
+    rules: SeatingRules | None = None,
+    seed: int = 1,
+    seats: int = 10,
+    history: Sequence[Sequence[Sequence[int]]] = (),
+    present: Collection[int] | None = None,
+    fewer: Collection[int] = (),
+) -> Seating:
+    """`seat` for a field given by the players' names: the rules' pairs kept apart, judges
+    and conflicts are by name (an organiser's seating file)."""
+    rules = rules or default_rules()
+    try:
+        apart, judges, conflicts = rules.named(names)
+    except ConfigError as exc:
+        raise SeatingError(str(exc)) from None
+    return seat(
+        len(names),
+        games,
+        tables=tables,
+        seats=seats,
+        rules=rules,
+        clubs=clubs,
+        apart=apart,
+        judges=judges,
+        conflicts=conflicts,
+        history=history,
+        present=present,
+        fewer=fewer,
+        seed=seed,
+    )
+
+
+def make_schedule(players: int, tables: int, rounds: int, seed: int = 1) -> Schedule:
+    """Every player at every one of `rounds` rounds, at `tables` tables of equal size."""
     if tables < 1 or rounds < 1:
         raise SeatingError("a tournament needs at least one table and one round")
     if players % tables:
@@ -42,154 +227,8 @@ def make_schedule(
             f"{players} players do not fill {tables} tables evenly "
             f"({players // tables} or {players // tables + 1} a table)"
         )
-    seats = players // tables
-    rng = random.Random(seed)
-    schedule: Schedule = []
-    for _ in range(rounds):
-        order = list(range(players))
-        rng.shuffle(order)
-        schedule.append([order[t * seats : (t + 1) * seats] for t in range(tables)])
-    if players > 1:
-        _anneal(schedule, players, seats, rng, 200 * players * rounds if steps is None else steps)
-    _seat(schedule, seats)
-    return schedule
+    return seat(players, rounds, tables=tables, seats=players // tables, seed=seed).rounds
 
 
-def _anneal(schedule: Schedule, n: int, seats: int, rng: random.Random, steps: int) -> None:
-    meet = [[0] * n for _ in range(n)]
-    for rnd in schedule:
-        for table in rnd:
-            for a in table:
-                for b in table:
-                    if b != a:
-                        meet[a][b] += 1
-    tables = len(schedule[0])
-    rounds = len(schedule)
-    if tables < 2:
-        return
-    temp0, temp1 = 2.0, 0.05
-    for step in range(steps):
-        temp = temp0 * (temp1 / temp0) ** (step / steps)
-        rnd = schedule[rng.randrange(rounds)]
-        t1, t2 = rng.randrange(tables), rng.randrange(tables)
-        if t1 == t2:
-            continue
-        s1, s2 = rng.randrange(seats), rng.randrange(seats)
-        x, y = rnd[t1], rnd[t2]
-        a, b = x[s1], y[s2]
-        ma, mb = meet[a], meet[b]
-        delta = 0
-        for c in x:
-            if c != a:
-                delta += 2 * (mb[c] - ma[c] + 1)
-        for d in y:
-            if d != b:
-                delta += 2 * (ma[d] - mb[d] + 1)
-        if delta > 0 and rng.random() >= math.exp(-delta / temp):
-            continue
-        for c in x:
-            if c != a:
-                ma[c] -= 1
-                meet[c][a] -= 1
-                mb[c] += 1
-                meet[c][b] += 1
-        for d in y:
-            if d != b:
-                mb[d] -= 1
-                meet[d][b] -= 1
-                ma[d] += 1
-                meet[d][a] += 1
-        x[s1], y[s2] = b, a
-
-
-def _seat(schedule: Schedule, seats: int) -> None:
-    """Reorder every table so that each player's seat positions are as even as can be."""
-    games = [(r, t) for r in range(len(schedule)) for t in range(len(schedule[r]))]
-    played: dict[int, int] = {}
-    edges: list[tuple[tuple[int, int], int, int]] = []  # (player, run), game, player
-    for g, (r, t) in enumerate(games):
-        for p in schedule[r][t]:
-            k = played.get(p, 0)
-            played[p] = k + 1
-            edges.append(((p, k // seats), g, p))
-    left: dict[tuple[int, int], list[int | None]] = {}
-    right: list[list[tuple[int, int] | None]] = [[None] * seats for _ in games]
-    for u, v, _p in edges:
-        at_u = left.setdefault(u, [None] * seats)
-        a = at_u.index(None)
-        b = right[v].index(None)
-        if right[v][a] is not None:
-            _flip(left, right, v, a, b)
-        at_u[a] = v
-        right[v][a] = u
-    for g, (r, t) in enumerate(games):
-        table = [0] * seats
-        for c, node in enumerate(right[g]):
-            assert node is not None
-            table[c] = node[0]
-        schedule[r][t] = table
-
-
-def _flip(
-    left: dict[tuple[int, int], list[int | None]],
-    right: list[list[tuple[int, int] | None]],
-    v: int,
-    a: int,
-    b: int,
-) -> None:
-    """Swap colours a and b along the path that leaves game v by colour a (a bipartite
-    graph: the path never comes back to v's other end), so that a is free at v."""
-    path: list[tuple[tuple[int, int], int, int]] = []  # (player node, game, colour)
-    game, colour = v, a
-    while True:
-        u = right[game][colour]
-        if u is None:
-            break
-        path.append((u, game, colour))
-        other = b if colour == a else a
-        nxt = left[u][other]
-        if nxt is None:
-            break
-        path.append((u, nxt, other))
-        game = nxt
-    for u, g, c in path:
-        left[u][c] = None
-        right[g][c] = None
-    for u, g, c in path:
-        c2 = b if c == a else a
-        left[u][c2] = g
-        right[g][c2] = u
-
-
-@dataclass(frozen=True)
-class Evenness:
-    meetings_min: int  # the fewest games any two players have played together
-    meetings_max: int  # the most
-    meetings_spread: int  # max - min over all pairs
-    seat_spread_max: int  # the worst player's max - min games in one seat position
-    seat_repeat_max: int  # the most games any player had in one seat position
-    seat_ideal_max: int  # what that could be at best: ceil(rounds / seats)
-
-    def to_json(self) -> dict[str, int]:
-        return dict(self.__dict__)
-
-
-def evenness(schedule: Sequence[Sequence[Sequence[int]]], players: int) -> Evenness:
-    seats = len(schedule[0][0])
-    meet = [[0] * players for _ in range(players)]
-    pos = [[0] * seats for _ in range(players)]
-    for rnd in schedule:
-        for table in rnd:
-            for s, a in enumerate(table):
-                pos[a][s] += 1
-                for b in table:
-                    meet[a][b] += 1
-    pairs = [meet[a][b] for a in range(players) for b in range(a + 1, players)] or [0]
-    return Evenness(
-        min(pairs),
-        max(pairs),
-        max(pairs) - min(pairs),
-        max(max(p) - min(p) for p in pos),
-        max(max(p) for p in pos),
-        -(-len(schedule) // seats),
-    )
+def evenness(schedule: Sequence[Sequence[Sequence[int]]], players: int) -> Figures:
+    return figures(schedule, players)

@@ -182,7 +182,9 @@ class Store:
         self.put(tournament=tournament.to_json())
 
     # players
-    def add_player(self, name: str, club: str = "", rating_id: str = "") -> Player:
+    def add_player(self, name: str, club: str = "", rating_id: str = "", late: bool = False) -> Player:
+        """A player; once the rounds are seated, only a late arrival (`late`: the rounds
+        not yet sent are seated again with them, narrator.tournament.changes)."""
         name, club, rating_id = name.strip(), club.strip(), rating_id.strip()
         if not name:
             raise StoreError("player_name")
@@ -190,7 +192,7 @@ class Store:
             raise StoreError("player_long")
         if any(not c.isprintable() for c in name + club + rating_id):
             raise StoreError("player_control")
-        if self.seated():
+        if self.seated() and not late:
             raise StoreError("seated_already")
         with self._tx() as db:
             if db.execute("SELECT 1 FROM players WHERE lower(name)=lower(?)", (name,)).fetchone():
@@ -283,6 +285,63 @@ class Store:
                     for s, p in enumerate(seats, 1)
                 ],
             )
+
+    def add_rounds(self, rounds: Sequence[Mapping[int, Sequence[int]]]) -> int:
+        """A later stage's rounds after those seated (narrator.tournament.stages): the
+        number of the first."""
+        with self._tx() as db:
+            first = int(db.execute("SELECT coalesce(max(round), 0) FROM seating").fetchone()[0]) + 1
+            if first == 1:
+                raise StoreError("not_seated")
+            db.executemany(
+                "INSERT INTO seating VALUES (?, ?, ?, ?)",
+                [
+                    (r, t, s, p)
+                    for r, tables in enumerate(rounds, first)
+                    for t, seats in tables.items()
+                    for s, p in enumerate(seats, 1)
+                ],
+            )
+            return first
+
+    def started(self) -> set[int]:
+        """The rounds sent to a box or with a game in."""
+        return {int(r) for (r,) in self._rows("SELECT round FROM orders UNION SELECT round FROM protocols")}
+
+    def replace_rounds(self, first: int, rounds: Sequence[Mapping[int, Sequence[int]]]) -> None:
+        """The rounds from `first` on seated again (a withdrawal, a late arrival): none of
+        them may have been sent or played."""
+        with self._tx() as db:
+            if any(r >= first for r in self.started()):
+                raise StoreError("round_started", round=first)
+            db.execute("DELETE FROM seating WHERE round >= ?", (first,))
+            db.executemany(
+                "INSERT INTO seating VALUES (?, ?, ?, ?)",
+                [
+                    (r, t, s, p)
+                    for r, tables in enumerate(rounds, first)
+                    for t, seats in tables.items()
+                    for s, p in enumerate(seats, 1)
+                ],
+            )
+
+    def substitute(self, rnd: int, table: int, seat: int, player: int) -> int:
+        """Another player in a seat of a round whose game is not in: the one replaced."""
+        with self._tx() as db:
+            row = db.execute(
+                "SELECT player FROM seating WHERE round=? AND table_no=? AND seat=?", (rnd, table, seat)
+            ).fetchone()
+            if row is None:
+                raise StoreError("no_seat", round=rnd, table=table, seat=seat)
+            if db.execute("SELECT 1 FROM protocols WHERE round=? AND table_no=?", (rnd, table)).fetchone():
+                raise StoreError("table_played", round=rnd, table=table)
+            if db.execute("SELECT 1 FROM seating WHERE round=? AND player=?", (rnd, player)).fetchone():
+                raise StoreError("plays_this_round", round=rnd)
+            db.execute(
+                "UPDATE seating SET player=? WHERE round=? AND table_no=? AND seat=?",
+                (player, rnd, table, seat),
+            )
+            return int(row[0])
 
     def seating(self) -> dict[int, dict[int, list[int]]]:
         """round -> table -> player ids by seat."""

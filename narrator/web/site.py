@@ -16,7 +16,7 @@ from narrator.clock import Clock
 from narrator.evening import Evening
 from narrator.organiser_only import table_text
 from narrator.uplink import rounds
-from narrator.web import archive, deal, judge, notices, phone_time, setup, sign_in
+from narrator.web import archive, deal, judge, notices, phone_time, season, setup, sign_in
 from narrator.web.activation import inherited_socket
 from narrator.web.auth import SESSIONS_FILE, PinGate
 from narrator.web.server import Host, WebServer
@@ -24,7 +24,7 @@ from narrator.web.server import Host, WebServer
 log = logging.getLogger("narrator.web")
 
 PAGES = (sign_in.routes, setup.routes, archive.routes, deal.routes, notices.routes, phone_time.routes,
-         rounds.routes, judge.routes)
+         rounds.routes, judge.routes, season.routes)
 
 
 def make_server(host: Host, gate: PinGate, clock: Clock, evening: Evening | None = None) -> WebServer:

@@ -119,3 +119,27 @@ def test_a_store_of_an_older_version_is_refused_in_one_line(
     assert main(["tournament", "--state-dir", str(folder), "--export", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "older narrator" in err
+
+
+def test_the_games_and_the_seating_file_are_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from narrator.tournament.store import Store
+
+    folder = tmp_path / "t"
+    first = ["tournament", "--state-dir", str(folder), "--export", str(tmp_path / "out")]
+    weights = tmp_path / "seating.yaml"
+    weights.write_text("meetings: {power: 3}\n")
+    assert main([*first, "--games", "10", "--seating", str(weights)]) == 0
+    kept = Store(folder / "tournament.sqlite").tournament()
+    assert kept is not None and kept.games == 10 and kept.seating_rules().meetings_power == 3
+    assert main([*first, "--games", "10", "--seating", str(weights)]) == 0
+    capsys.readouterr()
+    other = tmp_path / "other.yaml"
+    other.write_text("meetings: {power: 2}\n")
+    assert main([*first, "--games", "8", "--seating", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert "--games 8 (it is 10)" in err and "--seating (another file" in err
+    assert main([*first, "--games", "10", "--rounds", "4"]) == 2
+    assert "--games or --rounds, not both" in capsys.readouterr().err
+    other.write_text("meetings: {power: lots}\n")
+    assert main([*first, "--seating", str(other)]) == 2
+    assert "other.yaml" in capsys.readouterr().err

@@ -37,6 +37,7 @@ def test_every_export_is_one_the_engine_replays(tmp_path: Path, capsys: pytest.C
             "box": "",
             "rules": "sport",
             "preset": "",
+            "scoring": None,
         }
         path = tmp_path / f"{record['id']}.json"
         path.write_text(json.dumps(record), encoding="utf-8")

@@ -1,4 +1,5 @@
-"""`narrator bench --only tournament`: a simulated 30-table, 10-round tournament through
+"""`narrator bench --only tournament`: the seating's figures for fields of 23 to 300
+players (workshop/bench/seating.py), then a simulated 30-table, 10-round tournament through
 the collector: the seating's time and evenness, the games' intake per second (signed
 deliveries over HTTP on 127.0.0.1: each game's journal replayed through the engine and
 its protocol rebuilt and compared before it is counted into SQLite, one after another as
@@ -35,14 +36,17 @@ from narrator.tournament.seating import evenness
 from narrator.tournament.signing import make_key
 from narrator.tournament.store import Store
 from narrator.tournament.wire import Delivery, post
+from workshop.bench.seating import clubs
 
 TEMPLATES = 6
 
 
 def run(quick: bool) -> dict[str, float | int | str]:
+    from workshop.bench import seating
+
     tables, rounds = (4, 2) if quick else (30, 10)
     with tempfile.TemporaryDirectory(prefix="bench-tourney-") as tmp:
-        return asyncio.run(_bench(Path(tmp), tables, rounds))
+        return {**asyncio.run(_bench(Path(tmp), tables, rounds)), **seating.run(quick)}
 
 
 def _templates(folder: Path) -> list[tuple[dict[str, Any], str]]:
@@ -74,8 +78,9 @@ async def _bench(folder: Path, tables: int, rounds: int) -> dict[str, float | in
     key = make_key()
     store = Store(folder / "t.sqlite")
     collector = Collector(store, key, Tournament("Bench cup", tables=tables, rounds=rounds))
+    club = clubs(tables * 10)
     for i in range(tables * 10):
-        store.add_player(f"Player {i}", f"Club {i % 7}")
+        store.add_player(f"Player {i}", club[i])
     start = time.perf_counter()
     make_seating(collector)
     seating_s = time.perf_counter() - start

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from narrator.box.referee import GO_ON_SECONDS, Box
 from narrator.clock import FakeClock
-from narrator.daemon import GO_ON_SECONDS, Box
 from narrator.devices.keypads import FakeKeypad
 from narrator.records.disk import FileOps
 from narrator.records.journal import read, replay

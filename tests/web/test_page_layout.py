@@ -110,7 +110,8 @@ def test_long_names_and_long_words_are_whole_on_a_phone(russian: tuple[Table, st
         # strip that scrolls sideways (found: "Судья" and "Выйти" off its edge at 412 px).
         assert driver.execute_script(
             "const nav = document.querySelector('header nav');"
-            "return nav.scrollWidth <= nav.clientWidth && [...document.querySelectorAll('header a, header button')]"
+            "return nav.scrollWidth <= nav.clientWidth"
+            " && [...document.querySelectorAll('header a, header button')]"
             ".every(e => e.getBoundingClientRect().right <= window.innerWidth)")
         # Every name is there, and wraps between its words, never inside one: on this
         # phone and on a slightly wider one (430 px), where the roles take two columns

@@ -1,4 +1,4 @@
-"""The Service: the parts of narrator.service put together, the inputs' entry point, and
+"""The Service: the parts of the running box (narrator.box) put together, the inputs' entry point, and
 the evening's loop (start up, play games until stopped, the watchdog)."""
 
 from __future__ import annotations
@@ -10,31 +10,31 @@ from collections.abc import Callable
 from functools import partial
 from typing import Literal
 
+from narrator.box.announcer import Announcer
+from narrator.box.desk import Desk
+from narrator.box.evening import Evening, EveningError
+from narrator.box.faults import Faults
+from narrator.box.fit import Fit
+from narrator.box.judging import judge_takes_it
+from narrator.box.notices import Notices
+from narrator.box.ports import Ports
+from narrator.box.referee import Box, InputSource, supervise
+from narrator.box.setups import initial_setup, unfinished_game
+from narrator.box.starter import Starter
+from narrator.box.status import StatusLight
+from narrator.box.warmup import Progress
 from narrator.boxconfig import Settings
 from narrator.clock import Clock, MonotonicClock
-from narrator.daemon import Box, InputSource, supervise
 from narrator.devices.display import AnswerDisplay, reveal_text
 from narrator.engine.actions import Action, Forfeit
 from narrator.engine.effects import Effect
 from narrator.engine.requests import AbandonGame, NextGame
-from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
-from narrator.evening.judging import judge_takes_it
-from narrator.notices import Notices
+from narrator.evening import GameSetup, SetupError
 from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.records.disk import DiskMaker, direct_disk
-from narrator.records.session import GameSession
 from narrator.sdnotify import Notifier, watchdog_interval
-from narrator.service.announcer import Announcer
-from narrator.service.confirm import Desk
-from narrator.service.faults import Faults
-from narrator.service.fit import Fit
-from narrator.service.ports import Ports
-from narrator.service.setups import initial_setup, unfinished_game
-from narrator.service.starter import Starter
-from narrator.status import StatusLight
 from narrator.voice.voice_status import VoiceStatus
 from narrator.wallclock import WallClock
-from narrator.warmup import Progress
 
 log = logging.getLogger("narrator.service")
 
@@ -61,7 +61,7 @@ class Service:
         self.evening.listeners.append(self._evening_changed)
         # What the cues tell the players to use: the game's set-up, else the setting, or
         # the pads when the box has them and the keypad when it has none.
-        # What the box plays now (narrator.service.playing: the parts share it through
+        # What the box plays now (narrator.box.playing: the parts share it through
         # the service): the game's box, its phrase book, and what its cues tell the players
         # to use: the game's set-up, else the setting, or the pads when the box has them
         # and the keypad when it has none.
@@ -135,9 +135,6 @@ class Service:
     def answer_place(self) -> str:
         return self.fit.answer_place
 
-    def _box_check(self, setup: GameSetup) -> Problem | None:
-        return self.fit.check(setup)
-
     # inputs from every device arrive here
     def submit(self, action: Action, source: InputSource | Literal[""] = "") -> None:
         if isinstance(action, AbandonGame):
@@ -193,7 +190,7 @@ class Service:
         the game needs is rendered in the background, the first needed first (a cue not
         rendered yet when said is rendered then)."""
         setup = self.evening.setup
-        from narrator.warmup import needed_texts, render
+        from narrator.box.warmup import needed_texts, render
 
         rules = setup.configured_rules().base  # resolved when the set-up was accepted
         self.book = PhraseBook.load(setup.lang)
@@ -229,7 +226,7 @@ class Service:
                 except OSError as exc:  # the card can't take a journal or a protocol now
                     await self.faults.card_refused(exc)
                     continue
-                if box is None or isinstance(box.session, GameSession):
+                if box is None or box.session.header is not None:  # kept on the card
                     self.faults.card_ok()
                 first = False
                 if box is None:  # a game held, or between games: nothing until asked

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from narrator.daemon import Box
+from narrator.box.referee import Box
 from narrator.phrases.book import PhraseBook
 
 

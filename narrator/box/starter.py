@@ -216,8 +216,7 @@ class Starter:
         box.on_fault.append(self.faults.journal)
         box.listeners.append(lambda _action, _effects: self.faults.protocol_unsaved(box))
         box.on_refused = self.desk.refused
-        self.playing.box = box
-        self.evening.began(box, setup)
+        self.evening.began(box, setup)  # the box played now (`playing.box`)
         for hook in self.on_box:
             hook(box)
         box.start(effects)
@@ -270,8 +269,7 @@ class Starter:
         it lacks, and the game resumes."""
         log.error("the unfinished game %s cannot go on on this box: %s",
                   session.header.game_id, problem.reason)
-        self.playing.box = None
-        self.evening.hold(session, setup, problem)
+        self.evening.hold(session, setup, problem)  # no box is played
         self.faults.status_light.set_fault("resume", True)
         self.announcer.say_soon([*greeting, Say("resume_refused", {})], setup.lang)
         self.announcer.announcement.done()  # said between games, where nothing cuts it short

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 
@@ -49,7 +50,8 @@ def run_box(ok: int, seconds: float) -> tuple[str | None, int]:
         box = build(Unrecorded(game), HangingSpeaker(clock, ok), PhraseBook.load("en"), clock)
         box.start(list(game.opening))
         service = Service.__new__(Service)
-        service.box, service.clock, service.notifier = box, clock, Pings()  # type: ignore[assignment]
+        service.playing = SimpleNamespace(box=box)  # type: ignore[assignment]
+        service.clock, service.notifier = clock, Pings()  # type: ignore[assignment]
         watchdog = asyncio.get_running_loop().create_task(service._watchdog())
         while clock.now() < seconds:
             if not await clock.step():

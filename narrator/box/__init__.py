@@ -24,6 +24,7 @@
   states     the small state machines (KeyTyping, Confirmation, CardOutage...)
   evening    Evening: the evening's operations (start, next, abandon) and its loop's waits
   judging    a judge at the table: whose night choices a game takes
+  memory     the last set-up played and whether the last game ended, kept in the state folder
 
 Nothing is imported here: import the module that holds what you need.
 """

@@ -24,10 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from narrator.box.memory import forget_end, last_end, last_setup, remember, remember_end
 from narrator.box.referee import Box
 from narrator.engine.effects import Outcome
 from narrator.errors import InputFileError, NarratorError, SeatsNotWired
-from narrator.evening.memory import forget_end, last_end, last_setup, remember, remember_end
 from narrator.evening.setup import GameSetup, Problem, SetupError
 from narrator.records.session import GameSession, ProtocolFiles
 

@@ -17,13 +17,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from narrator.box.evening import Evening, EveningError
+from narrator.box.memory import last_end, remember_end
 from narrator.box.referee import Box
 from narrator.boxconfig import Settings
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.deal import deal
 from narrator.evening import GameSetup, SetupError
-from narrator.evening.memory import last_end, remember_end
 from narrator.sim.driver import PadPlayers, table_panel
 from narrator.sim.players import Table as Players
 from narrator.voice.fake import FakeSpeaker

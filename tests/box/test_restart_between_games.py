@@ -130,7 +130,7 @@ def test_a_power_cut_in_the_game_begun_after_waiting_resumes_it(tmp_path: Path) 
 
 
 def test_the_between_games_note(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    from narrator.evening.memory import ENDED, forget_end, last_end, remember_end
+    from narrator.box.memory import ENDED, forget_end, last_end, remember_end
 
     assert last_end(tmp_path) is None  # a box that has not played: the game starts
     remember_end(tmp_path, "finished")

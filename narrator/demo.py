@@ -16,16 +16,18 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from narrator.box.build import build
+from narrator.box.referee import Box
+from narrator.box.session import Session, Unrecorded
 from narrator.clock import Clock, FakeClock, MonotonicClock
-from narrator.daemon import Box, Session, Unrecorded
 from narrator.devices.keypads import FakeKeypad
+from narrator.devices.sound_devices import has_output
 from narrator.engine.actions import Action
 from narrator.engine.deal import deal
 from narrator.engine.effects import Effect
 from narrator.engine.game import Game
 from narrator.engine.ruleset import RuleSet
 from narrator.errors import NarratorError
-from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.records.journal import GameHeader
 from narrator.records.session import GameSession, ProtocolFiles
@@ -35,7 +37,6 @@ from narrator.voice.fake import FakeSpeaker
 from narrator.voice.recording import RecordingSpeaker
 from narrator.voice.speaker import Speaker
 from narrator.voice.voice_config import VoiceSettings
-from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.demo")
 
@@ -77,20 +78,10 @@ class DemoResult:
         }
 
 
-def has_sound_device() -> bool:
-    try:
-        import sounddevice
-
-        sounddevice.query_devices(kind="output")
-    except Exception:
-        return False
-    return True
-
-
 def choose_mode(options: DemoOptions) -> DemoOptions:
     """Where there is no sound device nobody hears the game live: play it on the virtual
     clock and keep its audio in a WAV file instead."""
-    if options.out is None and not options.fast and not has_sound_device():
+    if options.out is None and not options.fast and not has_output():
         out = (options.state_dir or Path(".")) / "narrator-demo.wav"
         log.warning("no sound device: the demo runs on a virtual clock and speaks into %s", out)
         return replace(options, fast=True, out=out)
@@ -102,7 +93,7 @@ async def play_demo(options: DemoOptions,
                     ) -> DemoResult:
     clock: Clock = FakeClock() if options.fast else MonotonicClock()
     session, opening, resumed = _session(options)
-    lang = session.header.lang if isinstance(session, GameSession) else options.lang
+    lang = session.header.lang if session.header is not None else options.lang
     # The players are told to give their inputs the way this table does.
     book = PhraseBook.load(lang).for_rules(session.game.engine.rules.name).for_input(
         "keypad" if options.keypad_only else "pads")
@@ -125,11 +116,7 @@ async def play_demo(options: DemoOptions,
     cards = deal(rules, seats, seed)  # the players' cards: the box learns them at night zero
     panel, press = table_panel(seats, clock)
     keypad = FakeKeypad()
-    boxes: list[Box] = []
-    timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
-    performer = Performer(speaker, book, timers, panel, on_pause=[keypad.set_paused])
-    box = Box(session, performer, clock)
-    boxes.append(box)
+    box = build(session, speaker, book, clock, panel=panel, on_pause=[keypad.set_paused])
     result = DemoResult(box, cards, out, resumed)
     if on_effects is not None:
         box.listeners.append(lambda action, effects: on_effects(clock.now(), action, effects))
@@ -155,8 +142,7 @@ async def play_demo(options: DemoOptions,
         panel.close()
     if recording is not None:
         result.wav = recording.write()
-    if isinstance(session, GameSession):
-        result.files = session.files
+    result.files = session.files
     return result
 
 
@@ -183,4 +169,4 @@ def _session(options: DemoOptions) -> tuple[Session, list[Effect], bool]:
 
 
 def _seed_of(session: Session, options: DemoOptions) -> int:
-    return session.header.seed if isinstance(session, GameSession) else options.seed
+    return session.header.seed if session.header is not None else options.seed

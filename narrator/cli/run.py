@@ -28,9 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from narrator.box.service import Service
+    from narrator.box.setups import initial_setup
+    from narrator.box.wiring import build_ports
     from narrator.clock import MonotonicClock
     from narrator.evening import parse_names
-    from narrator.service import Service, build_ports, initial_setup
 
     settings = settings_module.from_args(args)
     logging.getLogger().setLevel(settings.log_level.upper())

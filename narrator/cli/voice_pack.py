@@ -73,16 +73,9 @@ def _microphone(device: str | int | None, rate: int) -> Callable[[], Clip]:
     """A take from the microphone: from now until the host presses Enter."""
 
     def take() -> Clip:
-        import numpy as np
-        import sounddevice as sd
+        from narrator.devices.sound_devices import record_until
 
-        from narrator.voice.wav import Clip
-
-        chunks: list[np.ndarray] = []
-        with sd.InputStream(samplerate=rate, channels=1, dtype="float32", device=device,
-                            callback=lambda data, *_: chunks.append(data[:, 0].copy())):
-            input("  recording... Enter to stop > ")
-        return Clip(np.concatenate(chunks) if chunks else np.zeros(0, np.float32), rate)
+        return record_until(lambda: input("  recording... Enter to stop > "), rate, device)
 
     return take
 

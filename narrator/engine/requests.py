@@ -1,6 +1,6 @@
 """What a device may ask of the evening rather than of the game: the next game, or to
 abandon the game in play. They travel the devices' sinks like actions but never reach the
-engine or the journal: the service takes them (narrator.service, narrator.evening).
+engine or the journal: the service takes them (narrator.box.service, narrator.box.evening).
 
 They live beside the actions they travel with, though the engine never sees them."""
 

@@ -31,6 +31,7 @@ from narrator.records.journal import (
     GameHeader,
     Journal,
     private_dir,
+    read,
     write_private,
 )
 from narrator.records.protocol import ProtocolBuilder, protocol_paths
@@ -90,6 +91,15 @@ class GameSession:
     @property
     def over(self) -> bool:
         return self.game.over
+
+    @property
+    def lines(self) -> int:
+        """The journal's lines: one more with every action taken."""
+        return self.journal.lines
+
+    def journal_actions(self) -> list[Action]:
+        """Every action the journal holds, in order (read from the card)."""
+        return [entry.action for entry in read(Path(self.journal.path)).entries]
 
     @classmethod
     def start(cls, state_dir: str | Path, header: GameHeader,

@@ -17,9 +17,9 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
+from typing import Protocol
 
 from narrator.clock import Clock
-from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.gpio import GpioSeatPanel, mock_pin_factory
 from narrator.devices.keypads import FakeKeypad
@@ -27,6 +27,7 @@ from narrator.devices.panel import BoardPanel
 from narrator.devices.pinmap import GpioPads, load_pin_map
 from narrator.engine.actions import Action, BestMove, Foul, Nominate, Second, Tap, Vote
 from narrator.engine.effects import Effect
+from narrator.engine.game import Game
 from narrator.engine.tasks import AllOrNone, CallOut, LiftVote, Speech, SpeechTask, VoteOn
 from narrator.engine.voting import counted_by_hand
 from narrator.sim.players import Table
@@ -37,8 +38,34 @@ TAP_SECONDS = 0.15
 HOLD_SECONDS = 1.3
 
 
+class Timers(Protocol):
+    def is_open(self, window: int) -> bool: ...
+
+
+class Performing(Protocol):
+    @property
+    def timers(self) -> Timers: ...
+
+    @property
+    def idle(self) -> bool: ...
+
+
+class PlayedBox(Protocol):
+    """What the simulated players see of the box (narrator.box.referee.Box): its game,
+    whether its performer has opened a window's timer, and every action it takes."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def performer(self) -> Performing: ...
+
+    @property
+    def listeners(self) -> list[Callable[[Action | None, list[Effect]], None]]: ...
+
+
 class PadPlayers:
-    def __init__(self, box: Box, table: Table, press: Press, keypad: FakeKeypad, clock: Clock,
+    def __init__(self, box: PlayedBox, table: Table, press: Press, keypad: FakeKeypad, clock: Clock,
                  seed: int, speech_seconds: tuple[float, float] = (3.0, 8.0),
                  keypad_only: bool = False) -> None:
         self.box = box

@@ -22,13 +22,13 @@ import socket
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace as dc_replace
-from importlib import resources
 from typing import Any
 
 import aiohttp
 from aiohttp import web
 
 from narrator.lan import reachable_host
+from narrator.pagestyle import stylesheet
 from narrator.tournament import page
 from narrator.tournament.corrections import in_force
 from narrator.tournament.event import Tournament
@@ -241,8 +241,7 @@ class Collector:
         return self.render(request)
 
     async def style(self, request: web.Request) -> web.Response:
-        css = (resources.files("narrator.web.static") / "style.css").read_text(encoding="utf-8")
-        return web.Response(text=css, content_type="text/css")
+        return web.Response(text=stylesheet().decode("utf-8"), content_type="text/css")
 
     # -- sending a round
     async def push_round(self, rnd: int) -> dict[int, str]:

@@ -23,12 +23,11 @@ from collections.abc import Mapping
 
 import aiohttp
 
+from narrator.box.evening import Evening
 from narrator.boxconfig import Settings
 from narrator.clock import Clock
-from narrator.evening import Evening
 from narrator.evening.setup import Event
 from narrator.mdns import COLLECTOR_SERVICE, Announcer, Browser
-from narrator.records.session import GameSession
 from narrator.tournament.signing import key_tag
 from narrator.tournament.wire import BoxStatus, post
 from narrator.uplink import pairing
@@ -122,9 +121,9 @@ class Uplink:
         if evening is not None:
             event = evening.setup.event
             box = evening.box
-            if evening.in_play and box is not None and isinstance(box.session, GameSession):
+            header = box.session.header if box is not None else None
+            if evening.in_play and box is not None and header is not None:
                 st = box.game.state
-                header = box.session.header
                 told = header.event
                 event = Event(
                     str(told.get("tournament") or ""), told.get("table"), told.get("round"), told.get("game")

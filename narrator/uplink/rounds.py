@@ -18,9 +18,10 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from narrator.box.evening import Evening
 from narrator.boxconfig import Settings
 from narrator.errors import InputFileError
-from narrator.evening import Evening, SetupError
+from narrator.evening import SetupError
 from narrator.evening.setup import Event, GameSetup
 from narrator.tournament.signing import NONCE, Verifier, normal_key, signed_json
 from narrator.tournament.wire import ROUND_PATH, RoundOrder, WireError

@@ -16,14 +16,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
+from narrator.box.evening import Evening, EveningError
+from narrator.box.memory import last_end, remember_end
+from narrator.box.referee import Box
 from narrator.boxconfig import Settings
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.deal import deal
-from narrator.evening import Evening, EveningError, GameSetup, SetupError
-from narrator.evening.memory import last_end, remember_end
-from narrator.records.session import GameSession
+from narrator.evening import GameSetup, SetupError
 from narrator.sim.driver import PadPlayers, table_panel
 from narrator.sim.players import Table as Players
 from narrator.voice.fake import FakeSpeaker
@@ -41,7 +41,9 @@ async def run_simulated(
 ) -> None:
     """Serve games with simulated players until cancelled. `started(service)`: called
     once the service exists (the caller starts the page and the uplink there)."""
-    from narrator.service import Ports, Service, unfinished_game
+    from narrator.box.ports import Ports
+    from narrator.box.service import Service
+    from narrator.box.setups import unfinished_game
 
     state: Path = settings.state_dir
     state.mkdir(parents=True, exist_ok=True)
@@ -90,7 +92,7 @@ def confirm(evening: Evening) -> None:
     last = evening.box
     if (
         last is not None
-        and isinstance(last.session, GameSession)
+        and last.session.header is not None
         and GameSetup.from_header(last.session.header).event == evening.setup.event
     ):
         return  # played (its end not yet told to the evening) or in play

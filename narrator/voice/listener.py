@@ -1,5 +1,5 @@
 """The voice input the daemon runs: microphone -> mute gate -> recognizer -> confirmation
--> engine actions. It fits `narrator.service.VoiceInput` (`run(sink)`, `mute(on)`).
+-> engine actions. It fits `narrator.box.ports.VoiceInput` (`run(sink)`, `mute(on)`).
 
 Echo: the box never hears itself because the daemon closes the mute gate around every cue
 it plays (and for MuteGate's tail after it); the recognizer drops what it had of an

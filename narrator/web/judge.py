@@ -25,10 +25,10 @@ from typing import Any
 
 from aiohttp import web
 
-from narrator.daemon import Box
+from narrator.box.judging import JUDGE
+from narrator.box.referee import Box
 from narrator.engine.actions import Action, Choose, Entry
 from narrator.errors import RuleError
-from narrator.evening.judging import JUDGE
 from narrator.web.judge_view import Answer, JudgeView, judge_view
 from narrator.web.judge_view import Entry as StepEntry
 from narrator.web.pages import esc, seat_label

@@ -11,12 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from narrator.daemon import Box
+from narrator.box.judging import judged
+from narrator.box.referee import Box
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.engine.tasks import AnswerWindow, AskAnswer, CallOut, NightInput
-from narrator.evening.judging import judged
-from narrator.records.session import GameSession
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,7 @@ def judge_view(box: Box) -> JudgeView | None:
     st = game.state
     rules = game.engine.rules
     session = box.session
-    header = session.header if isinstance(session, GameSession) else None
+    header = session.header
     names = tuple(header.names) if header is not None else ()
     view = JudgeView(header.game_id if header is not None else "", rules.name, st.phase,
                      st.number, bool(st.paused), game.over, deck=tuple(sorted(st.deck)))
@@ -78,7 +77,7 @@ def judge_view(box: Box) -> JudgeView | None:
                            "role": st.roles[s], "alive": bool(st.alive[s]),
                            "team": rules.roles[st.roles[s]].team if st.roles[s] in rules.roles else "",
                            "possible": list(st.possible[s]) if not st.roles[s] else []})
-    if isinstance(session, GameSession):
+    if session.protocol is not None:
         view.log = _log(session.protocol.d, rules)
     if st.phase == "night" and not game.over:
         view.entry = _entry(box, st)

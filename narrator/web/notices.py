@@ -1,4 +1,4 @@
-"""The box's own notices (narrator.notices) on the organiser's page: the page follows
+"""The box's own notices (narrator.box.notices) on the organiser's page: the page follows
 each change live; pages.box_notes writes them, one line each above the game, in the
 page's language. Added to the server like the other pages (narrator.web.site)."""
 

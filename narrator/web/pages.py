@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
-from narrator.notices import Notices
+from narrator.box.notices import Notices
 from narrator.web.text import Text
 
 PROTOCOL_FORMATS = {"html": "html", "json": "json", "polemica": "polemica.json"}
@@ -325,7 +325,7 @@ def _evening_controls(t: Text, button: str) -> str:
 
 
 def box_notes(t: Text, notices: Notices | None) -> str:
-    """The box's own notices (narrator.notices: the card, the record), a line each."""
+    """The box's own notices (narrator.box.notices: the card, the record), a line each."""
     if notices is None:
         return ""
     return "".join(f'<p class="fault" role="alert">{esc(t("notice_" + n.word, **n.params))}</p>'

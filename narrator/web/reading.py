@@ -8,13 +8,13 @@ import functools
 import logging
 import re
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
-from narrator.daemon import Box
+from narrator.box.referee import Box
+from narrator.box.session import Session
 from narrator.engine.actions import Action, Undo
 from narrator.engine.state import State
 from narrator.engine.voting import counted_by_hand
-from narrator.records.session import GameSession, ProtocolFiles
+from narrator.records.session import ProtocolFiles
 from narrator.web.phone_deal import PhoneDeal
 from narrator.web.text import text
 from narrator.web.view import GameInfo, Timer, View, public_state, role_pattern
@@ -42,10 +42,7 @@ class Undos:
 def step_of(box: Box) -> int:
     """A number that changes with every action the game takes (its journal's lines): the
     undo's confirm step names what goes at this step, and is refused at another."""
-    session = box.session
-    if isinstance(session, GameSession):
-        return session.journal.lines
-    return len(box.game.history)
+    return box.session.lines
 
 
 def state_before(box: Box) -> State | None:
@@ -60,9 +57,8 @@ def info_of(box: Box) -> GameInfo:
     # A best move is named by the first night's victim in their last word: none where the
     # shot say no last word (classic, boxed), and the page offers no button for it.
     best = "shot" in rules.day.last_word_after
-    session = box.session
-    if isinstance(session, GameSession):
-        header = session.header
+    header = box.session.header
+    if header is not None:
         names = tuple(getattr(header, "names", ()) or ())
         return GameInfo(header.game_id, rules.name, rules.title, header.lang, names, words,
                         forfeit=rules.forfeit, best_move=best, input=header.input,
@@ -95,9 +91,8 @@ def view_of(box: Box, every_cue: bool = False) -> View:
         elif st.open:
             timer = Timer(float(st.open.seconds), False)  # the box is still speaking before it
     formats: list[str] = []
-    session = box.session
-    if st.phase == "over" and isinstance(session, GameSession) and session.files is not None:
-        files = session.files
+    files = box.session.files
+    if st.phase == "over" and files is not None:
         formats = [fmt for fmt, path in (("html", files.html), ("json", files.json),
                                          ("polemica", files.polemica)) if path is not None]
     # A technical pause: the journal cannot be written. A word, not the exception (that
@@ -122,24 +117,23 @@ def phone_deal(box: Box) -> PhoneDeal | None:
     """The phone to pass round, for a new game the box dealt itself (deal: phone) that has
     not begun: never for a resumed game (its deal was seen before the power went)."""
     session = box.session
-    if not isinstance(session, GameSession) or getattr(session.header, "deal", "cards") != "phone":
+    header = session.header
+    if header is None or header.deal != "phone":
         return None
-    roles = session.header.roles
-    if roles is None or session.journal.lines > 1:
+    roles = header.roles
+    if roles is None or session.lines > 1:
         return None
     # The box says nothing until the phone has gone round: then "a new game begins".
     box.performer.hold()
     return PhoneDeal(roles, box.performer.release)
 
 
-def journal_actions(session: GameSession) -> list[Action]:
+def journal_actions(session: Session) -> list[Action]:
     """The undo stack of a resumed game, from its journal."""
-    from narrator.records.journal import read
-
     undos = Undos()
     try:
-        for entry in read(Path(session.journal.path)).entries:
-            undos.hear(entry.action)
+        for action in session.journal_actions():
+            undos.hear(action)
     except Exception:  # an unreadable journal only costs the undo's description
         log.warning("the journal could not be read for the undo's description")
         return []

@@ -27,17 +27,18 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from aiohttp import web
 
+from narrator.box.judging import judged
+from narrator.box.notices import Notices
+from narrator.box.referee import Box
+from narrator.box.warmup import Progress
 from narrator.boxconfig import Settings
 from narrator.clock import Clock
-from narrator.daemon import Box
 from narrator.engine.actions import Action, Undo
 from narrator.errors import RuleError
-from narrator.evening.judging import judged
-from narrator.notices import Notices
-from narrator.records.session import GameSession, protocols_dir
+from narrator.pagestyle import stylesheet
+from narrator.records.session import protocols_dir
 from narrator.voice.voice_status import VoiceStatus
 from narrator.wallclock import WallClock
-from narrator.warmup import Progress
 from narrator.web import actions as page_actions
 from narrator.web import pages
 from narrator.web.auth import COOKIE, PinGate
@@ -59,7 +60,7 @@ from narrator.web.text import Text, text
 from narrator.web.view import View
 
 if TYPE_CHECKING:
-    from narrator.evening import Evening
+    from narrator.box.evening import Evening
 
 log = logging.getLogger("narrator.web")
 
@@ -84,7 +85,7 @@ class Host(Protocol):
     def on_box(self) -> list[Callable[[Box], None]]: ...
 
 
-# What the running box's service (narrator.service.Service) has for the page beyond a
+# What the running box's service (narrator.box.service.Service) has for the page beyond a
 # bare host (a bench's, a test's), each looked for where it is used: a test's host may
 # be given one later.
 @runtime_checkable
@@ -136,7 +137,8 @@ class WebServer:
         self.hub = Hub(self._message)
         self.undos = Undos()
         self._runner: web.AppRunner | None = None
-        self._static = {name: (resources.files("narrator.web") / "static" / name).read_bytes()
+        self._static = {name: stylesheet() if name == "style.css"
+                        else (resources.files("narrator.web") / "static" / name).read_bytes()
                         for name in _STATIC}
         self.app = self._make_app()
         host.on_box.append(self.attach)
@@ -151,9 +153,7 @@ class WebServer:
     def attach(self, box: Box) -> None:
         """A new game's box: follow its actions and its performer."""
         self.undos = Undos()
-        session = box.session
-        if isinstance(session, GameSession):
-            self.undos.stack = journal_actions(session)
+        self.undos.stack = journal_actions(box.session)
         box.listeners.append(self._heard)
         box.performer.on_change.append(self.hub.poke)
         self.deal = phone_deal(box)
@@ -166,7 +166,7 @@ class WebServer:
     @property
     def lang(self) -> str:
         box = self.host.box
-        if box is not None and isinstance(box.session, GameSession):
+        if box is not None and box.session.header is not None:
             return box.session.header.lang
         held = self.evening.held if self.evening is not None else None
         if held is not None:
@@ -452,8 +452,9 @@ class WebServer:
         folder = protocols_dir(self.host.settings.state_dir).resolve()
         path = folder / match.group(0)
         box = self.host.box
-        if box is not None and not box.game.over and isinstance(box.session, GameSession) \
-                and box.session.files is None and box.session.header.game_id == match.group("id"):
+        header = box.session.header if box is not None else None
+        if box is not None and not box.game.over and header is not None \
+                and box.session.files is None and header.game_id == match.group("id"):
             raise web.HTTPNotFound()  # the game in play has no protocol to show yet
         if path.resolve().parent != folder or not path.is_file():
             raise web.HTTPNotFound()

@@ -17,8 +17,9 @@ from typing import Any
 
 from aiohttp import web
 
+from narrator.box.evening import Evening
 from narrator.errors import NarratorError
-from narrator.evening import Evening, GameSetup, Problem
+from narrator.evening import GameSetup, Problem
 from narrator.evening.setup import INPUTS, SetupError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.web.pages import esc

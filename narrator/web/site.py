@@ -11,9 +11,9 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
+from narrator.box.evening import Evening
 from narrator.boxconfig import Settings
 from narrator.clock import Clock
-from narrator.evening import Evening
 from narrator.organiser_only import table_text
 from narrator.uplink import rounds
 from narrator.web import archive, deal, judge, notices, phone_time, season, setup, sign_in
@@ -49,7 +49,7 @@ class _Devices(Protocol):
 
 @runtime_checkable
 class PanelHost(Protocol):
-    """The running box's service (narrator.service.Service): its devices."""
+    """The running box's service (narrator.box.service.Service): its devices."""
 
     @property
     def ports(self) -> _Devices: ...

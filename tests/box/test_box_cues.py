@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from narrator.box.status import BOX_CUES, where_we_are
 from narrator.engine.deal import deal
 from narrator.engine.game import Game
 from narrator.engine.tasks import Speech
 from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import load_bundled
-from narrator.status import BOX_CUES, where_we_are
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -157,7 +157,7 @@ def test_the_readme_names_the_wav_a_demo_without_sound_leaves(monkeypatch: pytes
     parser = argparse.ArgumentParser()
     demo_cli.add_arguments(parser)
     folder = parser.parse_args([]).state_dir
-    monkeypatch.setattr(demo, "has_sound_device", lambda: False)
+    monkeypatch.setattr(demo, "has_output", lambda: False)
     chosen = demo.choose_mode(DemoOptions(load_bundled("sport"), 10, state_dir=folder))
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     named = re.search(r"leaves the game's audio in `([^`]+)`", readme)

@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from narrator.box.ports import Ports, input_method
+from narrator.box.referee import Box
+from narrator.box.service import Service
 from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.demo import DemoOptions, DemoResult, play_demo
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
@@ -23,7 +25,6 @@ from narrator.engine.deal import deal
 from narrator.errors import ConfigError
 from narrator.rules.loader import bundled_names, load_bundled
 from narrator.sdnotify import Notifier
-from narrator.service import Ports, Service, input_method
 from narrator.sim.driver import PadPlayers
 from narrator.sim.players import Table
 from narrator.voice.fake import FakeSpeaker
@@ -143,8 +144,8 @@ def test_a_box_without_pads_tells_the_table_to_use_the_keypad(tmp_path: Path) ->
 def test_the_speech_rendered_ahead_is_the_tables_own() -> None:
     # The cache is filled, at start-up, with the words this table will hear: a keypad
     # table's instructions, not the pads' (and the other way round).
+    from narrator.box.warmup import needed_texts
     from narrator.phrases.book import PhraseBook
-    from narrator.warmup import needed_texts
 
     rules = load_bundled("sport")
     book = PhraseBook.load("en").for_rules("sport")

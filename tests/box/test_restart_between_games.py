@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from narrator.box.ports import Ports
+from narrator.box.service import Service
+from narrator.box.setups import initial_setup
 from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.fake import FakeSeatPanel
@@ -19,7 +22,6 @@ from narrator.engine.requests import NextGame
 from narrator.evening import GameSetup
 from narrator.evening.setup import Event
 from narrator.sdnotify import Notifier
-from narrator.service import Ports, Service, initial_setup
 from narrator.voice.fake import FakeSpeaker
 from tests.box.test_service import drive, seat_players
 
@@ -128,7 +130,7 @@ def test_a_power_cut_in_the_game_begun_after_waiting_resumes_it(tmp_path: Path) 
 
 
 def test_the_between_games_note(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    from narrator.evening.memory import ENDED, forget_end, last_end, remember_end
+    from narrator.box.memory import ENDED, forget_end, last_end, remember_end
 
     assert last_end(tmp_path) is None  # a box that has not played: the game starts
     remember_end(tmp_path, "finished")

@@ -9,8 +9,8 @@ import asyncio
 import contextlib
 from pathlib import Path
 
+from narrator.box.referee import Box
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.engine.effects import Say
 from narrator.engine.state import State
 from tests.box.test_resume_recall import make_service

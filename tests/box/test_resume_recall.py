@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from narrator.box.ports import Ports
+from narrator.box.referee import Box
+from narrator.box.service import Service
 from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.actions import Action
@@ -26,7 +28,6 @@ from narrator.engine.tasks import AnswerWindow, AskAnswer, CallOut, Speech, Vote
 from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import load_bundled
 from narrator.sdnotify import Notifier
-from narrator.service import Ports, Service
 from narrator.voice.fake import FakeSpeaker
 from tests.box.test_service import seat_players as seat_pads
 from tests.records.helpers import Reached, drive, game_at

@@ -1,4 +1,4 @@
-"""The service's small state machines (narrator.service.states), each on its own: the
+"""The service's small state machines (narrator.box.states), each on its own: the
 keypad's start key, the confirmation of a game-changing key, the memory card's outage,
 the page's address said once, and what is told once an evening."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from narrator.service.starter import WaitingFiles
-from narrator.service.states import (
+from narrator.box.starter import WaitingFiles
+from narrator.box.states import (
     Announcement,
     Card,
     CardOutage,

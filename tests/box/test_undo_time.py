@@ -13,8 +13,9 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from narrator.box.build import build
+from narrator.box.referee import Box
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.engine.actions import (
     Action,
     AddTime,
@@ -32,13 +33,11 @@ from narrator.engine.actions import (
 from narrator.engine.deal import deal
 from narrator.engine.state import State
 from narrator.engine.tasks import Speech, VoteOn
-from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.records.journal import GameHeader
 from narrator.records.session import GameSession
 from narrator.rules.loader import load_bundled
 from narrator.voice.fake import FakeSpeaker
-from narrator.windows import WindowTimers
 
 
 class Played:
@@ -54,11 +53,8 @@ class Played:
         self.box = self._box(session, opening)
 
     def _box(self, session: GameSession, opening: list[Any]) -> Box:
-        boxes: list[Box] = []
         self.speaker = FakeSpeaker(self.clock)
-        timers = WindowTimers(self.clock, on_expire=lambda w: boxes[0].window_expired(w))
-        box = Box(session, Performer(self.speaker, PhraseBook.load("en"), timers), self.clock)
-        boxes.append(box)
+        box = build(session, self.speaker, PhraseBook.load("en"), self.clock)
         box.start(opening)
         return box
 

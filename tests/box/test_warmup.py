@@ -10,12 +10,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from narrator.box.warmup import needed_cues, needed_texts
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
 from narrator.phrases.book import PhraseBook
 from narrator.phrases.variants import likely_texts
 from narrator.rules.loader import load_bundled
-from narrator.warmup import needed_cues, needed_texts
 from tests.box.test_service import make_service
 
 

@@ -11,8 +11,11 @@ import logging
 import os
 import select
 
+from narrator.box.build import build
+from narrator.box.performer import Performer
+from narrator.box.session import Unrecorded
+from narrator.box.windows import WindowTimers
 from narrator.clock import FakeClock
-from narrator.daemon import Box, Unrecorded
 from narrator.devices.display import (
     WIDTH,
     WIPE,
@@ -27,11 +30,9 @@ from narrator.engine.actions import Entry, Remove
 from narrator.engine.effects import ShowAnswer
 from narrator.engine.game import Game
 from narrator.engine.tasks import CallOut
-from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import load_bundled
 from narrator.voice.fake import FakeSpeaker
-from narrator.windows import WindowTimers
 
 SPORT = ("civilian", "mafia", "sheriff", "mafia", "civilian", "civilian", "don",
          "civilian", "civilian", "civilian")
@@ -47,13 +48,11 @@ def night_one(remove: int, check: int | None, lang: str = "en") -> tuple[list[Sh
 
     async def main() -> tuple[list[Shown], list[str]]:
         game = Game(load_bundled("sport"), 10, 3, SPORT)
-        boxes: list[Box] = []
-        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
         speaker = FakeSpeaker(clock)
         screen = FakeDisplay(clock)
         book = PhraseBook.load(lang).for_rules("sport").for_input("keypad").for_answers("screen")
-        box = Box(Unrecorded(game), Performer(speaker, book, timers, displays=[screen]), clock)
-        boxes.append(box)
+        box = build(Unrecorded(game), speaker, book, clock, displays=[screen])
+        timers = box.performer.timers
         box.start(list(game.opening))
         removed = typed = False
         night_start: float | None = None

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
+from narrator.box.status import StatusLight
 from narrator.clock import FakeClock
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.gpio import GpioSeatPanel
 from narrator.devices.pinmap import load_pin_map
 from narrator.engine.actions import Action, EndSpeech, Hold, Pause, Resume, Tap
 from narrator.engine.effects import SeatLights
-from narrator.status import StatusLight
 from tests.devices.helpers import settle, tick
 
 MAP = load_pin_map()  # the packaged 10-seat map

@@ -14,6 +14,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from narrator.box.windows import WindowTimers
 from narrator.clock import FakeClock
 from narrator.devices.gpio import GpioSeatPanel
 from narrator.devices.keypads import FakeKeypad
@@ -35,7 +36,6 @@ from narrator.engine.game import Game
 from narrator.engine.tasks import CallOut, LastWord, NightInput, Speech, VoteOn
 from narrator.errors import RuleError
 from narrator.rules.loader import load_bundled
-from narrator.windows import WindowTimers
 
 MAP = load_pin_map()
 ROLES = {2: "mafia", 4: "mafia", 7: "don", 3: "sheriff"}   # the others are civilians

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from narrator.box.windows import WindowTimers
 from narrator.clock import FakeClock, MonotonicClock
-from narrator.windows import WindowTimers
 from tests.devices.helpers import settle, tick
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from narrator.box.ports import Ports
+from narrator.box.service import Service
 from narrator.boxconfig import load_settings
 from narrator.cli import main
 from narrator.clock import FakeClock
@@ -19,7 +21,6 @@ from narrator.errors import DeviceError
 from narrator.evening import GameSetup, SetupError
 from narrator.evening.answers import checking_roles
 from narrator.sdnotify import Notifier
-from narrator.service import Ports, Service
 from narrator.voice.fake import FakeSpeaker
 
 

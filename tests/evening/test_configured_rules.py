@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from narrator.box.setups import initial_setup
 from narrator.boxconfig import load_settings
 from narrator.evening import GameSetup, SetupError
 from narrator.evening.answers import checking_roles
@@ -19,7 +20,6 @@ from narrator.records.journal import GameHeader
 from narrator.rules import loader
 from narrator.rules.configured import resolve
 from narrator.rules.settings import resolved
-from narrator.service.setups import initial_setup
 
 
 def house(tmp_path: Path, bundled: str) -> Path:

@@ -17,17 +17,18 @@ from typing import Any
 
 import pytest
 
+from narrator.box.ports import Ports
+from narrator.box.referee import Box
+from narrator.box.service import Service
 from narrator.boxconfig import load_settings
 from narrator.cli import main as cli
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.deal import deal
 from narrator.engine.effects import ShowAnswer
 from narrator.evening import Event, GameSetup
 from narrator.records.polemica import parse_record
 from narrator.sdnotify import Notifier
-from narrator.service import Ports, Service
 from narrator.sim.driver import PadPlayers
 from narrator.sim.players import Table
 from narrator.voice.fake import FakeSpeaker

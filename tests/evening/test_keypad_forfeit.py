@@ -9,11 +9,12 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from narrator.box.desk import CONFIRM_SECONDS
+from narrator.box.service import Service
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
 from narrator.evening import GameSetup
 from narrator.phrases.book import PhraseBook
-from narrator.service import CONFIRM_SECONDS, Service
 from narrator.voice.fake import FakeSpeaker
 from tests.box.test_service import make_service
 

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from narrator.box.evening import EveningError
+from narrator.box.memory import remember
+from narrator.box.setups import initial_setup
 from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
-from narrator.evening import EveningError, Event, GameSetup, SetupError
-from narrator.evening.memory import remember
-from narrator.service import initial_setup
+from narrator.evening import Event, GameSetup, SetupError
 from tests.box.test_service import drive, make_service
 
 TEN = ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from narrator.box.referee import Box
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.effects import Say
 from narrator.evening import GameSetup

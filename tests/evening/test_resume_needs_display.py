@@ -10,6 +10,8 @@ import asyncio
 import time
 from pathlib import Path
 
+from narrator.box.ports import Ports
+from narrator.box.service import Service
 from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
@@ -18,7 +20,6 @@ from narrator.phrases.book import PhraseBook
 from narrator.records.journal import CURRENT, games_dir, journal_dir
 from narrator.records.session import protocols_dir
 from narrator.sdnotify import Notifier
-from narrator.service import Ports, Service
 from narrator.voice.fake import FakeSpeaker
 
 

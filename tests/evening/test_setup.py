@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from narrator.box.memory import last_setup, remember
 from narrator.cli import main
 from narrator.evening import Event, GameSetup, SetupError, parse_names
-from narrator.evening.memory import last_setup, remember
 from narrator.records.journal import GameHeader, Journal, read
 
 TEN = ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")

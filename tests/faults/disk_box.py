@@ -9,16 +9,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from narrator.box.build import build
+from narrator.box.referee import Box
+from narrator.box.windows import WindowTimers
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.engine.effects import Effect
-from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.records.disk import FileOps, ThreadDisk
 from narrator.records.journal import GameHeader
 from narrator.records.session import GameSession
 from narrator.voice.fake import FakeSpeaker
-from narrator.windows import WindowTimers
 
 SPORT = ("civilian",) * 6 + ("sheriff", "mafia", "mafia", "don")
 
@@ -58,7 +58,6 @@ def box_on_disk(tmp_path: Path, clock: FakeClock, ops: FileOps) -> DiskBox:
                         started="2025-01-01T20:00:00")
     session, opening = GameSession.start(tmp_path, header, wall=lambda: 1.7e9, disk=disk)
     speaker = FakeSpeaker(clock)
-    timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
-    box = Box(session, Performer(speaker, PhraseBook.load("en"), timers), clock)
+    box = build(session, speaker, PhraseBook.load("en"), clock)
     boxes.append(box)
-    return DiskBox(box, session, speaker, timers, clock, opening)
+    return DiskBox(box, session, speaker, box.performer.timers, clock, opening)

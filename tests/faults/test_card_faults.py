@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from narrator.box.referee import GO_ON_SECONDS, Box
 from narrator.clock import FakeClock
-from narrator.daemon import GO_ON_SECONDS, Box
 from narrator.devices.keypads import FakeKeypad
 from narrator.records.disk import FileOps
 from narrator.records.journal import read, replay
@@ -266,7 +266,7 @@ def test_a_full_card_never_spoils_a_file_already_saved(tmp_path: Path) -> None:
     import resource
     import signal
 
-    from narrator.evening.memory import last_setup, remember
+    from narrator.box.memory import last_setup, remember
     from narrator.evening.setup import GameSetup
 
     state = tmp_path / "state"

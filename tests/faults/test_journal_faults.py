@@ -14,18 +14,17 @@ from pathlib import Path
 
 import pytest
 
+from narrator.box.build import build
+from narrator.box.referee import GO_ON_SECONDS
 from narrator.clock import FakeClock
-from narrator.daemon import GO_ON_SECONDS, Box
 from narrator.engine.actions import Tap
 from narrator.engine.tasks import CallOut
-from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.records.disk import FileOps, ThreadDisk
 from narrator.records.fake_disk import ClockDisk
 from narrator.records.journal import GameHeader, read
 from narrator.records.session import GameSession
 from narrator.voice.fake import FakeSpeaker
-from narrator.windows import WindowTimers
 from tests.devices.helpers import tick
 from tests.faults.disk_box import box_on_disk
 
@@ -46,11 +45,8 @@ def night_beats(tmp_path: Path, taps: int) -> tuple[list[float], ClockDisk]:
         header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",
                             started="2025-01-01T20:00:00")
         session, opening = GameSession.start(tmp_path, header, wall=lambda: 1.7e9, disk=disk)
-        boxes: list[Box] = []
-        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
-        performer = Performer(FakeSpeaker(clock), PhraseBook.load("en"), timers)
-        box = Box(session, performer, clock)
-        boxes.append(box)
+        box = build(session, FakeSpeaker(clock), PhraseBook.load("en"), clock)
+        performer, timers = box.performer, box.performer.timers
         box.start(opening)
         tapped: set[int] = set()
         for _ in range(50_000):
@@ -183,10 +179,7 @@ def test_the_game_ending_action_is_carried_out_with_the_writer_thread(tmp_path: 
         session, opening = GameSession.start(tmp_path, header, wall=lambda: 1.7e9,
                                              disk=lambda fd: ThreadDisk(fd))
         speaker = FakeSpeaker(clock)
-        boxes: list[Box] = []
-        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
-        box = Box(session, Performer(speaker, PhraseBook.load("en"), timers), clock)
-        boxes.append(box)
+        box = build(session, speaker, PhraseBook.load("en"), clock)
         box.start(opening)
         box.apply_now(Forfeit(8))  # a mafioso's severe breach: the game ends at once
         over = asyncio.get_running_loop().create_task(box.wait_over())
@@ -253,7 +246,7 @@ def test_a_corrupt_line_resumes_the_good_prefix_and_keeps_the_tail(tmp_path: Pat
 
 
 def test_a_resumed_damaged_journal_is_said(tmp_path: Path) -> None:
-    from narrator.status import BOX_CUES
+    from narrator.box.status import BOX_CUES
 
     assert "journal_repaired" in BOX_CUES
     assert PhraseBook.load("ru").render("journal_repaired", {})
@@ -278,11 +271,8 @@ def test_an_action_is_said_and_lit_only_once_its_journal_line_is_on_disk(tmp_pat
         header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",
                             started="2025-01-01T20:00:00")
         session, opening = GameSession.start(tmp_path, header, wall=lambda: 1.7e9, disk=disk)
-        boxes: list[Box] = []
-        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
-        performer = Performer(FakeSpeaker(clock), PhraseBook.load("en"), timers)
-        box = Box(session, performer, clock)
-        boxes.append(box)
+        box = build(session, FakeSpeaker(clock), PhraseBook.load("en"), clock)
+        performer, timers = box.performer, box.performer.timers
         heard: list[float] = []
         box.listeners.append(lambda action, _e: heard.append(clock.now())
                              if isinstance(action, Foul) else None)

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
+from narrator.box.build import build
+from narrator.box.session import Unrecorded
 from narrator.clock import FakeClock
-from narrator.daemon import Box, Unrecorded
 from narrator.engine.actions import Tap, Undo, Unfoul
 from narrator.engine.game import Game
 from narrator.engine.tasks import CallOut
-from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import load_bundled
 from narrator.voice.fake import FakeSpeaker
-from narrator.windows import WindowTimers
 
 SPORT = ("civilian",) * 6 + ("sheriff", "mafia", "mafia", "don")
 
@@ -23,11 +22,9 @@ def night_with_undo(tap: bool) -> tuple[list[str], int, bool]:
 
     async def main() -> tuple[list[str], int, bool]:
         game = Game(load_bundled("sport"), 10, 3, SPORT)
-        boxes: list[Box] = []
-        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
         speaker = FakeSpeaker(clock)
-        box = Box(Unrecorded(game), Performer(speaker, PhraseBook.load("en"), timers), clock)
-        boxes.append(box)
+        box = build(Unrecorded(game), speaker, PhraseBook.load("en"), clock)
+        timers = box.performer.timers
         box.start(list(game.opening))
         unchanged = True
         done = False

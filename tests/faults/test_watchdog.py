@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 
+from narrator.box.build import build
+from narrator.box.service import Service
+from narrator.box.session import Unrecorded
 from narrator.clock import FakeClock
-from narrator.daemon import Box, Unrecorded
 from narrator.engine.game import Game
-from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.rules.loader import load_bundled
-from narrator.service import Service
 from narrator.voice.fake import FakeSpeaker
-from narrator.windows import WindowTimers
 
 SPORT = ("civilian",) * 6 + ("sheriff", "mafia", "mafia", "don")
 
@@ -47,14 +47,11 @@ def run_box(ok: int, seconds: float) -> tuple[str | None, int]:
 
     async def main() -> tuple[str | None, int]:
         game = Game(load_bundled("sport"), 10, 3, SPORT)
-        boxes: list[Box] = []
-        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
-        box = Box(Unrecorded(game), Performer(HangingSpeaker(clock, ok), PhraseBook.load("en"),
-                                              timers), clock)
-        boxes.append(box)
+        box = build(Unrecorded(game), HangingSpeaker(clock, ok), PhraseBook.load("en"), clock)
         box.start(list(game.opening))
         service = Service.__new__(Service)
-        service.box, service.clock, service.notifier = box, clock, Pings()  # type: ignore[assignment]
+        service.playing = SimpleNamespace(box=box)  # type: ignore[assignment]
+        service.clock, service.notifier = clock, Pings()  # type: ignore[assignment]
         watchdog = asyncio.get_running_loop().create_task(service._watchdog())
         while clock.now() < seconds:
             if not await clock.step():

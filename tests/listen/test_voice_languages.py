@@ -9,14 +9,15 @@ import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
+from narrator.box.ports import Ports
+from narrator.box.referee import Box
+from narrator.box.service import Service
 from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
 from narrator.evening import GameSetup
 from narrator.sdnotify import Notifier
-from narrator.service import Ports, Service
 from narrator.voice.fake import FakeSpeaker
 from narrator.voice.listener import Recognizers, VoiceListener, listen_switching
 from narrator.voice.recognizer import FakeRecognizer, Recognizer

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from narrator.box.ports import Ports
+from narrator.box.service import Service
+from narrator.box.wiring import _voice_input
 from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.fake import FakeSeatPanel
@@ -19,7 +22,6 @@ from narrator.devices.keypads import FakeKeypad
 from narrator.engine.actions import Foul
 from narrator.errors import DeviceError
 from narrator.sdnotify import Notifier
-from narrator.service import Ports, Service, _voice_input
 from narrator.voice.fake import FakeSpeaker
 from narrator.voice.listener import VoiceListener
 from narrator.voice.recognizer import FakeRecognizer

@@ -20,12 +20,13 @@ from pathlib import Path
 
 import pytest
 
+from narrator.box.notices import Notices
+from narrator.box.service import Service
+from narrator.box.wiring import build_ports
 from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
-from narrator.notices import Notices
-from narrator.service import Service, build_ports
 from narrator.voice import proof, voices
 from narrator.web.pages import box_notes
 from narrator.web.text import text

@@ -9,13 +9,14 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+from narrator.box.ports import Ports
+from narrator.box.referee import Box
+from narrator.box.service import Service
 from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.deal import deal
-from narrator.service import Ports, Service
 from narrator.sim.driver import PadPlayers
 from narrator.sim.players import Table as Players
 from narrator.voice.fake import FakeSpeaker

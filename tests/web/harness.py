@@ -15,19 +15,18 @@ from typing import Any
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
+from narrator.box.build import build
+from narrator.box.referee import Box
 from narrator.boxconfig import Settings, load_settings
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.engine.actions import Action
 from narrator.engine.state import State
-from narrator.performer import Performer
 from narrator.phrases.book import PhraseBook
 from narrator.records.journal import GameHeader
 from narrator.records.session import GameSession
 from narrator.voice.fake import FakeSpeaker
 from narrator.web.auth import PinGate
 from narrator.web.site import make_server
-from narrator.windows import WindowTimers
 
 PIN = "2468"
 Client = TestClient[web.Request, web.Application]
@@ -76,11 +75,7 @@ class Table:
                             started="2025-01-01T20:00:00", input=input, deal=deal, judge=judge,
                             names=tuple(names))
         self.session, opening = GameSession.start(state_dir, header, wall=lambda: 1.7e9)
-        boxes: list[Box] = []
-        timers = WindowTimers(self.clock, on_expire=lambda w: boxes[0].window_expired(w))
-        performer = Performer(self.speaker, PhraseBook.load(lang).for_rules(rules), timers)
-        self.box = Box(self.session, performer, self.clock)
-        boxes.append(self.box)
+        self.box = build(self.session, self.speaker, PhraseBook.load(lang).for_rules(rules), self.clock)
         self.host.set_box(self.box)
         self.box.start(opening)
 
@@ -150,7 +145,7 @@ async def serve_table(tmp: Path, **table: Any) -> AsyncIterator[tuple[Table, Cli
 @asynccontextmanager
 async def serve_service(service: Any, clock: FakeClock, gate: PinGate | None = None,
                         pin: str = PIN) -> AsyncIterator[Client]:
-    """`narrator run`'s service (narrator.service.Service) running, its page served with
+    """`narrator run`'s service (narrator.box.service.Service) running, its page served with
     its evening, and a client started; the service stopped and the client closed after."""
     import asyncio
 

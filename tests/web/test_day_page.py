@@ -19,11 +19,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
-from narrator.daemon import Box
+from narrator.box.referee import Box
 from narrator.engine.state import State
 from narrator.engine.tasks import LastWord, Speech, VoteOn
 from narrator.engine.voting import counted_by_hand
-from narrator.records.session import GameSession
 from tests.web.browser import chromium, wait_for
 from tests.web.evening_box import EveningBox
 from tests.web.test_browser import (
@@ -346,7 +345,7 @@ def test_a_sport_game_with_its_days_run_from_the_page(evening: EveningBox, tmp_p
 
         def started() -> bool:
             box = evening.box
-            return box is not None and isinstance(box.session, GameSession) \
+            return box is not None and box.session.header is not None \
                 and box.session.header.names[:1] == (NAMES[0],)
 
         evening.until(started)

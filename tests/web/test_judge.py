@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from narrator.box.judging import judge_takes_it
 from narrator.engine.actions import Tap
 from narrator.engine.deal import deal
 from narrator.engine.effects import OpenWindow
 from narrator.engine.tasks import AnswerWindow, CallOut, NightInput
 from narrator.evening import GameSetup
-from narrator.evening.judging import judge_takes_it
 from narrator.records.journal import GameHeader
 from narrator.rules.loader import load_bundled
 from narrator.web.text import text

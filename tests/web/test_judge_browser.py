@@ -16,7 +16,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from narrator.devices.fake import FakeSeatPanel
 from narrator.engine.deal import deal
 from narrator.engine.tasks import AnswerWindow, CallOut, NightInput
-from narrator.records.session import GameSession, protocols_dir
+from narrator.records.session import protocols_dir
 from narrator.rules.loader import load_bundled
 from narrator.web.text import text
 from tests.web.browser import chromium, wait_for
@@ -39,7 +39,7 @@ EN = text("en")
 
 def judged(evening: EveningBox) -> bool:
     box = evening.box
-    return box is not None and isinstance(box.session, GameSession) and box.session.header.judge \
+    return box is not None and box.session.header is not None and box.session.header.judge \
         and header_names(evening) == tuple(NAMES)
 
 
@@ -180,7 +180,8 @@ def test_a_whole_game_with_the_night_entered_on_the_judges_page(evening: Evening
         assert killed and killed[0].seat == shots[0] and killed[0].number == 1
         wait_for(driver, lambda d: "The game is over" in body_text(d))
         driver.get(evening.url + "/game")
-        game_id = box.session.header.game_id  # type: ignore[attr-defined]
+        assert box.session.header is not None
+        game_id = box.session.header.game_id
         protocol = json.loads((protocols_dir(evening.tmp / "state") / f"{game_id}.json").read_text())
         assert protocol["game"]["judge"] is True and protocol["names"] == NAMES
         assert [s["role"] for s in protocol["seats"]] == CARDS

@@ -1,4 +1,4 @@
-"""The box's own notices on the organiser's page (narrator.notices): the memory card that
+"""The box's own notices on the organiser's page (narrator.box.notices): the memory card that
 refuses to save is on the page while it lasts, live, and gone once the card is back; every
 notice has its words in both languages."""
 
@@ -11,9 +11,9 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
+from narrator.box.notices import Notices
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
-from narrator.notices import Notices
 from narrator.web.auth import PinGate
 from narrator.web.pages import box_notes as notes
 from narrator.web.site import make_server

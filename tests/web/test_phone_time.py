@@ -16,9 +16,9 @@ from typing import Any
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
+from narrator.box.service import Service
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
-from narrator.service import Service
 from narrator.wallclock import FLOOR, WallClock
 from narrator.web.auth import PinGate
 from narrator.web.site import make_server

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from narrator import boxconfig as settings_module
+from narrator.box.ports import Ports
+from narrator.box.service import Service
 from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
 from narrator.errors import ConfigError
-from narrator.service import Ports, Service
 from narrator.voice.fake import FakeSpeaker
 from narrator.web.site import serve
 

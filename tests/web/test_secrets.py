@@ -3,7 +3,7 @@ English and Russian) and nothing served to a client that is not signed in (every
 route, the live event stream, the public pages, at every phase of that game) holds the
 PIN, as digits or as the phrase books' number words.
 
-The box runs as `narrator run` builds it (narrator.service.Service with the page served
+The box runs as `narrator run` builds it (narrator.box.service.Service with the page served
 by narrator.web.site.serve on 127.0.0.1), on a virtual clock with simulated players; the
 page is read over real HTTP by a client without a session cookie.
 """
@@ -17,12 +17,13 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from narrator.box.ports import Ports
+from narrator.box.service import Service
 from narrator.boxconfig import load_settings
 from narrator.clock import FakeClock
 from narrator.devices.fake import FakeSeatPanel
 from narrator.devices.keypads import FakeKeypad
 from narrator.phrases.numbers import cardinal
-from narrator.service import Ports, Service
 from narrator.voice.fake import FakeSpeaker
 from narrator.web.server import WebServer
 from narrator.web.site import serve

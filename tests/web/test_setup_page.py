@@ -10,7 +10,8 @@ from pathlib import Path
 from aiohttp import web
 from aiohttp.test_utils import TestClient
 
-from narrator.evening import Evening, GameSetup
+from narrator.box.evening import Evening
+from narrator.evening import GameSetup
 from narrator.rules.loader import load_bundled
 from narrator.rules.settings import describe
 from tests.web.harness import PIN, Table, serve_table

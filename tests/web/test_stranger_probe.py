@@ -22,12 +22,11 @@ import aiohttp
 import pytest
 from aiohttp import web
 
+from narrator.box.referee import Box
 from narrator.clock import FakeClock
-from narrator.daemon import Box
 from narrator.devices.keypads import FakeKeypad
 from narrator.engine.actions import Pause, Resume
 from narrator.evening import GameSetup
-from narrator.records.session import GameSession
 from narrator.web.reading import role_words
 from tests.box.test_service import make_service
 from tests.web.harness import serve_service
@@ -125,7 +124,7 @@ def probe(tmp: Path, setup: GameSetup, moments: list[str]) -> dict[str, Any]:
 
             await until(lambda: service.box is not None)
             box = service.box
-            assert box is not None and isinstance(box.session, GameSession)
+            assert box is not None and box.session.header is not None
             game_id = box.session.header.game_id
             signed = await client.post("/login", data={"pin": PIN, "next": "/game"},
                                        allow_redirects=False)

@@ -18,6 +18,7 @@ import threading
 import time
 from typing import Any
 
+from narrator.box.windows import WindowTimers
 from narrator.clock import MonotonicClock
 from narrator.devices.gpio import GpioSeatPanel
 from narrator.devices.pinmap import GpioPads, load_pin_map
@@ -26,7 +27,6 @@ from narrator.engine.effects import SeatLights
 from narrator.engine.game import Game
 from narrator.engine.tasks import Speech, Task, VoteOn
 from narrator.rules.loader import load_bundled
-from narrator.windows import WindowTimers
 
 ROLES = ("civilian", "mafia", "sheriff", "mafia", "civilian", "civilian", "don", "civilian",
          "civilian", "civilian")

@@ -108,11 +108,10 @@ async def _apply(box: Any, action: Any) -> float:
 async def _box_with_page(folder: Path) -> tuple[Any, Any, Any]:
     """A sport game on a virtual clock brought to day 1's first speech (time then stands
     still, so the only changes are the bench's), with its page on a free port."""
+    from narrator.box.build import build
     from narrator.boxconfig import load_settings
     from narrator.clock import FakeClock
-    from narrator.daemon import Box
     from narrator.engine.deal import deal
-    from narrator.performer import Performer
     from narrator.phrases.book import PhraseBook
     from narrator.records.journal import GameHeader
     from narrator.records.session import GameSession
@@ -120,17 +119,13 @@ async def _box_with_page(folder: Path) -> tuple[Any, Any, Any]:
     from narrator.voice.fake import FakeSpeaker
     from narrator.web.auth import PinGate
     from narrator.web.site import make_server
-    from narrator.windows import WindowTimers
 
     clock = FakeClock()
     settings = load_settings(None, {"state_dir": str(folder / "state"), "keypad": "none"})
     header = GameHeader(rules="sport", seats=10, seed=1, roles=tuple(deal(load_bundled("sport"), 10, 1)),
                         game_id="bench", started="2025-01-01T20:00:00")
     session, opening = GameSession.start(settings.state_dir, header)
-    boxes: list[Box] = []
-    timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
-    box = Box(session, Performer(FakeSpeaker(clock), PhraseBook.load("en"), timers), clock)
-    boxes.append(box)
+    box = build(session, FakeSpeaker(clock), PhraseBook.load("en"), clock)
 
     class Host:
         def __init__(self) -> None:
@@ -141,7 +136,7 @@ async def _box_with_page(folder: Path) -> tuple[Any, Any, Any]:
     server = make_server(Host(), PinGate("0000", clock.now), clock)
     box.start(opening)
     st = box.game.state
-    while not (st.phase == "day" and st.window and timers.is_open(st.window)):
+    while not (st.phase == "day" and st.window and box.performer.timers.is_open(st.window)):
         await clock.step()
         st = box.game.state
     await server.start("127.0.0.1", 0)

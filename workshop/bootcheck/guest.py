@@ -53,7 +53,7 @@ WantedBy=multi-user.target
 """
 
 # virt has no GPIO chip, and a box with neither answer LEDs nor a keypad's screen refuses
-# sport's private checks at start (narrator.service.fit): the check's copy plays on mock
+# sport's private checks at start (narrator.box.fit): the check's copy plays on mock
 # pins with the terminal keypad on tty2 (its screen shows the answers), as a laptop does.
 # Everything else (the unit's hardening, the socket, the first boot) is the image's, but
 # the start's time limit: under TCG on a shared host the box took 203 s to READY=1 in the

@@ -15,12 +15,12 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from narrator.box.status import BOX_CUES
 from narrator.engine.effects import Effect, Say
 from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import State
 from narrator.phrases.book import PhraseBook
 from narrator.phrases.variants import likely_texts
-from narrator.status import BOX_CUES
 
 log = logging.getLogger("narrator.warmup")
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any
 
+from narrator.box.windows import WindowTimers
 from narrator.devices.display import AnswerDisplay, AnswerTimer, answer_text
 from narrator.devices.panel import SeatPanel
 from narrator.engine.effects import (
@@ -26,6 +28,7 @@ from narrator.engine.effects import (
     OpenWindow,
     PauseTimers,
     Phase,
+    Record,
     ResumeTimers,
     Say,
     SeatLights,
@@ -35,7 +38,6 @@ from narrator.engine.effects import (
 from narrator.engine.timeline import Spoken
 from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.voice.speaker import Speaker
-from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.performer")
 
@@ -149,55 +151,91 @@ class Performer:
         return answer_text(self.book.lang, effect.answer, effect.code, card)
 
     async def _perform(self, effect: Effect) -> None:
-        if isinstance(effect, Say):
-            text = self.book.render(effect.cue, effect.params)
-            log.info("say: %s", text)
-            start = self.clock.now()
-            self.last_said = text
-            self._changed()
-            self.mute(True)
-            try:
-                await self.speaker.say(text)
-            finally:
-                self.mute(False)
-            seconds = round(self.clock.now() - start, 3)
-            self.spoken.append(Spoken(round(start, 3), seconds, self.phase, effect.cue, text))
-        elif isinstance(effect, Sound):
-            self.mute(True)
-            try:
-                await self.speaker.sound(effect.name)
-            finally:
-                self.mute(False)
-        elif isinstance(effect, OpenWindow):
-            self.timers.open(effect.window, effect.seconds)
-        elif isinstance(effect, CloseWindow):
-            self.timers.close(effect.window)
-        elif isinstance(effect, ExtendWindow):
-            self.timers.extend(effect.window, effect.seconds)
-        elif isinstance(effect, PauseTimers | ResumeTimers):
-            paused = isinstance(effect, PauseTimers)
-            if paused:
-                self.timers.pause()
-            else:
-                self.timers.resume()
-            for hear in [*([self.panel.set_paused] if self.panel else []), *self.on_pause]:
-                hear(paused)
-        elif isinstance(effect, SeatLights):
-            if self.panel:
-                self.panel.apply(effect)
-        elif isinstance(effect, ShowAnswer) and self.show_answers:
-            log.debug("answer shown privately")
-            if self.panel:
-                self.panel.show_answer(effect.answer, effect.seconds, effect.code)
-            if self.answers.displays:
-                self.answers.show(self._answer_text(effect), effect.seconds)
-        elif isinstance(effect, Phase):
-            self.phase = effect.label
-            log.info("%s %d", effect.phase, effect.number)
-            self.speaker.ambience(effect.phase == "night")
-        elif isinstance(effect, Eliminated):
-            log.info("seat %d leaves (%s, %s %d)", effect.seat, effect.how, effect.phase,
-                     effect.number)
-        elif isinstance(effect, GameOver):
-            log.info("game over: %s (%s)", effect.outcome.winner, effect.outcome.reason)
-            self.speaker.ambience(False)
+        await PERFORM[type(effect)](self, effect)
+
+    async def _say(self, effect: Say) -> None:
+        text = self.book.render(effect.cue, effect.params)
+        log.info("say: %s", text)
+        start = self.clock.now()
+        self.last_said = text
+        self._changed()
+        self.mute(True)
+        try:
+            await self.speaker.say(text)
+        finally:
+            self.mute(False)
+        seconds = round(self.clock.now() - start, 3)
+        self.spoken.append(Spoken(round(start, 3), seconds, self.phase, effect.cue, text))
+
+    async def _sound(self, effect: Sound) -> None:
+        self.mute(True)
+        try:
+            await self.speaker.sound(effect.name)
+        finally:
+            self.mute(False)
+
+    async def _open(self, effect: OpenWindow) -> None:
+        self.timers.open(effect.window, effect.seconds)
+
+    async def _close(self, effect: CloseWindow) -> None:
+        self.timers.close(effect.window)
+
+    async def _extend(self, effect: ExtendWindow) -> None:
+        self.timers.extend(effect.window, effect.seconds)
+
+    async def _pause(self, effect: PauseTimers | ResumeTimers) -> None:
+        paused = isinstance(effect, PauseTimers)
+        if paused:
+            self.timers.pause()
+        else:
+            self.timers.resume()
+        for hear in [*([self.panel.set_paused] if self.panel else []), *self.on_pause]:
+            hear(paused)
+
+    async def _lights(self, effect: SeatLights) -> None:
+        if self.panel:
+            self.panel.apply(effect)
+
+    async def _answer(self, effect: ShowAnswer) -> None:
+        if not self.show_answers:
+            return
+        log.debug("answer shown privately")
+        if self.panel:
+            self.panel.show_answer(effect.answer, effect.seconds, effect.code)
+        if self.answers.displays:
+            self.answers.show(self._answer_text(effect), effect.seconds)
+
+    async def _phase(self, effect: Phase) -> None:
+        self.phase = effect.label
+        log.info("%s %d", effect.phase, effect.number)
+        self.speaker.ambience(effect.phase == "night")
+
+    async def _eliminated(self, effect: Eliminated) -> None:
+        log.info("seat %d leaves (%s, %s %d)", effect.seat, effect.how, effect.phase,
+                 effect.number)
+
+    async def _record(self, effect: Record) -> None:
+        """A secret record is for the journal and the protocol only: nothing to carry out
+        and nothing logged."""
+
+    async def _over(self, effect: GameOver) -> None:
+        log.info("game over: %s (%s)", effect.outcome.winner, effect.outcome.reason)
+        self.speaker.ambience(False)
+
+
+# How the performer carries out each kind of effect (narrator.engine.effects), by its type.
+PERFORM: dict[type[Effect], Callable[[Performer, Any], Awaitable[None]]] = {
+    Say: Performer._say,
+    Sound: Performer._sound,
+    OpenWindow: Performer._open,
+    CloseWindow: Performer._close,
+    ExtendWindow: Performer._extend,
+    PauseTimers: Performer._pause,
+    ResumeTimers: Performer._pause,
+    SeatLights: Performer._lights,
+    ShowAnswer: Performer._answer,
+    Phase: Performer._phase,
+    Eliminated: Performer._eliminated,
+    Record: Performer._record,
+    GameOver: Performer._over,
+}

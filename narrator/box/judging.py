@@ -13,19 +13,19 @@ from __future__ import annotations
 
 from typing import Final
 
-from narrator.daemon import Box
+from narrator.box.referee import Box
 from narrator.engine.actions import Action
-from narrator.records.session import GameSession
 
 # The actions that make a night choice, whoever gives them (narrator.engine.night).
 NIGHT_CHOICES = frozenset({"tap", "entry", "choose"})
-JUDGE: Final = "judge"  # the judge's page, as a source of actions (narrator.daemon.SOURCES)
+JUDGE: Final = "judge"  # the judge's page, as a source of actions (narrator.box.referee.SOURCES)
 
 
 def judged(box: Box) -> bool:
     """Whether a judge enters this game's nights (its journal header says so)."""
     # A game the card can't keep (records: Unrecorded) has no header: played without one.
-    return isinstance(box.session, GameSession) and box.session.header.judge
+    header = box.session.header
+    return header is not None and header.judge
 
 
 def judge_takes_it(box: Box, action: Action, source: str) -> bool:

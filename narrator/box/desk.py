@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import contextlib
 
+from narrator.box.announcer import Announcer
+from narrator.box.evening import Evening, EveningError
+from narrator.box.playing import Playing
+from narrator.box.ports import Ports
+from narrator.box.referee import Box
+from narrator.box.states import Confirmation, KeyTyping
+from narrator.box.status import BOX_CUES
 from narrator.clock import Clock
-from narrator.daemon import Box
 from narrator.engine.actions import Action, Forfeit
 from narrator.engine.effects import Say
-from narrator.evening import Evening, EveningError, SetupError
-from narrator.service.announcer import Announcer
-from narrator.service.playing import Playing
-from narrator.service.ports import Ports
-from narrator.service.states import Confirmation, KeyTyping
-from narrator.status import BOX_CUES
+from narrator.evening import SetupError
 from narrator.voice.command_confirm import Ask
 
 # The keypad's game-changing keys (abandon /0 Enter, forfeit //N Enter) wait this long for

@@ -6,12 +6,13 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from narrator.box.ports import Ports, VoiceInput
 from narrator.boxconfig import Settings
 from narrator.clock import Clock
 from narrator.devices.keypads import Keypad
+from narrator.devices.sound_devices import has_input
 from narrator.errors import DeviceError
 from narrator.keypad_kinds import Wiring, keypad_kind
-from narrator.service.ports import Ports, VoiceInput
 from narrator.voice.speaker import Speaker
 from narrator.voice.voice_status import VoiceStatus
 
@@ -85,7 +86,7 @@ def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, V
     heard = can_hear(lang)
     if not heard:  # logged with the install command when the game begins (Announcer.voice_for)
         status.turn_off("voice_no_model")
-    if not _has_microphone(rs.device):
+    if not has_input(rs.device):
         if heard:
             log.warning("no microphone: voice commands are off")
             status.turn_off("voice_off")
@@ -95,12 +96,3 @@ def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, V
     return VoiceListener(recognizer, Microphone(rs.device), clock, status=status,
                          recognizers=recognizers, lang=lang), status
 
-
-def _has_microphone(device: str | int | None) -> bool:
-    try:
-        import sounddevice
-
-        sounddevice.query_devices(device, kind="input")
-    except Exception:
-        return False
-    return True

@@ -3,11 +3,11 @@ where a check's answer shows, and why a set-up can't be played here."""
 
 from __future__ import annotations
 
+from narrator.box.ports import Ports, input_method
 from narrator.devices.display import AnswerDisplay
 from narrator.evening import GameSetup, Problem
 from narrator.evening.answers import answer_display_problem, answer_place, without_display
 from narrator.keypad_kinds import no_screen
-from narrator.service.ports import Ports, input_method
 
 
 class Fit:

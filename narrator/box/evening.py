@@ -24,10 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from narrator.daemon import Box
+from narrator.box.memory import forget_end, last_end, last_setup, remember, remember_end
+from narrator.box.referee import Box
 from narrator.engine.effects import Outcome
-from narrator.errors import InputFileError, NarratorError
-from narrator.evening.memory import forget_end, last_end, last_setup, remember, remember_end
+from narrator.errors import InputFileError, NarratorError, SeatsNotWired
 from narrator.evening.setup import GameSetup, Problem, SetupError
 from narrator.records.session import GameSession, ProtocolFiles
 
@@ -111,8 +111,8 @@ class Evening:
             try:
                 self.seat_check(checked.seats)
             except InputFileError as exc:
-                raise SetupError("set-up", [Problem("seats", "pin_map", str(exc),
-                                                    getattr(exc, "wired", 0))]) from None
+                wired = exc.wired if isinstance(exc, SeatsNotWired) else 0
+                raise SetupError("set-up", [Problem("seats", "pin_map", str(exc), wired)]) from None
         if self.box_check is not None and (problem := self.box_check(checked)):
             raise SetupError("set-up", [problem])
         return checked
@@ -150,7 +150,7 @@ class Evening:
         if box is None or not self.in_play:
             raise EveningError("no game is in play", "no_game_in_play")
         session = box.session
-        files = session.abandon() if isinstance(session, GameSession) else None
+        files = session.abandon()
         self.abandoned = files
         self._ended.set()
         log.info("the game was abandoned")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from narrator.box.memory import last_setup
 from narrator.boxconfig import Settings
 from narrator.evening import GameSetup
-from narrator.evening.memory import last_setup
 
 
 def initial_setup(settings: Settings, names: tuple[str, ...] = ()) -> GameSetup:

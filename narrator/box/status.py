@@ -45,7 +45,7 @@ BOX_CUES: dict[str, tuple[str, ...]] = {
     # The unfinished game's journal could not be read at all: kept aside, a new game.
     "journal_unreadable": (),
     # The unfinished game found on start needs what this box lacks now (an answer display,
-    # pads): it is not played; the page says why (narrator.evening.host.Held).
+    # pads): it is not played; the page says why (narrator.box.evening.Held).
     "resume_refused": (),
     # The memory card refused the ended game's protocol (it is written when the card
     # takes it), or any new game's journal (the box waits and tries again).

@@ -9,13 +9,13 @@ import contextlib
 import logging
 from collections.abc import Callable
 
-from narrator.daemon import Box
+from narrator.box.playing import Playing
+from narrator.box.ports import Ports
+from narrator.box.referee import Box
+from narrator.box.states import Announcement, ToldOnce
 from narrator.engine.effects import Effect, Say
 from narrator.errors import DeviceError
 from narrator.phrases.book import PhraseBook
-from narrator.service.playing import Playing
-from narrator.service.ports import Ports
-from narrator.service.states import Announcement, ToldOnce
 from narrator.voice.speaker import Speaker
 from narrator.voice.voice_status import VoiceStatus, install_hint
 

@@ -7,7 +7,7 @@ the rest of the state folder.
 
 `between-games.json` says the last game here ended (finished or abandoned) and no other
 has begun since: a box restarted then waits for the next game to be asked for, as it
-does after a game's end, instead of starting one unasked (narrator.service).
+does after a game's end, instead of starting one unasked (narrator.box.service).
 """
 
 from __future__ import annotations

@@ -8,18 +8,17 @@ import asyncio
 import logging
 from pathlib import Path
 
+from narrator.box.announcer import Announcer
+from narrator.box.notices import Notices
+from narrator.box.playing import Playing
+from narrator.box.ports import Ports
+from narrator.box.referee import Box
+from narrator.box.states import CardOutage
+from narrator.box.status import LedState, StatusLight
 from narrator.clock import Clock
-from narrator.daemon import Box
 from narrator.engine.effects import Say
 from narrator.errors import DeviceError, RecordError
-from narrator.notices import Notices
 from narrator.records.journal import set_aside
-from narrator.records.session import GameSession
-from narrator.service.announcer import Announcer
-from narrator.service.playing import Playing
-from narrator.service.ports import Ports
-from narrator.service.states import CardOutage
-from narrator.status import LedState, StatusLight
 from narrator.voice.speaker import Speaker
 from narrator.voice.voice_status import VoiceStatus
 
@@ -77,7 +76,7 @@ class Faults:
         """The ended game's protocol could not be written (said at its end): the page and
         the status LED say so until it is (tried again before the next game)."""
         session = box.session
-        if isinstance(session, GameSession) and session.unsaved is not None:
+        if session.header is not None and session.unsaved is not None:
             self.notices.set("card", "protocol_unsaved", game=session.header.game_id,
                              reason=session.unsaved)
             self.status_light.set_fault("card", True)

@@ -13,34 +13,35 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Generic, Protocol, TypeVar
 
+from narrator.box.announcer import Announcer
+from narrator.box.build import build
+from narrator.box.desk import Desk
+from narrator.box.evening import Evening
+from narrator.box.faults import Faults
+from narrator.box.fit import Fit
+from narrator.box.playing import Playing
+from narrator.box.ports import Ports
+from narrator.box.referee import Box
+from narrator.box.session import Session, Unrecorded
+from narrator.box.status import where_we_are
 from narrator.boxconfig import Settings
 from narrator.clock import Clock
-from narrator.daemon import Box, Session, Unrecorded
 from narrator.engine.effects import Effect, Say
 from narrator.errors import RecordError
-from narrator.evening import Evening, GameSetup, Problem, SetupError
-from narrator.performer import Performer
+from narrator.evening import GameSetup, Problem, SetupError
 from narrator.phrases.book import PhraseBook
 from narrator.records.disk import Disk, DiskMaker
 from narrator.records.journal import GameHeader
 from narrator.records.session import GameSession
 from narrator.sdnotify import Notifier
-from narrator.service.announcer import Announcer
-from narrator.service.confirm import Desk
-from narrator.service.faults import Faults
-from narrator.service.fit import Fit
-from narrator.service.playing import Playing
-from narrator.service.ports import Ports
-from narrator.status import where_we_are
 from narrator.voice.voice_status import VoiceStatus
 from narrator.wallclock import WallClock
-from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.service")
 
 
 class EndedGame(Protocol):
-    """An ended game whose files can be written again (records.session.GameSession)."""
+    """An ended game whose files can be written again (a Session)."""
 
     def complete(self) -> object: ...
 
@@ -95,7 +96,7 @@ class Starter:
         self.voice_status = voice_status
         self.on_box: list[Callable[[Box], None]] = []  # hears of each game's box (tests, demo)
         self.began: tuple[GameSession, float] | None = None  # a new game, when on `clock`
-        self.waiting: WaitingFiles[GameSession] = WaitingFiles()
+        self.waiting: WaitingFiles[Session] = WaitingFiles()
         # The wall clock only stamps journal lines and protocols (tests may jump it).
         self.wall: Callable[[], float] = wallclock.now
         wallclock.listeners.append(self._phone_told_time)
@@ -109,11 +110,12 @@ class Starter:
         unsaved_ok = self.faults.card.play_unsaved
         playing = self.playing
         last = playing.box.session if playing.box is not None else None
-        if isinstance(last, GameSession) and last.unsaved is not None:
+        if last is not None and last.unsaved is not None:
             self.waiting.keep(last)
         written = self.waiting.write(unsaved_ok)
         if written is not None:
-            log.info("the protocol of game %s is written now", written.header.game_id)
+            log.info("the protocol of game %s is written now",
+                     written.header.game_id if written.header else "")
         found, unreadable = self._find(disk, unsaved_ok) if first else (None, False)
         if not first:
             self.faults.notices.clear("record")  # told at start-up; a later game is on its own
@@ -126,12 +128,6 @@ class Starter:
         setup = GameSetup.from_header(found[0].header) if found else self.evening.setup
         playing.book = PhraseBook.load(setup.lang)
         playing.input_method = self.fit.method(setup)
-        timers = WindowTimers(self.clock, on_expire=lambda w: box.window_expired(w))
-        light = self.faults.status_light
-        performer = Performer(self.announcer.speaker(setup.lang), playing.book, timers,
-                              self.ports.panel, self._mute,
-                              on_pause=[k.set_paused for k in self.ports.keypads]
-                              + [light.set_paused], displays=self.fit.screens)
         resumed_at_night = found is not None and found[0].game.state.phase == "night" \
             and not found[0].game.over
         greeting, for_the_day = self._greeting(first, unreadable, resumed_at_night, setup)
@@ -157,10 +153,13 @@ class Starter:
         # The game's rule set names the cards the box may say (a jailed player's card).
         # At a judge's table the judge shows a check's answer (the judge's page has it):
         # the cues say so, and no light or screen shows one.
-        performer.book = playing.book.for_rules(session.game.engine.rules.name).for_input(
+        book = playing.book.for_rules(session.game.engine.rules.name).for_input(
             playing.input_method).for_answers("judge" if setup.judge else self.fit.answer_place)
-        performer.show_answers = not setup.judge
-        box = Box(session, performer, self.clock)
+        light = self.faults.status_light
+        box = build(session, self.announcer.speaker(setup.lang), book, self.clock,
+                    panel=self.ports.panel, mute=self._mute,
+                    on_pause=[k.set_paused for k in self.ports.keypads] + [light.set_paused],
+                    displays=self.fit.screens, show_answers=not setup.judge)
         box.for_the_day = for_the_day
         boxes.append(box)
         self._begin(box, setup, greeting + opening)
@@ -217,8 +216,7 @@ class Starter:
         box.on_fault.append(self.faults.journal)
         box.listeners.append(lambda _action, _effects: self.faults.protocol_unsaved(box))
         box.on_refused = self.desk.refused
-        self.playing.box = box
-        self.evening.began(box, setup)
+        self.evening.began(box, setup)  # the box played now (`playing.box`)
         for hook in self.on_box:
             hook(box)
         box.start(effects)
@@ -271,8 +269,7 @@ class Starter:
         it lacks, and the game resumes."""
         log.error("the unfinished game %s cannot go on on this box: %s",
                   session.header.game_id, problem.reason)
-        self.playing.box = None
-        self.evening.hold(session, setup, problem)
+        self.evening.hold(session, setup, problem)  # no box is played
         self.faults.status_light.set_fault("resume", True)
         self.announcer.say_soon([*greeting, Say("resume_refused", {})], setup.lang)
         self.announcer.announcement.done()  # said between games, where nothing cuts it short

@@ -1,5 +1,22 @@
-"""The Service: the parts of narrator.service put together, the inputs' entry point, and
-the evening's loop (start up, play games until stopped, the watchdog)."""
+"""The Service: `narrator run`, the box as systemd starts it; the parts of narrator.box
+put together, the inputs' entry point and the evening's loop (start up, play games
+until stopped, the watchdog).
+
+Start-up renders the speech cache for the rule set (a no-op once rendered), loads the
+recognizer, makes the pads live, then says "ready", lights the status LED and tells
+systemd READY=1. An unfinished game in the state folder is resumed and the table is told
+where it stands; otherwise nothing starts unasked: after a game's end (a restart between
+games) the box waits to be asked for the next, as after any game's end, and a box that
+has not played yet waits for a set-up (the page's, or the keypad's bare Enter and "next
+game" for the set-up given: narrator.evening, the config's rule set and table, names from
+`--names` or remembered on this box). After a game ends, the host's Enter (or "next")
+starts the next one with the same names; the page, keypad and voice start, continue or
+abandon games through `Service.evening` (narrator.box.evening).
+
+Faults never lose the game: a device that throws is logged and started again, a missing
+microphone turns voice commands off, a lost sound device only silences the box until it
+is back (the speaker handles that), and every action is in the journal before it acts.
+"""
 
 from __future__ import annotations
 
@@ -10,31 +27,32 @@ from collections.abc import Callable
 from functools import partial
 from typing import Literal
 
+from narrator.box.announcer import Announcer
+from narrator.box.desk import Desk
+from narrator.box.evening import Evening, EveningError
+from narrator.box.faults import Faults
+from narrator.box.fit import Fit
+from narrator.box.judging import judge_takes_it
+from narrator.box.notices import Notices
+from narrator.box.playing import Playing
+from narrator.box.ports import Ports
+from narrator.box.referee import Box, InputSource, supervise
+from narrator.box.setups import initial_setup, unfinished_game
+from narrator.box.starter import Starter
+from narrator.box.status import StatusLight
+from narrator.box.warmup import Progress
 from narrator.boxconfig import Settings
 from narrator.clock import Clock, MonotonicClock
-from narrator.daemon import Box, InputSource, supervise
 from narrator.devices.display import AnswerDisplay, reveal_text
 from narrator.engine.actions import Action, Forfeit
 from narrator.engine.effects import Effect
 from narrator.engine.requests import AbandonGame, NextGame
-from narrator.evening import Evening, EveningError, GameSetup, Problem, SetupError
-from narrator.evening.judging import judge_takes_it
-from narrator.notices import Notices
+from narrator.evening import GameSetup, SetupError
 from narrator.phrases.book import PhraseBook, PhraseError
 from narrator.records.disk import DiskMaker, direct_disk
-from narrator.records.session import GameSession
 from narrator.sdnotify import Notifier, watchdog_interval
-from narrator.service.announcer import Announcer
-from narrator.service.confirm import Desk
-from narrator.service.faults import Faults
-from narrator.service.fit import Fit
-from narrator.service.ports import Ports
-from narrator.service.setups import initial_setup, unfinished_game
-from narrator.service.starter import Starter
-from narrator.status import StatusLight
 from narrator.voice.voice_status import VoiceStatus
 from narrator.wallclock import WallClock
-from narrator.warmup import Progress
 
 log = logging.getLogger("narrator.service")
 
@@ -59,20 +77,17 @@ class Service:
         self.evening.seat_check = ports.seat_check
         self.evening.box_check = self.fit.check
         self.evening.listeners.append(self._evening_changed)
-        # What the cues tell the players to use: the game's set-up, else the setting, or
-        # the pads when the box has them and the keypad when it has none.
-        # What the box plays now (narrator.service.playing: the parts share it through
-        # the service): the game's box, its phrase book, and what its cues tell the players
-        # to use: the game's set-up, else the setting, or the pads when the box has them
-        # and the keypad when it has none.
-        self.box: Box | None = None
-        self.book = PhraseBook.load(settings.game.lang)
-        self.input_method = self.fit.method(self.evening.setup)
-        self.announcer = Announcer(ports, settings.game.lang, self,
+        # What the box plays now, shared by the parts (narrator.box.playing): the evening's
+        # box, its phrase book, and what its cues tell the players to use: the game's
+        # set-up, else the setting, or the pads when the box has them and the keypad when
+        # it has none.
+        self.playing = Playing(self.evening, PhraseBook.load(settings.game.lang),
+                               self.fit.method(self.evening.setup))
+        self.announcer = Announcer(ports, settings.game.lang, self.playing,
                                    lambda: self.evening.setup.lang)
         self.warmup = Progress()  # the speech rendered ahead (the page shows it)
-        self.faults = Faults(ports, self.clock, self, self.announcer)
-        self.desk = Desk(ports, self.clock, self.evening, self, self.announcer)
+        self.faults = Faults(ports, self.clock, self.playing, self.announcer)
+        self.desk = Desk(ports, self.clock, self.evening, self.playing, self.announcer)
         self._warming: asyncio.Task[None] | None = None
         voice = ports.voice
         if voice is not None:
@@ -83,7 +98,7 @@ class Service:
             voice.status = self.voice_status
         self.voice_status.watchers.append(self.faults.voice_changed)
         self.starter = Starter(settings, ports, self.clock, self.wallclock, journal_disk,
-                               self.evening, self.notifier, self, self.fit,
+                               self.evening, self.notifier, self.playing, self.fit,
                                self.announcer, self.faults, self.desk, self.voice_status)
         # A set-up this box can't play is refused here (exit 2): players told to use pads
         # or a keypad it lacks, private checks with no answer LEDs and no keypad screen.
@@ -93,6 +108,19 @@ class Service:
             raise SetupError("set-up", [problem])
 
     # what the rest of the box reads of the service (the page, the demo, tests)
+    @property
+    def box(self) -> Box | None:
+        """The game in play or just ended (the evening's)."""
+        return self.playing.box
+
+    @property
+    def book(self) -> PhraseBook:
+        return self.playing.book
+
+    @property
+    def input_method(self) -> str:
+        return self.playing.input_method
+
     @property
     def on_box(self) -> list[Callable[[Box], None]]:
         """Hears of each game's box (the page, tests, the demo)."""
@@ -134,9 +162,6 @@ class Service:
     @property
     def answer_place(self) -> str:
         return self.fit.answer_place
-
-    def _box_check(self, setup: GameSetup) -> Problem | None:
-        return self.fit.check(setup)
 
     # inputs from every device arrive here
     def submit(self, action: Action, source: InputSource | Literal[""] = "") -> None:
@@ -193,10 +218,10 @@ class Service:
         the game needs is rendered in the background, the first needed first (a cue not
         rendered yet when said is rendered then)."""
         setup = self.evening.setup
-        from narrator.warmup import needed_texts, render
+        from narrator.box.warmup import needed_texts, render
 
         rules = setup.configured_rules().base  # resolved when the set-up was accepted
-        self.book = PhraseBook.load(setup.lang)
+        self.playing.book = PhraseBook.load(setup.lang)
         book = self.book.for_rules(rules.name).for_input(self.input_method).for_answers(
             self.answer_place)
         speaker = self.announcer.speaker(setup.lang)
@@ -229,7 +254,7 @@ class Service:
                 except OSError as exc:  # the card can't take a journal or a protocol now
                     await self.faults.card_refused(exc)
                     continue
-                if box is None or isinstance(box.session, GameSession):
+                if box is None or box.session.header is not None:  # kept on the card
                     self.faults.card_ok()
                 first = False
                 if box is None:  # a game held, or between games: nothing until asked

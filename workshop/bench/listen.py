@@ -212,9 +212,11 @@ def _hear(recognizer: Recognizer, samples: bytes) -> tuple[list[Command], float,
 
 def _pocketsphinx(commands: CommandSet, early_end: float | None = None,
                   adaptation: Path | None = None) -> Recognizer:
+    from narrator.voice.pocketsphinx_settings import PocketsphinxSettings
     from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 
-    return PocketsphinxRecognizer(commands, early_end=early_end, adaptation=adaptation)
+    return PocketsphinxRecognizer(commands, PocketsphinxSettings(early_end=early_end),
+                                  adaptation=adaptation)
 
 
 def run(quick: bool) -> dict[str, float | int | str]:

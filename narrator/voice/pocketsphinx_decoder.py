@@ -27,7 +27,7 @@ from narrator.voice.pocketsphinx_settings import (
     VOCABULARY,
     PocketsphinxSettings,
 )
-from narrator.voice.speech_levels import SpeechLevels
+from narrator.voice.speech_levels import SpeechLevels, levels
 
 Texts = tuple[str, str]  # the grammar's transcript, the free decoder's
 
@@ -127,6 +127,32 @@ def decide(commands: CommandSet, forced_text: str, free_text: str, score: float,
     return free_command
 
 
+def inserted(command: list[str], heard: list[str]) -> list[int]:
+    """The indices of `heard`'s words that a word-by-word alignment to `command` (edit
+    distance, substitutions as cheap as an insertion and a deletion can make them) leaves
+    over: the words said besides the command's."""
+    n, m = len(command), len(heard)
+    cost = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if i == 0 or j == 0:
+                cost[i][j] = i + j
+            else:
+                cost[i][j] = min(cost[i - 1][j] + 1, cost[i][j - 1] + 1,
+                                 cost[i - 1][j - 1] + (command[i - 1] != heard[j - 1]))
+    out: list[int] = []
+    i, j = n, m
+    while j > 0:
+        if i > 0 and cost[i][j] == cost[i - 1][j - 1] + (command[i - 1] != heard[j - 1]):
+            i, j = i - 1, j - 1
+        elif cost[i][j] == cost[i][j - 1] + 1:
+            out.append(j - 1)
+            j -= 1
+        else:
+            i -= 1
+    return out[::-1]
+
+
 def acoustic_config(adaptation: Path | None) -> dict[str, str]:
     """pocketsphinx settings for an adaptation: a file is an MLLR transform (`mllr`), a
     folder an adapted copy of the model (`hmm`); None: the wheel's model as it is."""
@@ -173,6 +199,8 @@ class Decoders:
         self._phones: dict[str, list[str]] = {}
         # The last utterance's transcripts and score, for diagnostics and the bench.
         self.last: tuple[str, str, float] | None = None
+        # The audio the free decoder heard last, and its words with the 10 ms frames each spans.
+        self.free_words: tuple[bytes, list[tuple[str, int, int]]] = (b"", [])
 
     def decode(self, speech: bytes, at: float, free_first: bool = False,
                decide_only: bool = False) -> Texts:
@@ -231,7 +259,27 @@ class Decoders:
             decoder.process_raw(speech, full_utt=True)
         decoder.end_utt()
         hyp = decoder.hyp()
+        if decoder is self.free:
+            self.free_words = (speech, [(s.word, s.start_frame, s.end_frame) for s in decoder.seg()
+                                        if s.word[:1] not in ("<", "[", "+")] if hyp else [])
         return hyp.hypstr if hyp is not None else ""
+
+    def whole(self, speech: bytes, forced: str) -> bool:
+        """Whether `speech` (as the free decoder last heard it) is the grammar's command
+        `forced` said whole: no loud words of the free transcript over the command's
+        (WHOLE_DB), which would be the command's words inside longer talk."""
+        s = self.settings
+        heard, words = self.free_words
+        if s.whole_db is None or heard != speech or not speech or not words:
+            return True
+        level = levels(speech)
+        floor = level.max() - s.whole_db
+        loud = 0
+        for i in inserted(forced.split(), [w for w, _, _ in words]):
+            _, start, end = words[i]
+            if len(level[start : end + 1]) and level[start : end + 1].max() >= floor:
+                loud += end + 1 - start
+        return loud <= round(s.whole_outside * 100)
 
     def decide(self, forced_text: str, free_text: str, at: float) -> Command | None:
         """The command an utterance is, from its two transcripts (None: none, or talk)."""

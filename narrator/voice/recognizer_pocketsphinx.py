@@ -85,6 +85,7 @@ class PocketsphinxRecognizer:
         self._time = 0.0  # seconds of audio seen (heard or skipped)
         self._new_endpointer(0.0)
         self.heard: list[tuple[str, str, float]] = []  # every utterance's, for tuning
+        self.whole_refused = 0  # commands refused as words inside longer talk (bench)
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -385,4 +386,10 @@ class PocketsphinxRecognizer:
         return self._heard(command)
 
     def _decide(self, texts: Texts) -> Command | None:
-        return self.decoders.decide(*texts, self._start)
+        command = self.decoders.decide(*texts, self._start)
+        ahead = self.decoders.ahead
+        if command is not None and ahead is not None and \
+                not self.decoders.whole(ahead[0], texts[0] or command.text):
+            self.whole_refused += 1
+            return None  # a command's words inside longer talk
+        return command

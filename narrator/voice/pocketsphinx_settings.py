@@ -28,10 +28,11 @@ END_WINDOW = 0.3
 # cut); the person giving a command is nearer the microphone than the talk around them.
 TRIM_DB: float | None = 15.0
 TRIM_PAD = 0.15  # seconds kept either side of the loud stretch
-# ... after it: the decode ahead starts once this much quiet is there (0.1: 89 of 112 right
-# against 97 on the tuning part before the whole-utterance rule, so it was 0.15; l-topn
-# found 0.1 as good at 360 clips, and with the longer wait below it is: issue 35).
-TRIM_END_PAD = 0.1
+# ... after it: the decode ahead waits for this much quiet (0.1: 89 of 112 right against 97
+# on the tuning part, one talk clip taken; kept at TRIM_PAD. Issue 35 tried 0.1 again with
+# a longer wait below, against commas in talk: en-us's "next speaker" was then decoded
+# ahead at the quiet "s" between its words and heard as "no", tests/listen: kept at 0.15).
+TRIM_END_PAD = 0.15
 # Ending an utterance when its loud stretch is over, not only at silence: in babble the
 # voice activity detector never hears silence, so the command waits for the talk around it
 # to stop. Off: on the tuning part it cut commands (81 of 96 right against 90 of 96).
@@ -62,12 +63,11 @@ EARLY_QUIET_DB: float | None = 6.0
 # kept thresholds: latency p50 733 -> 611 ms, 95 of 112 right against 96: the noise
 # removal below hears the audio a little otherwise after a decode ahead; RTF 0.071 ->
 # 0.087 for the decodes that more audio made void.)
-# A command is a whole utterance, so the decode ahead is judged only after the command's
-# words have been followed by TRIM_END_PAD + DECODE_AHEAD = 0.25 s of quiet, not 0.2: a
-# comma's pause in talk ("yes, that is my point") is 0.1-0.35 s (issue 35: tuning part, 30
-# command clips and 90 talk with 58 near misses: talk taken 4 -> 3, latency p50 305 -> 260
-# ms at load 10, the decode done during the wait; 0.3 s: see BENCHMARKS.md).
-DECODE_AHEAD: float | None = 0.15
+# A comma's pause in talk ("yes, that is my point") is 0.1-0.35 s, so a command followed by
+# more talk can end here; waiting longer costs latency (issue 35, BENCHMARKS.md: the end
+# pad 0.1 and 0.15 here, 0.25 s of quiet in all, took 4 -> 3 of 90 tuning talk clips but
+# broke "next speaker", above).
+DECODE_AHEAD: float | None = 0.05
 # ... but the decoding itself starts this much sooner (seconds of quiet past the pad): the
 # CPU is spent while the last 0.05 s come, not after them. (a-lat, stop 22: ending at 0
 # too took "let me finish my thought" in tests/listen as "repeat": a pause in talk.)

@@ -22,13 +22,33 @@ from concurrent.futures import Future
 from typing import Any, Literal, Protocol, TypeAlias, get_args
 
 from narrator.clock import Clock
-from narrator.engine.actions import Action, Undo, Unfoul, WindowClosed
-from narrator.engine.effects import Effect, Outcome, Phase, Say
-from narrator.engine.game import Game
+from narrator.engine.actions import (
+    Action,
+    AddTime,
+    EndSpeech,
+    Hold,
+    Undo,
+    Unfoul,
+    WindowClosed,
+)
+from narrator.engine.effects import (
+    CloseWindow,
+    Effect,
+    ExtendWindow,
+    OpenWindow,
+    Outcome,
+    PauseTimers,
+    Phase,
+    ResumeTimers,
+    Say,
+)
+from narrator.engine.game import Game, Taken
 from narrator.engine.recall import before_window, recall
+from narrator.engine.voting import counted_by_hand
 from narrator.errors import DeviceError, RuleError
 from narrator.performer import Performer
 from narrator.records.disk import done_future
+from narrator.windows import WindowTimers
 
 log = logging.getLogger("narrator.daemon")
 
@@ -89,12 +109,62 @@ def refuse_correction_at_night(game: Game, action: Action) -> None:
         raise RuleError("no corrections at night", "into_night")
 
 
-def undone(game: Game, reopening: list[Effect]) -> list[Effect]:
-    """An undo (in the day only: refused at night) said to the table, then the moment it
-    went back to, as after a power cut ("Player number 7, you have 48 seconds"): what was
-    announced and is now taken back (a foul, a nomination, the next speaker) is heard
-    taken back, not silently gone."""
-    return before_window(reopening, [Say("undone", {}), *recall(game.engine.rules, game.state)])
+def refuse_unbegun_speech_end(game: Game, action: Action, timers: WindowTimers) -> None:
+    """"Next speaker" (the page, the keypad's key, the voice, the speaker's long press)
+    before the speech it would end has begun is refused: the box is still announcing it
+    ("Player number six, your last word."), so the press was meant for the speech before
+    (a double press, a late one) and would skip a speech nobody has given. A speech begins
+    when its timer starts; a paused one has begun."""
+    if not isinstance(action, EndSpeech | Hold):
+        return
+    st = game.state
+    if st.phase != "day" or not st.window or st.current is None or counted_by_hand(st):
+        return
+    if isinstance(action, Hold) and action.seat != st.speaker:
+        return  # not the speaker's: the engine says why
+    if not timers.is_open(st.window):
+        raise RuleError("the speech has not begun yet", "speech_not_begun")
+
+
+def undone(game: Game, taken: Taken | None, window_before: int, reopening: list[Effect],
+           timers: WindowTimers) -> tuple[list[Effect], bool]:
+    """An undo (in the day only: refused at night) as the table hears and sees it, and
+    whether the open timer goes on (False: every timer is closed first). The game goes
+    back to what it was, its time too, and the box says only that it took something back:
+    - the moment goes on (a foul, a nomination, a hand, a pause taken back): its timer
+      keeps the time it has, less what the undone action added (+30 s), and nothing of
+      the moment is said again (the speaker was not starting over);
+    - the moment changed (the next speaker, the vote): the one it went back to opens again
+      with the time it had left when the undone action came, and its words name it with
+      that time ("Player number 1, you have 31 seconds"). A window that ran out, or whose
+      time is not known, opens in full.
+    The timers are paused or running as the game is."""
+    st, rules = game.state, game.engine.rules
+    window = st.window
+    out: list[Effect] = []
+    if st.paused != timers.paused and st.phase != "over":
+        out.append(PauseTimers() if st.paused else ResumeTimers())
+    said: list[Effect] = [Say("undone", {})]
+    if window and window == window_before:
+        by_hand = counted_by_hand(st)
+        running = by_hand or timers.is_open(window)
+        if running:
+            # Its OpenWindow (and a counted ballot's CloseWindow) are the timer it has.
+            reopening = [e for e in reopening
+                         if not (isinstance(e, OpenWindow | CloseWindow) and e.window == window)]
+            if taken is not None and isinstance(taken.action, AddTime) and not by_hand:
+                reopening.append(ExtendWindow(window, -float(taken.action.seconds)))
+            return [*out, *reopening, *said], True
+        # The box was still announcing the moment (its timer not begun): it begins now.
+        return [*out, *before_window(reopening, [*said, *recall(rules, st)])], True
+    left = taken.left if taken is not None and not isinstance(taken.action, WindowClosed) else None
+    if left is not None and left >= 1:
+        reopening = [OpenWindow(e.window, e.purpose, left, e.seat)
+                     if isinstance(e, OpenWindow) and e.window == window else e
+                     for e in reopening]
+    else:
+        left = None
+    return [*out, *before_window(reopening, [*said, *recall(rules, st, left)])], False
 
 
 class Session(Protocol):
@@ -105,7 +175,7 @@ class Session(Protocol):
     @property
     def game(self) -> Game: ...
 
-    def apply(self, action: Action, at: float) -> list[Effect]: ...
+    def apply(self, action: Action, at: float, left: float | None = None) -> list[Effect]: ...
 
     def durable(self) -> Future[None]:
         """Done once every action applied so far is on disk."""
@@ -135,8 +205,8 @@ class Unrecorded:
     def game(self) -> Game:
         return self._game
 
-    def apply(self, action: Action, at: float) -> list[Effect]:
-        return self._game.apply(action)
+    def apply(self, action: Action, at: float, left: float | None = None) -> list[Effect]:
+        return self._game.apply(action, left)
 
     def durable(self) -> Future[None]:
         return done_future()
@@ -154,7 +224,8 @@ class Box:
         self._tasks: list[asyncio.Task[None]] = []
         self.refused = 0
         # Applied actions waiting for the disk before their effects are carried out.
-        self._durable: asyncio.Queue[tuple[Future[None], Action, list[Effect]]] = asyncio.Queue()
+        self._durable: asyncio.Queue[tuple[Future[None], Action, list[Effect], bool]] = \
+            asyncio.Queue()
         self._in_flight = 0
         self.disk_fault: str | None = None  # the journal cannot be written (said and shown)
         # The game went on after GO_ON_SECONDS of that: effects no longer wait for the disk.
@@ -203,10 +274,14 @@ class Box:
         """Apply one action at once and carry its effects out; a refused action raises
         (RuleError with the reason, OSError, or the rule hook's fault) and changes nothing.
         The organiser's page uses this directly: it must answer with the result."""
-        night = self.game.state.phase == "night"
+        game, timers = self.game, self.performer.timers
+        night = game.state.phase == "night"
+        window = game.state.window
+        taken = game.taken[-1] if game.taken else None
         try:
-            refuse_correction_at_night(self.game, action)
-            effects = self.session.apply(action, self.clock.now())
+            refuse_correction_at_night(game, action)
+            refuse_unbegun_speech_end(game, action, timers)
+            effects = self.session.apply(action, self.clock.now(), timers.remaining(window))
         except Exception:
             self.refused += 1
             raise
@@ -220,21 +295,22 @@ class Box:
             effects = [*effects, Say("protocol_saved", {})]  # written before it is said
         elif self.game.over and self.session.unsaved is not None:
             effects = [*effects, Say("protocol_unsaved", {})]  # the card refused it
+        keep_timer = False
         if isinstance(action, Undo):
-            effects = undone(self.game, effects)
+            effects, keep_timer = undone(game, taken, window, effects, timers)
         if not effects and not isinstance(action, Undo):
             return effects  # nothing to act on: its line rides on the next fsync
         synced = self.session.durable()
         if (synced.done() or self.unsaved) and not self._in_flight:
-            self._act(action, effects)
+            self._act(action, effects, keep_timer)
         else:
             self._in_flight += 1
-            self._durable.put_nowait((synced, action, effects))
+            self._durable.put_nowait((synced, action, effects, keep_timer))
         return effects
 
-    def _act(self, action: Action, effects: list[Effect]) -> None:
+    def _act(self, action: Action, effects: list[Effect], keep_timer: bool = False) -> None:
         if isinstance(action, Undo):
-            self.performer.reset()
+            self.performer.reset(timers=not keep_timer)
         if self.for_the_day:
             effects = self._with_day_words(effects)
         self.performer.submit(effects)
@@ -256,7 +332,7 @@ class Box:
     async def _release(self) -> None:
         """Carry out effects once their actions are on disk, in the actions' order."""
         while True:
-            synced, action, effects = await self._durable.get()
+            synced, action, effects, keep_timer = await self._durable.get()
             try:
                 on_disk = asyncio.wrap_future(synced)
                 if not self.unsaved:
@@ -264,7 +340,7 @@ class Box:
                     either: set[asyncio.Future[Any]] = {on_disk, go_on}
                     await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
                     go_on.cancel()
-                self._act(action, effects)
+                self._act(action, effects, keep_timer)
             except Exception:
                 log.exception("could not carry out the effects of %s", action.kind)
             finally:

@@ -83,11 +83,13 @@ class Performer:
         for effect in effects:
             self._queue.put_nowait(effect)
 
-    def reset(self) -> None:
-        """Drop what is still to be said and every running timer (an undo or a restart)."""
+    def reset(self, timers: bool = True) -> None:
+        """Drop what is still to be said and (unless `timers` is off: an undo within the
+        moment, whose timer goes on) every running timer (an undo or a restart)."""
         while not self._queue.empty():
             self._queue.get_nowait()
-        self.timers.close_all()
+        if timers:
+            self.timers.close_all()
 
     @property
     def alive(self) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 from narrator.engine.context import STEP_ARGS, Ability, Ctx, Dawn
 from narrator.engine.decoy import decoy_yes_no, waiting
 from narrator.engine.effects import ShowAnswer
-from narrator.engine.ruleset import Role, Step
+from narrator.engine.rule_sections import Role, Step
 from narrator.engine.state import Pick
 from narrator.engine.words import RecordEvent
 

@@ -28,7 +28,8 @@ from narrator.engine.effects import (
     SeatLights,
     Sound,
 )
-from narrator.engine.ruleset import Role, RuleSet, Step
+from narrator.engine.rule_sections import Role, Step
+from narrator.engine.ruleset import RuleSet
 from narrator.engine.state import Elimination, Pick, State, Window
 from narrator.engine.tasks import Task
 from narrator.engine.words import GamePhase, RecordEvent

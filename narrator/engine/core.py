@@ -130,8 +130,8 @@ class Engine:
 
     def resume(self, state: State) -> list[Effect]:
         """Effects that bring a table back to this state, after a restart or an undo,
-        without changing it: the lights, and the open window again in full length (a
-        host correction restarts the moment)."""
+        without changing it: the lights, and the open window again in full length (the
+        engine has no clock: the box gives an undo its time back, narrator.daemon.undone)."""
         ctx = Ctx(self.rules, state.clone(), self.hooks)
         if state.phase == "over":
             return []

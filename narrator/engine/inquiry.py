@@ -24,7 +24,7 @@ from narrator.engine.context import Ability, Ctx, TaskSpec
 from narrator.engine.decoy import decoy_card, decoy_yes_no, waiting
 from narrator.engine.effects import ShowAnswer
 from narrator.engine.picks import flags, unknown_args
-from narrator.engine.ruleset import Role, Step
+from narrator.engine.rule_sections import Role, Step
 from narrator.engine.state import Pick
 from narrator.engine.tasks import AskAnswer, Task
 from narrator.engine.words import RecordEvent

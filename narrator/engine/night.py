@@ -14,7 +14,7 @@ from typing import Any, Final
 from narrator.engine.actions import Action, Choose, Entry, Tap
 from narrator.engine.context import Ctx, Dawn, TaskSpec, waits_only
 from narrator.engine.effects import Outcome, PauseTimers, Phase, ShowAnswer
-from narrator.engine.ruleset import Step
+from narrator.engine.rule_sections import Step
 from narrator.engine.state import Pick
 from narrator.engine.tasks import (
     AnswerWindow,

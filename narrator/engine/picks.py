@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from narrator.engine.context import STEP_ARGS, Ctx
-from narrator.engine.ruleset import Step
+from narrator.engine.rule_sections import Step
 
 
 def unknown_args(args: Mapping[str, Any], allowed: Iterable[str]) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 from narrator.engine.abilities import guarded, living_actors, news_arg, single_target, step_order
 from narrator.engine.context import Ability, Ctx, Dawn, News
 from narrator.engine.picks import flags, remember, unknown_args
-from narrator.engine.ruleset import Role, Step
+from narrator.engine.rule_sections import Role, Step
 from narrator.engine.state import Pick
 from narrator.engine.words import RecordEvent
 

@@ -52,51 +52,56 @@ def _say(rules: RuleSet, cue: str, **params: Any) -> Say:
     return Say(rules.cue(cue), params)
 
 
-def _speech(rules: RuleSet, st: State, t: Speech) -> list[Say]:
-    # The window reopens in full: the part before the last seconds' warning, then the
-    # warning's; the speaker hears how long that is when it isn't the usual speech.
-    opened = st.open.seconds if st.open is not None else rules.day.speech
+def _speech(rules: RuleSet, st: State, t: Speech, left: float | None) -> list[Say]:
+    # The window reopens in full (or with the time it had left, after an undo): the part
+    # before the last seconds' warning, then the warning's; the speaker hears how long
+    # that is when it isn't the usual speech.
+    opened = left if left is not None else st.open.seconds if st.open is not None \
+        else rules.day.speech
     warn = rules.day.warn_before_end
     total = opened + (warn if warn > 0 and not t.final else 0)
-    if total == rules.day.speech:
+    if round(total) == rules.day.speech:
         return [_say(rules, "speaker", seat=t.seat)]
-    return [_say(rules, "speaker_short", seat=t.seat, seconds=int(total))]
+    return [_say(rules, "speaker_short", seat=t.seat, seconds=max(1, round(total)))]
 
 
-def _seconds(st: State) -> int:
+def _seconds(st: State, left: float | None) -> int:
+    if left is not None:
+        return max(1, round(left))
     return int(st.open.seconds) if st.open is not None else 0
 
 
-_DAY: dict[type[Task], Callable[[RuleSet, State, Any], list[Say]]] = {
+_DAY: dict[type[Task], Callable[[RuleSet, State, Any, float | None], list[Say]]] = {
     Speech: _speech,
-    SilentTurn: lambda r, st, t: [_say(r, "speech_lost", seat=t.seat)],
-    LastWord: lambda r, st, t: [_say(r, "last_word", seat=t.seat)],
-    TieSpeech: lambda r, st, t: [_say(r, "tie_speech", seat=t.seat, seconds=_seconds(st))],
-    VoteOn: lambda r, st, t: [_say(r, "vote_for", seat=t.seat)],
-    LiftVote: lambda r, st, t: [_say(r, "lift_vote",
+    SilentTurn: lambda r, st, t, left: [_say(r, "speech_lost", seat=t.seat)],
+    LastWord: lambda r, st, t, left: [_say(r, "last_word", seat=t.seat)],
+    TieSpeech: lambda r, st, t, left: [_say(r, "tie_speech", seat=t.seat, seconds=_seconds(st, left))],
+    VoteOn: lambda r, st, t, left: [_say(r, "vote_for", seat=t.seat)],
+    LiftVote: lambda r, st, t, left: [_say(r, "lift_vote",
                                      seats=tuple(s for s in t.seats if st.alive[s]))],
-    AllOrNone: lambda r, st, t: [_say(r, "all_or_none", seats=t.seats)],
-    AccuserSpeech: lambda r, st, t: [
-        _say(r, "accuser_speech", seat=t.seat, seconds=_seconds(st)) if t.seat
-        else _say(r, "accuser_speech_unnamed", seconds=_seconds(st))],
-    AwaitSecond: lambda r, st, t: [_say(r, "ask_second", seat=t.target)],
-    Accusations: lambda r, st, t: [_say(r, "accusations_open")],
-    Discussion: lambda r, st, t: [_say(r, "discussion", seconds=_seconds(st))],
-    Comments: lambda r, st, t: [_say(r, "comments", seconds=_seconds(st))],
-    Proposals: lambda r, st, t: [_say(r, "proposals",
-                                      minutes=max(1, round(_seconds(st) / 60)))],
+    AllOrNone: lambda r, st, t, left: [_say(r, "all_or_none", seats=t.seats)],
+    AccuserSpeech: lambda r, st, t, left: [
+        _say(r, "accuser_speech", seat=t.seat, seconds=_seconds(st, left)) if t.seat
+        else _say(r, "accuser_speech_unnamed", seconds=_seconds(st, left))],
+    AwaitSecond: lambda r, st, t, left: [_say(r, "ask_second", seat=t.target)],
+    Accusations: lambda r, st, t, left: [_say(r, "accusations_open")],
+    Discussion: lambda r, st, t, left: [_say(r, "discussion", seconds=_seconds(st, left))],
+    Comments: lambda r, st, t, left: [_say(r, "comments", seconds=_seconds(st, left))],
+    Proposals: lambda r, st, t, left: [_say(r, "proposals",
+                                      minutes=max(1, round(_seconds(st, left) / 60)))],
 }
 
 
-def recall(rules: RuleSet, state: State) -> list[Effect]:
-    """The cues that open the current window again (none when nothing waits)."""
+def recall(rules: RuleSet, state: State, left: float | None = None) -> list[Effect]:
+    """The cues that open the current window again (none when nothing waits); `left`: the
+    seconds it opens with when not its full length (an undo gives a speech its time back)."""
     task = state.current
     if task is None or state.open is None or state.phase == "over":
         return []
     if state.phase == "night":
         return _night(rules, state, task)
     day = _DAY.get(type(task))
-    return [*day(rules, state, task)] if day is not None else []
+    return [*day(rules, state, task, left)] if day is not None else []
 
 
 def _night(rules: RuleSet, state: State, task: Task) -> list[Effect]:

@@ -197,6 +197,9 @@ class Entry:
     at: float
     wall: float
     line: int
+    # The seconds the open window's timer had left when the action came (None: none ran,
+    # or a journal written before it was recorded): an undo after a restart gives them back.
+    left: float | None = None
 
 
 @dataclass
@@ -313,15 +316,19 @@ class Journal:
         return journal, game
 
     # writing
-    def append(self, action: Action, at: float, wall: float | None = None) -> None:
+    def append(self, action: Action, at: float, wall: float | None = None,
+               left: float | None = None) -> None:
         """Hand one action's line to the disk. `at` is the daemon's clock time, `wall` the
-        wall-clock time (read now if not given). On disk once `sync()` is done (at once
-        with the DirectDisk)."""
+        wall-clock time (read now if not given), `left` the seconds the open window had
+        left. On disk once `sync()` is done (at once with the DirectDisk)."""
         wall = self._wall() if wall is None else wall
         if self._fd is None:
             raise RecordError(str(self.path), "", "the journal is closed")
-        self.disk.write(_line({"at": round(at, 4), "wall": round(wall, 4),
-                               "action": action.to_json()}))
+        line: dict[str, Any] = {"at": round(at, 4), "wall": round(wall, 4),
+                                "action": action.to_json()}
+        if left is not None:
+            line["left"] = round(left, 2)
+        self.disk.write(_line(line))
         self.lines += 1
 
     def sync(self) -> Future[None]:
@@ -436,11 +443,16 @@ def parse(raw: bytes, name: str) -> Contents:
         at, wall = obj.get("at"), obj.get("wall")
         if not isinstance(at, int | float) or not isinstance(wall, int | float):
             raise RecordError(name, where, "an action line needs numbers 'at' and 'wall'")
+        left = obj.get("left")
+        if left is not None and (not isinstance(left, int | float) or isinstance(left, bool)
+                                 or not 0 <= left < 1e6):
+            raise RecordError(name, where, "'left' must be the seconds a window had left")
         try:
             action = action_from_json(obj.get("action"))
         except RuleError as exc:
             raise RecordError(name, where, str(exc)) from None
-        entries.append(Entry(action, float(at), float(wall), i))
+        entries.append(Entry(action, float(at), float(wall), i,
+                             None if left is None else float(left)))
     return Contents(header, entries, end, ended, good, torn)
 
 
@@ -457,7 +469,7 @@ def replay(contents: Contents, name: str, on_effects: OnEffects | None = None
     replayed = 0
     for entry in contents.entries:
         try:
-            effects = game.apply(entry.action)
+            effects = game.apply(entry.action, entry.left)
         except RuleError as exc:
             return game, replayed, (entry.line, f"the engine refuses {entry.action.kind}: {exc}")
         replayed += 1

@@ -132,22 +132,22 @@ class GameSession:
         opening = with_recall(game.engine.rules, game.state, game.engine.resume(game.state))
         return session, opening
 
-    def apply(self, action: Action, at: float) -> list[Effect]:
-        """Play one action; `at` is the daemon's clock time. Raises RuleError (nothing
-        changes) if the rules refuse it, OSError (nothing changes) if the journal can't
-        be written."""
+    def apply(self, action: Action, at: float, left: float | None = None) -> list[Effect]:
+        """Play one action; `at` is the daemon's clock time, `left` the seconds the open
+        window had left (kept for an undo). Raises RuleError (nothing changes) if the rules
+        refuse it, OSError (nothing changes) if the journal can't be written."""
         game = self.game
         if game.over or self.files is not None or self.unsaved is not None:
             # Its journal is archived and its protocol written: not even an undo now.
             raise RuleError("the game is over" if game.over else "the game was abandoned",
                             "game_over")
-        state, history = game.state, list(game.history)
-        effects = game.apply(action)
+        state, history, taken = game.state, list(game.history), list(game.taken)
+        effects = game.apply(action, left)
         wall = round(self._wall(), 4)
         try:
-            self.journal.append(action, at, wall)
+            self.journal.append(action, at, wall, left)
         except OSError:
-            game.state, game.history = state, history
+            game.state, game.history, game.taken = state, history, taken
             raise
         if isinstance(action, Undo):
             self.protocol.undo()

@@ -106,7 +106,7 @@ def _setup_table(rules: RuleSet, seats: int, limit: Limit) -> str | None:
     if rules.setup is None:
         return None
     try:
-        rules.setup.deck(seats, rules)
+        rules.setup.deck(seats, rules.name, rules.roles)
     except ValueError as exc:
         return str(exc)
     return None

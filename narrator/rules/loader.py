@@ -14,17 +14,10 @@ from pathlib import Path
 from typing import Any, TypeVar, cast, get_args
 
 from narrator.engine.context import MAX_ROUNDS
+from narrator.engine.deck_table import Setup
 from narrator.engine.registry import REGISTRY
-from narrator.engine.ruleset import (
-    CHOICES,
-    DawnRules,
-    DayRules,
-    FoulRules,
-    Role,
-    RuleSet,
-    Setup,
-    Step,
-)
+from narrator.engine.rule_sections import CHOICES, DawnRules, DayRules, FoulRules, Role, Step
+from narrator.engine.ruleset import RuleSet
 from narrator.engine.words import StepInput
 from narrator.errors import RuleSetError
 from narrator.rules.scoring import read_scoring

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from narrator.engine.ruleset import RuleSet, Scoring
+from narrator.engine.rule_sections import Scoring
+from narrator.engine.ruleset import RuleSet
 from narrator.errors import RuleSetError
 
 Fail = Callable[[str, str], RuleSetError]

@@ -31,7 +31,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from narrator.engine.ruleset import Preset, RuleSet, same_value
+from narrator.engine.rule_sections import Preset
+from narrator.engine.ruleset import RuleSet, same_value
 from narrator.engine.setting_types import KINDS, Choice, Limit, Setting, Value
 from narrator.errors import ConfigError, RuleSetError
 from narrator.rules.limits import LIMITS

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from narrator.engine.ruleset import RuleSet, Scoring
+from narrator.engine.rule_sections import Scoring
+from narrator.engine.ruleset import RuleSet
 from narrator.rules.loader import bundled_names, load_bundled
 from narrator.rules.scoring import points, scoring_of
 from narrator.tournament.store import Player

@@ -372,7 +372,8 @@ def controls(t: Text, view: dict[str, Any]) -> str:
             b("start_voting", "start_voting"), b("withdraw", "withdraw"),
             # The keypad's `M . N Enter`: who nominates (accuses, proposes) whom.
             b("by", "by_other", ' data-mode="by"'),
-            b("best_move", "best_move", ' data-mode="best"'), "</div>",
+            *([b("best_move", "best_move", ' data-mode="best"')] if view["game"].get("best_move")
+              else []), "</div>",
             '<div class="row">', b("undo", "undo", " data-undo"),
             b("abandon", "abandon", ' data-evening="abandon" data-confirm="confirm_abandon"'),
             "</div>",
@@ -393,7 +394,9 @@ def controls(t: Text, view: dict[str, Any]) -> str:
             '<p id="result" class="result" role="status" aria-live="polite"></p>',
             '<div class="barrow">', b("end_speech", "next_speaker"),
             b(toggle[0], toggle[1], ' data-toggle="pause"'), b("add_time", "add_30"),
-            b("foul", "foul", ' data-seat-needed data-mode="foul"'),
+            # Always the next seat tapped: a seat picked in the corrections' row is not
+            # fouled by it (the page says "the next seat tapped gets it").
+            b("foul", "foul", ' data-mode="foul"'),
             b("count", "count", " hidden"), "</div></div>",
         ]
     parts += [
@@ -402,7 +405,7 @@ def controls(t: Text, view: dict[str, Any]) -> str:
                         "confirm_undo", "pick_seat_first", "done", "refused", "pause", "resume",
                         "tap_nominate", "tap_second", "tap_hand", "tap_pick",
                         "tap_foul", "tap_by", "tap_by_then", "tap_best", "best_move",
-                        "send_best")),
+                        "send_best", "confirm_self", "mode_off")),
         "</script></section>",
     ]
     return "".join(parts)

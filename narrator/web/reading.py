@@ -57,15 +57,18 @@ def info_of(box: Box) -> GameInfo:
     rules = box.game.engine.rules
     words = role_words(tuple(rules.roles))
     teams = tuple((name, role.team) for name, role in rules.roles.items())
+    # A best move is named by the first night's victim in their last word: none where the
+    # shot say no last word (classic, boxed), and the page offers no button for it.
+    best = "shot" in rules.day.last_word_after
     session = box.session
     if isinstance(session, GameSession):
         header = session.header
         names = tuple(getattr(header, "names", ()) or ())
         return GameInfo(header.game_id, rules.name, rules.title, header.lang, names, words,
-                        forfeit=rules.forfeit, input=header.input, deal=header.deal,
-                        teams=teams)
+                        forfeit=rules.forfeit, best_move=best, input=header.input,
+                        deal=header.deal, teams=teams)
     return GameInfo("", rules.name, rules.title, "en", (), words, forfeit=rules.forfeit,
-                    teams=teams)
+                    best_move=best, teams=teams)
 
 
 @functools.cache

@@ -50,6 +50,7 @@ class GameInfo:
     names: tuple[str, ...] = ()  # by seat, seat 1 first; "" where none was given
     role_words: re.Pattern[str] | None = None  # the rule set's role names, any language
     forfeit: bool = False  # may the host give the game to the other team (sport, 001)
+    best_move: bool = False  # does the night's first victim speak, and so name a best move
     # How the players give their inputs (pads, keypad, both: the cues say it aloud) and
     # how the cards were dealt (cards, phone): chosen per game, public.
     input: str = ""
@@ -102,6 +103,7 @@ class GameView:
     # Public: the whole table heard night zero called again and the game paused.
     redo_night_zero: bool = field(metadata=PUBLIC)
     forfeit: bool = field(metadata=PUBLIC)  # the rule set's, public: the page offers the button
+    best_move: bool = field(metadata=PUBLIC)  # the rule set's: the page offers "Best move"
     input: str = field(metadata=PUBLIC)
     deal: str = field(metadata=PUBLIC)
     # Once the game is over: why, and the formats its protocol was written in; True for
@@ -184,7 +186,7 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         winner=st.outcome.winner if over and st.outcome else None,
         paused=bool(st.paused) and not over,
         redo_night_zero=bool(st.night_zero.redo_night_zero) and not over,
-        forfeit=info.forfeit, input=info.input, deal=info.deal,
+        forfeit=info.forfeit, best_move=info.best_move, input=info.input, deal=info.deal,
         reason=(st.outcome.reason if st.outcome else None) if over else None,
         protocols=tuple(protocols) if over else None)
     today = _nominated(st) if day else set()

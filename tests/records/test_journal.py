@@ -293,3 +293,23 @@ def test_header_round_trips_and_rejects_unknown_keys() -> None:
     assert GameHeader.from_json(h.to_json(), "x") == h
     with pytest.raises(RecordError, match="unknown header keys"):
         GameHeader.from_json({**h.to_json(), "colour": "red"}, "x")
+
+
+def test_the_time_a_window_had_left_is_kept_for_an_undo_after_a_restart(tmp_path: Path) -> None:
+    session, _ = GameSession.start(tmp_path, header(7), FakeWall())
+    game = session.game
+    action = next(a for a in game.legal() if not isinstance(a, Undo))
+    session.apply(action, at=1.0, left=21.3)
+    session.journal.close()
+    path = journal_dir(tmp_path) / CURRENT
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[1])["left"] == 21.3
+    resumed = GameSession.resume(tmp_path, FakeWall())
+    assert resumed is not None and resumed[0].game.taken[-1].left == 21.3
+    resumed[0].journal.close()
+    # A "left" that is no number of seconds is a bad line, named with its file and line.
+    bad = json.loads(lines[1]) | {"left": "soon"}
+    path.write_text("\n".join([lines[0], json.dumps(bad)]) + "\n")
+    with pytest.raises(RecordError) as err:
+        read(path)
+    assert str(path) in str(err.value) and "line 2" in str(err.value) and "left" in str(err.value)

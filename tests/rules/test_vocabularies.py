@@ -9,7 +9,7 @@ from typing import Literal, get_args, get_origin, get_type_hints
 
 import pytest
 
-from narrator.engine.ruleset import CHOICES, DawnRules, DayRules, FoulRules
+from narrator.engine.rule_sections import CHOICES, DawnRules, DayRules, FoulRules
 from narrator.engine.words import RevoteTieFewer
 from narrator.rules.loader import load_bundled
 

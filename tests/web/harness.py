@@ -63,7 +63,7 @@ class Table:
     def __init__(self, state_dir: Path, rules: str = "sport", seats: int = 10, seed: int = 5,
                  roles: Sequence[str] | None = None, lang: str = "en", game_id: str = "g1",
                  clock: FakeClock | None = None, input: str = "", deal: str = "cards",
-                 judge: bool = False) -> None:
+                 judge: bool = False, names: Sequence[str] = ()) -> None:
         self.clock = clock or FakeClock()
         self.settings = load_settings(None, {"state_dir": str(state_dir), "keypad": "none",
                                              "cache_dir": str(state_dir / "cache")})
@@ -73,11 +73,12 @@ class Table:
         self.speaker = FakeSpeaker(self.clock, lang)
         header = GameHeader(rules=rules, seats=seats, seed=seed, lang=lang,
                             roles=tuple(roles) if roles else None, game_id=game_id,
-                            started="2025-01-01T20:00:00", input=input, deal=deal, judge=judge)
+                            started="2025-01-01T20:00:00", input=input, deal=deal, judge=judge,
+                            names=tuple(names))
         self.session, opening = GameSession.start(state_dir, header, wall=lambda: 1.7e9)
         boxes: list[Box] = []
         timers = WindowTimers(self.clock, on_expire=lambda w: boxes[0].window_expired(w))
-        performer = Performer(self.speaker, PhraseBook.load(lang), timers)
+        performer = Performer(self.speaker, PhraseBook.load(lang).for_rules(rules), timers)
         self.box = Box(self.session, performer, self.clock)
         boxes.append(self.box)
         self.host.set_box(self.box)

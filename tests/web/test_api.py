@@ -214,25 +214,56 @@ def test_no_forfeit_where_the_rules_have_none(served: Served) -> None:
     asyncio.run(main())
 
 
-def test_an_undo_in_the_day_is_said_and_the_moment_with_it(tmp_path: Path) -> None:
+async def by_seconds(table: Table, done: Callable[[], bool]) -> None:
+    """Move the virtual clock until `done` holds, a second at most at a time (a timer read
+    to the second; `Table.until` jumps from deadline to deadline)."""
+    clock = table.clock
+    for _ in range(20_000):
+        for _ in range(20):
+            await asyncio.sleep(0)
+        if done():
+            return
+        deadline = clock.next_deadline()
+        assert deadline is not None, "the game stopped"
+        clock.set(min(deadline, clock.now() + 1.0))
+    raise AssertionError("the game did not get there")
+
+
+def test_best_move_only_where_the_first_victim_speaks(served: Served) -> None:
+    # A stranger at a classic table pressed "Best move…": the shot say no last word there,
+    # so nobody ever names one; the button is not offered.
+    async def main() -> None:
+        for rules, offered in (("sport", True), ("club", True), ("classic", False), ("boxed", False)):
+            async with served(rules=rules, roles=deal(load_bundled(rules), 10, 3), seed=3) as (_t, client):
+                await sign_in(client)
+                page = await (await client.get("/game")).text()
+                assert ('data-mode="best"' in page) == offered, rules
+
+    asyncio.run(main())
+
+
+def test_an_undo_in_the_day_is_said_and_the_speech_goes_on(tmp_path: Path) -> None:
     # Found at a club evening: the table heard "first foul" for seat 4, the organiser took
-    # it back from the page, and the box said nothing: seat 4 still thought it had a foul,
-    # and nobody was told whose speech it was again.
+    # it back from the page, and the box said nothing: seat 4 still thought it had a foul.
+    # Then found by a stranger: the undo said "Player number one, your minute" again and
+    # gave the speech its whole time back. The speech goes on with the time it has.
     async def body(table: Table, client: Client) -> None:
-        await to_first_speech(table)
+        await by_seconds(table, lambda: table.state.phase == "day" and table.window_running())
         await sign_in(client)
-        speaker = table.state.current.seat  # type: ignore[union-attr]
+        window = table.state.window
         r = await client.post("/api/action", json={"kind": "foul", "seat": 4})
         assert r.status == 200
-        await table.until(lambda: table.speaker.said[-1][1] == "Player number four, first foul.")
+        await by_seconds(table, lambda: table.box.performer.idle)
+        assert table.speaker.said[-1][1] == "Player number four, first foul."
         heard = len(table.speaker.said)
+        left = table.box.performer.timers.remaining(window)
         r = await client.post("/api/action", json={"kind": "undo"})
         assert r.status == 200 and table.state.fouls[4] == 0
-        await table.until(lambda: len(table.speaker.said) >= heard + 2)
-        said = [text for _at, text in table.speaker.said[heard:]]
-        assert said[0] == "Taken back."
-        assert said[1].startswith(f"Player number {NUMBER_WORDS[speaker]}, ")  # whose speech
-        await table.until(table.window_running)  # the speech goes on once it is said
+        await by_seconds(table, lambda: len(table.speaker.said) > heard and table.box.performer.idle)
+        assert [text for _at, text in table.speaker.said[heard:]] == ["Taken back."]
+        assert table.window_running() and table.state.window == window
+        after = table.box.performer.timers.remaining(window)
+        assert left is not None and after is not None and left - 3 < after < left
 
     run(tmp_path, body)
 

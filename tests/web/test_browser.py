@@ -158,8 +158,10 @@ def _evening_from_the_page(evening: EveningBox, tmp_path: Path) -> None:
         # A foul to seat 3, from the page: the engine takes it, the page shows it.
         box = evening.box
         assert box is not None
-        press(driver, '#controls .seatpick[data-seat="3"]')
+        # Foul in the bar, then the seat: its number in the corrections' row, in sight of
+        # the hint (a tile does the same).
         driver.find_element(By.CSS_SELECTOR, '#controls button[data-kind="foul"]').click()
+        press(driver, '#controls .seatpick[data-seat="3"]')
         wait_for(driver, lambda d: seat_fouls(d, 3) == "Fouls: 1")
         assert box.game.state.fouls[3] == 1
         assert "Done." in driver.find_element(By.ID, "result").text

@@ -49,6 +49,11 @@ def test_the_box_s_next_button_signs_a_phone_in(tmp_path: Path) -> None:
             page = body_text(driver)
             assert "journalctl" in page and PIN not in driver.page_source
             shoot(driver, tmp_path, "sign-in")
+            # The two ways in stand apart: a thumb meant for one never hits the other.
+            assert driver.execute_script(
+                "const pin = document.querySelector('form[action=\"/login\"] button');"
+                "const box = document.getElementById('use-button');"
+                "return box.getBoundingClientRect().top - pin.getBoundingClientRect().bottom") >= 8
             driver.find_element(By.ID, "use-button").click()
             wait_for(driver, lambda d: "hold the Next button" in body_text(d))
             assert "30 s left" in body_text(driver)

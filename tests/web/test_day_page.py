@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
@@ -65,15 +66,26 @@ def screen(driver: WebDriver, folder: Path, name: str, top: bool = True) -> None
 def tap_tile(driver: WebDriver, seat: int) -> None:
     """A tap on a seat tile, scrolled to mid-screen first as a thumb would (the bar covers
     the screen's foot)."""
-    tile = driver.find_element(By.CSS_SELECTOR, f'#live li.seat[data-seat="{seat}"]')
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", tile)
-    tile.click()
+    for _ in range(5):  # the live part may be swapped between finding a tile and the tap
+        try:
+            tile = driver.find_element(By.CSS_SELECTOR, f'#live li.seat[data-seat="{seat}"]')
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", tile)
+            tile.click()
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"seat {seat}'s tile kept being swapped")
 
 
 def bar(driver: WebDriver, kind: str) -> None:
     button = driver.find_element(By.CSS_SELECTOR, f'.daybar button[data-kind="{kind}"]')
     assert in_view(driver, f'.daybar button[data-kind="{kind}"]'), f"{kind} is off the screen"
     button.click()
+
+
+def bar_line(driver: WebDriver) -> str:
+    """The bar's line: what the last action did, or what a tap does in the mode chosen."""
+    return str(driver.find_element(By.ID, "result").text)
 
 
 def done(driver: WebDriver) -> None:
@@ -107,6 +119,7 @@ class Host:
         self.shots = shots
         self.acted = 0  # the last window the page acted in
         self.fouled = self.paused = self.by_other = self.counted_late = self.best_move = False
+        self.asked_self = False
 
     @property
     def st(self) -> State:
@@ -164,6 +177,14 @@ class Host:
         black = [s for s in st.living() if st.roles[s] in BLACK and s != speaker]
         red = [s for s in st.living() if st.roles[s] not in BLACK and s != speaker]
         taken = [n.target for n in st.nominations]
+        if not taken and black and not self.asked_self:
+            # The speaker's own tile: asked first (a slip, more often than a choice).
+            tap_tile(driver, speaker)
+            question = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#confirm .question").text)
+            assert question == f"Seat {speaker} nominates themself?", question
+            driver.find_element(By.CSS_SELECTOR, "#confirm .no").click()
+            assert not box.game.state.nominations
+            self.asked_self = True
         if not taken and black:
             tap_tile(driver, black[0])  # nominated by the speaker
             done(driver)
@@ -173,11 +194,21 @@ class Host:
         elif len(taken) == 1 and red:
             target = next(s for s in red if s not in taken)
             if not self.by_other:
-                # "Who nominates whom": the speaker, then the nominee.
-                press(driver, '#controls button[data-mode="by"]')
+                # "Who nominates whom": the speaker, then the nominee. The mode shows on its
+                # button and in the bar; the same button again turns it off, and says so.
+                by = '#controls button[data-mode="by"]'
+                press(driver, by)
                 self.hint_is("Tap the seat that nominates.")
-                tap_tile(driver, speaker)
+                assert bar_line(driver) == "Tap the seat that nominates."
+                assert driver.find_element(By.CSS_SELECTOR, by).get_attribute("aria-pressed") == "true"
+                press(driver, by)
+                wait_for(driver, lambda d: bar_line(d) == "Cancelled. Tap a seat: the speaker nominates it.")
+                assert driver.find_element(By.CSS_SELECTOR, by).get_attribute("aria-pressed") == "false"
+                press(driver, by)
+                # The numbers right under the hint are seats too while the mode waits.
+                press(driver, f'#controls .seatpick[data-seat="{speaker}"]')
                 self.hint_is(f"Seat {speaker} nominates: tap whom.")
+                assert bar_line(driver) == f"Seat {speaker} nominates: tap whom."
                 self.by_other = True
             tap_tile(driver, target)
             done(driver)
@@ -191,19 +222,39 @@ class Host:
         """A foul from the bar (the next tile tapped gets it), the undo's question above
         the bar, +30 s; and the page's end is clear of the bar."""
         driver, box, window = self.driver, self.box, self.st.window
+        # A seat picked in the corrections' row first: Foul still waits for the seat tapped.
+        press(driver, '#controls .seatpick[data-seat="6"]')
         bar(driver, "foul")
         self.hint_is("Tap the seat that gets the foul.")
+        assert bar_line(driver) == "Tap the seat that gets the foul."
+        self.evening.settle()
+        assert box.game.state.fouls[6] == 0
         tap_tile(driver, 3)
         wait_for(driver, lambda d: seat_fouls(d, 3) == "Fouls: 1")
-        assert box.game.state.fouls[3] == 1
-        done(driver)
-        self.fouled = True
+        assert box.game.state.fouls[3] == 1 and box.game.state.fouls[6] == 0
+        # Its "Done." does not outlive the next tap, nor a few seconds.
+        wait_for(driver, lambda d: bar_line(d) == "Done.")
         press(driver, "#controls button[data-undo]")
+        assert bar_line(driver) != "Done."
+        self.fouled = True
         wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#confirm .question").text
                  == "Undo the foul to seat 3?")
         wait_for(driver, lambda d: above_the_bar(d, "#confirm"))
+        # Yes and Cancel apart; the page under the question veiled, "Next game" too.
+        assert driver.execute_script(
+            "const y = document.querySelector('#confirm .yes').getBoundingClientRect();"
+            "const n = document.querySelector('#confirm .no').getBoundingClientRect();"
+            "return n.left - y.right") >= 8
+        assert driver.execute_script(
+            "const b = document.querySelector('#controls button[data-kind=next_game]');"
+            "const r = b.getBoundingClientRect();"
+            "const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+            "return !b.contains(at) && (at === null || at.classList.contains('veil'))"), \
+            "Next game can be tapped under the question"
         screen(driver, self.shots, "undo-confirm", top=False)
-        driver.find_element(By.CSS_SELECTOR, "#confirm .no").click()
+        driver.find_element(By.CSS_SELECTOR, ".veil").click()  # a tap beside the question: Cancel
+        wait_for(driver, lambda d: not d.find_element(By.ID, "confirm").is_displayed())
+        self.evening.settle()
         assert box.game.state.fouls[3] == 1
         driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
         assert above_the_bar(driver, '#controls button[data-kind="next_game"]')
@@ -232,6 +283,12 @@ class Host:
         candidate = task.seat
         self.tap_says("hand")
         assert driver.find_element(By.CSS_SELECTOR, '.daybar button[data-kind="count"]').is_displayed()
+        # Count beside Foul, not in its colour; +30 s (no speech to add to) gives it room.
+        assert not driver.find_element(By.CSS_SELECTOR, '.daybar button[data-kind="add_time"]').is_displayed()
+        foul, count = driver.execute_script(
+            "return ['foul', 'count'].map(k => getComputedStyle("
+            "document.querySelector('.daybar button[data-kind=' + k + ']')).backgroundColor)")
+        assert foul != count, foul
         hands = [s for s in st.living() if s != candidate]
         for seat in hands:
             tap_tile(driver, seat)

@@ -75,6 +75,33 @@
     });
   }
 
+  // A select shows one line of its choice and cuts the rest ("as the box is set (pads if
+  // it has them, els"): a choice too long for its box is written out in full under it.
+  const measure = document.createElement("canvas").getContext("2d");
+  function fullText(select) {
+    let line = select.nextElementSibling;
+    if (!line || !line.classList.contains("fulltext")) {
+      line = document.createElement("small");
+      line.className = "fulltext";
+      select.after(line);
+    }
+    const option = select.options[select.selectedIndex];
+    const text = option ? option.text : "";
+    const style = getComputedStyle(select);
+    measure.font = style.font;
+    // The room for the text: the box less its padding and the arrow (about 2em).
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      - 2 * parseFloat(style.fontSize);
+    const cut = measure.measureText(text).width > room;
+    line.textContent = cut ? text : "";
+    line.hidden = !cut;
+  }
+  document.querySelectorAll("form select").forEach(function (select) {
+    fullText(select);
+    select.addEventListener("change", function () { fullText(select); });
+    window.addEventListener("resize", function () { fullText(select); });
+  });
+
   if (document.querySelector("[data-wait]")) setTimeout(function () { location.reload(); }, 700);
 
   // Dealing without cards: the role shows only while the finger is down.
@@ -114,13 +141,16 @@
   const hint = document.getElementById("taphint");
   const toggle = controls.querySelector("[data-toggle]");
   const countButton = controls.querySelector('button[data-kind="count"]');
+  const addButton = controls.querySelector('.daybar button[data-kind="add_time"]');
   const bestButton = controls.querySelector('button[data-mode="best"]');
+  const modeButtons = controls.querySelectorAll("button[data-mode]");
   let picked = null;
   // A tap's meaning for the next seat tile tapped, when the organiser chose one: a foul,
   // who nominates whom (the nominating seat first), a best move's seats.
   let mode = null;
   let by = null;
   let best = [];
+  let fading = null;  // the timer that clears a "Done."
   document.body.classList.add("host");
 
   function tapKind() {
@@ -138,35 +168,67 @@
     }
     const tap = tapKind();
     if (countButton) countButton.hidden = tap !== "hand";
+    // A ballot has no speech to add time to: its place is the count's.
+    if (addButton) addButton.hidden = tap === "hand";
     if (live) live.querySelectorAll("li.seat").forEach(function (li) {
       li.classList.toggle("chosen", mode === "best" && best.indexOf(parseInt(li.dataset.seat, 10)) >= 0);
     });
     if (bestButton) bestButton.textContent = mode === "best" && best.length ?
       words.send_best + " (" + best.join(", ") + ")" : words.best_move;
-    if (!hint) return;
-    let text = words.tap_pick;  // a tile tapped picks its seat for the corrections
-    if (mode === "foul") text = words.tap_foul;
-    else if (mode === "by") text = by === null ? words.tap_by : words.tap_by_then.replace("{seat}", String(by));
-    else if (mode === "best") text = words.tap_best;
-    else if (tap) text = words["tap_" + tap];
-    hint.textContent = text;
+    // The mode chosen shows on its button, and its instruction in the bar's line, in
+    // sight whatever the scroll (the hint above the numbers may be off the screen).
+    modeButtons.forEach(function (b) {
+      const on = b.dataset.mode === mode;
+      b.classList.toggle("on", on);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    const text = tapHint();
+    if (mode) say(text, "mode");
+    else if (result.classList.contains("mode")) clear();
+    if (hint) hint.textContent = text;
+  }
+  function tapHint() {
+    const tap = tapKind();
+    if (mode === "foul") return words.tap_foul;
+    if (mode === "by") return by === null ? words.tap_by : words.tap_by_then.replace("{seat}", String(by));
+    if (mode === "best") return words.tap_best;
+    return tap ? words["tap_" + tap] : words.tap_pick;  // else a tile picks its seat for the corrections
   }
   if (live) live.addEventListener("swapped", follow);
   follow();
 
-  function say(text, ok) {
+  // The line says what the last action did ("Done.", a refusal) or what a tap does in the
+  // mode chosen; "Done." goes after a few seconds, and any next tap clears the line, so an
+  // old "Done." never reads as the answer to a later action.
+  function say(text, how) {
+    clearTimeout(fading);
     result.textContent = text;
-    result.className = "result " + (ok ? "ok" : "refused");
-    result.scrollIntoView({block: "nearest"});
+    result.className = "result " + (how === true ? "ok" : how === "mode" ? "mode" : "refused");
+    if (how === true) fading = setTimeout(function () { clear(); }, 4000);
+    if (how !== "mode") result.scrollIntoView({block: "nearest"});
   }
+  function clear() {
+    clearTimeout(fading);
+    result.textContent = "";
+    result.className = "result";
+  }
+  // A question covers the page with a veil: nothing under it can be tapped by mistake
+  // (the undo's question sat over "Next game"); a tap on the veil is "Cancel".
+  const veil = document.createElement("div");
+  veil.className = "veil";
+  veil.hidden = true;
+  document.body.appendChild(veil);
   function ask(question) {
     return new Promise(function (resolve) {
+      function answer(yes) { confirmBox.hidden = true; veil.hidden = true; resolve(yes); }
       confirmBox.querySelector(".question").textContent = question;
       confirmBox.hidden = false;
+      veil.hidden = false;
       // On a phone the box may open below the screen's edge: bring it to the finger.
       confirmBox.scrollIntoView({block: "nearest"});
-      confirmBox.querySelector(".yes").onclick = function () { confirmBox.hidden = true; resolve(true); };
-      confirmBox.querySelector(".no").onclick = function () { confirmBox.hidden = true; resolve(false); };
+      confirmBox.querySelector(".yes").onclick = function () { answer(true); };
+      confirmBox.querySelector(".no").onclick = function () { answer(false); };
+      veil.onclick = function () { answer(false); };
     });
   }
   async function send(url, body) {
@@ -188,12 +250,11 @@
     });
   }
 
-  // A seat tile tapped: the organiser's choice of a moment (foul, who nominates whom, best
-  // move) first, else what the keypad's `N Enter` does now.
-  if (live) live.addEventListener("click", async function (event) {
-    const tile = event.target.closest("li.seat");
-    if (!tile || !live.contains(tile)) return;
-    const seat = parseInt(tile.dataset.seat, 10);
+  // A seat tapped (a tile, or a number of the corrections' row while a mode is chosen):
+  // the organiser's choice of a moment (foul, who nominates whom, best move) first, else
+  // what the keypad's `N Enter` does now.
+  async function seatTapped(seat) {
+    const tile = live && live.querySelector('li.seat[data-seat="' + seat + '"]');
     if (mode === "foul") {
       mode = null; follow();
       await send("/api/action", {kind: "foul", seat: seat});
@@ -203,6 +264,7 @@
       if (by === null) { by = seat; follow(); return; }
       const from = by;
       mode = null; by = null; follow();
+      if (from === seat && !(await ask(words.confirm_self.replace("{seat}", String(seat))))) return;
       await send("/api/action", {kind: "nominate", target: seat, by: from});
       return;
     }
@@ -213,23 +275,36 @@
       return;
     }
     const tap = tapKind();
-    if (tap === "nominate") await send("/api/action", {kind: "nominate", target: seat});
-    else if (tap === "second") await send("/api/action", {kind: "second", by: seat});
+    if (tap === "nominate") {
+      // The speaker's own tile: a slip more often than a choice; asked first.
+      if (tile && tile.classList.contains("speaking") &&
+          !(await ask(words.confirm_self.replace("{seat}", String(seat))))) return;
+      await send("/api/action", {kind: "nominate", target: seat});
+    } else if (tap === "second") await send("/api/action", {kind: "second", by: seat});
     else if (tap === "hand") {
-      const up = tile.classList.contains("hand");
+      const up = !!tile && tile.classList.contains("hand");
       await send("/api/action", up ? {kind: "lower_hand", voter: seat} : {kind: "vote", voter: seat});
     } else pick(seat);
+  }
+  if (live) live.addEventListener("click", function (event) {
+    const tile = event.target.closest("li.seat");
+    if (!tile || !live.contains(tile)) return;
+    if (!mode) clear();
+    seatTapped(parseInt(tile.dataset.seat, 10));
   });
 
   controls.addEventListener("click", async function (event) {
     const button = event.target.closest("button");
-    if (!button || !controls.contains(button)) return;
+    if (!button || !controls.contains(button) || button.closest("#confirm")) return;
     if (button.classList.contains("seatpick")) {
-      pick(parseInt(button.dataset.seat, 10));
+      // While a mode waits for a seat, the numbers under its hint are seats too.
+      if (mode) seatTapped(parseInt(button.dataset.seat, 10));
+      else pick(parseInt(button.dataset.seat, 10));
       return;
     }
     const kind = button.dataset.kind;
     if (!kind) return;
+    clear();
     const chosen = button.dataset.mode;
     if (chosen === "best" && mode === "best") {
       const seats = best;
@@ -237,12 +312,14 @@
       if (seats.length) await send("/api/action", {kind: "best_move", seats: seats});
       return;
     }
-    if (chosen && !(chosen === "foul" && picked !== null)) {
-      // The next seat tile tapped (or two: who, then whom) completes it; again: off.
-      mode = mode === chosen ? null : chosen;
+    if (chosen) {
+      // The next seat tapped (or two: who, then whom) completes it, whatever seat was
+      // picked for the corrections before; the same button again: off, and said so.
+      const off = mode === chosen;
+      mode = off ? null : chosen;
       by = null; best = [];
       follow();
-      if (hint) hint.scrollIntoView({block: "nearest"});
+      if (off) say(words.mode_off.replace("{what}", tapHint()), "mode");
       return;
     }
     if ("seatNeeded" in button.dataset && picked === null) { say(words.pick_seat_first, false); return; }

@@ -102,6 +102,13 @@ AHEAD_END = True
 # microphone (None: not checked).
 WHOLE_DB: float | None = 6.0
 WHOLE_OUTSIDE = 0.15
+# ... and a command people also open sentences with is held after it is heard
+# (narrator.voice.opener_hold): "yes, that is exactly my point" pauses at its comma about
+# as long as the decode ahead waits, so "yes" alone looked whole. Held OPENER_WAIT more
+# seconds, it is talk when sound within OPENER_DB of its own peak comes meanwhile.
+OPENERS: frozenset[str] = frozenset({"yes", "no", "thank you", "да", "нет", "спасибо"})
+OPENER_WAIT = 0.25
+OPENER_DB = 6.0
 # pocketsphinx's spectral noise removal (on in the model's feat.params, over any argument)
 # keeps its noise estimate from one utterance to the next, so the same audio can be heard
 # otherwise after other audio (another free transcript in 17 of 19 tries). Turned off (a
@@ -143,6 +150,9 @@ class PocketsphinxSettings:
     skip_needless_grammar: bool = True
     whole_db: float | None = WHOLE_DB
     whole_outside: float = WHOLE_OUTSIDE
+    openers: frozenset[str] = OPENERS
+    opener_wait: float = OPENER_WAIT
+    opener_db: float = OPENER_DB
     free_config: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType(FREE_CONFIG))
 
     def __post_init__(self) -> None:

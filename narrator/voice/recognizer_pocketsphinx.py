@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from narrator.voice.commands import Command, CommandSet
+from narrator.voice.opener_hold import OpenerHold
 from narrator.voice.pocketsphinx_decoder import (
     Decoders,
     Texts,
@@ -86,6 +87,7 @@ class PocketsphinxRecognizer:
         self._new_endpointer(0.0)
         self.heard: list[tuple[str, str, float]] = []  # every utterance's, for tuning
         self.whole_refused = 0  # commands refused as words inside longer talk (bench)
+        self.hold = OpenerHold(settings.openers, settings.opener_wait, settings.opener_db)
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -123,9 +125,9 @@ class PocketsphinxRecognizer:
 
     def accept(self, chunk: bytes) -> list[Command]:
         self._time += seconds_of(chunk)
+        out = self.hold.hear(chunk, self._time)
         self._buffer += chunk
         size = self._endpointer.frame_bytes
-        out: list[Command] = []
         while len(self._buffer) >= size:
             frame = bytes(self._buffer[:size])
             del self._buffer[:size]
@@ -201,6 +203,7 @@ class PocketsphinxRecognizer:
 
     def skip(self, chunk: bytes) -> None:
         self._time += seconds_of(chunk)
+        self.hold.cut()
         if self._in_utterance:
             self._end_streams()
         self._in_utterance = False
@@ -229,7 +232,7 @@ class PocketsphinxRecognizer:
         self._run_on_under = None
         self._cut_at = None
         self._new_endpointer(self._time)
-        return out
+        return self.hold.release() + out
 
     def _clear_speech(self) -> None:
         self._speech.clear()
@@ -312,7 +315,10 @@ class PocketsphinxRecognizer:
     def _heard(self, command: Command | None) -> Command | None:
         assert self.last is not None
         self.heard.append(self.last)
-        return command
+        ahead = self.decoders.ahead
+        if command is None or ahead is None:
+            return command
+        return self.hold.put(command, peak_level(ahead[0]), self._time)
 
     def _loud_enough(self) -> bool:
         """Whether the utterance is no run-on, or a run-on as loud as the command before it."""

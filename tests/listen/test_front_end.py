@@ -11,9 +11,9 @@ import pytest
 
 from narrator.boards import FRONT_END, FRONT_END_NAMES
 from narrator.errors import ConfigError
-from narrator.voice.commands import CommandSet
+from narrator.voice.commands import Command, CommandSet
 from narrator.voice.front_end import FRONT_ENDS, FrontEndRecognizer, Resampler3, front_end
-from narrator.voice.listen_clips import ClipSpec, read_wav, speak_all
+from narrator.voice.listen_clips import ClipSpec, read_wav, speak_all, speech_end
 from narrator.voice.recognizer import chunked, read_audio, recognize
 from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 from narrator.voice.speech_levels import levels
@@ -83,3 +83,49 @@ def test_the_box_config_takes_a_front_end_and_refuses_an_unknown_one() -> None:
     assert chosen.recognizer.front_end == "webrtc"
     with pytest.raises(ConfigError, match=r"narrator.yaml.*recognizer.front_end.*deepfilter"):
         parse_settings("recognizer:\n  front_end: deepfilter\n", "narrator.yaml")
+
+
+class _Ear:
+    """The Recognizer port's far side, keeping what it was given (what the recogniser
+    would hear)."""
+
+    def __init__(self) -> None:
+        self.heard = b""
+
+    def accept(self, chunk: bytes) -> list[Command]:
+        self.heard += chunk
+        return []
+
+    def skip(self, chunk: bytes) -> None:
+        self.heard += chunk
+
+    def flush(self) -> list[Command]:
+        return []
+
+
+def test_the_recogniser_hears_the_stages_output_to_the_last_sample(clips: Path) -> None:
+    [path] = speak_all([ClipSpec("start voting", "en-us", noise=400.0)], clips)
+    audio = read_wav(path).tobytes()
+    ear = _Ear()
+    heard = FrontEndRecognizer(front_end("webrtc"), ear)
+    for chunk in chunked(audio, 0.1):
+        heard.accept(chunk)
+    heard.flush()
+    [alone] = front_end("webrtc")
+    # The same stage on the whole clip, then its lag of quiet to let the last frame out.
+    assert ear.heard == alone.process(audio) + alone.process(bytes(2 * alone.lag))
+
+
+def test_the_gates_turn_down_what_is_no_speech_and_keep_the_speech(clips: Path) -> None:
+    spec = ClipSpec("start voting", "en-us", noise=400.0, tail=1.2)
+    [path] = speak_all([spec], clips)
+    audio = read_wav(path)
+    end = round(speech_end(spec) * 16000)
+    for name in ("silero", "webrtcvad"):
+        [gate] = front_end(name)
+        out = np.frombuffer(gate.process(audio.tobytes()), "<i2")[gate.lag :].astype(float)
+        # After the speech and the gate's hang (0.2 s, a little more for the VAD's frames):
+        after = slice(end + round(0.45 * 16000), len(out))
+        assert out[after].std() < audio[after].astype(float).std() / 10, name
+        voice = slice(round(spec.lead * 16000), end)
+        assert out[voice].std() > audio[voice].astype(float).std() * 0.9, name

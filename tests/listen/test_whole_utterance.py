@@ -32,3 +32,19 @@ def test_a_commands_words_inside_talk_are_not_taken(english: CommandSet, clips: 
 
 def test_the_same_commands_said_whole_are_taken(english: CommandSet, clips: Path) -> None:
     assert _heard(PocketsphinxSettings(), english, clips, SAID) == [["next_speaker"], ["undo"]]
+
+
+def test_an_opener_that_starts_a_sentence_is_talk(english: CommandSet, clips: Path) -> None:
+    """"yes, that is exactly my point" pauses at its comma as long as the recogniser waits
+    before it ends an utterance: "yes" alone looked whole until it was held a moment."""
+    specs = [ClipSpec("yes, that is exactly my point", "en-us"), ClipSpec("yes", "en-us")]
+    assert _heard(PocketsphinxSettings(), english, clips, specs) == [[], ["yes"]]
+
+
+def test_the_openers_are_sentences_of_both_books() -> None:
+    books = [CommandSet.for_language(lang) for lang in ("en", "ru")]
+    said = {s: name for book in books for s, (name, _) in book.sentences.items()}
+    openers = PocketsphinxSettings().openers
+    assert openers <= set(said)
+    by_lang = [{said[s] for s in openers if s in book.sentences} for book in books]
+    assert by_lang[0] == by_lang[1] == {"yes", "no", "next_speaker"}

@@ -35,6 +35,7 @@ class Wiring:
     pin_map: PinMap
     factory: Any
     clock: Clock
+    lang: str = "en"  # the words a keypad with a screen shows (the terminal's key help)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,10 +155,10 @@ def _matrix_check(w: Wiring, chosen: bool, mock: bool) -> list[KeypadUnderTest]:
 
 # --- terminal: a laptop's terminal -----------------------------------------------------
 
-def _terminal_build(_w: Wiring) -> Keypad:
+def _terminal_build(w: Wiring) -> Keypad:
     from narrator.devices.keypads import TerminalKeypad
 
-    return TerminalKeypad()
+    return TerminalKeypad(lang=w.lang)
 
 
 def _terminal_fake(_w: Wiring) -> FakeKeypadKind:

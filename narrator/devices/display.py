@@ -25,6 +25,7 @@ from typing import Protocol, TextIO
 
 from narrator.clock import Clock
 from narrator.devices.timing import Alarm
+from narrator.organiser_only import hide_on
 
 # Carriage return + erase the whole line: draws and wipes in place, no newline.
 WIPE = "\r\x1b[2K"
@@ -123,6 +124,12 @@ class TerminalDisplay:
         self.shown = ""
         self._write(WIPE)
 
+    def lines(self, lines: Sequence[str]) -> None:
+        """Plain lines above the answer's place (the keypad's help)."""
+        self._write("".join(f"{WIPE}{line}\n" for line in lines))
+        if self.shown:
+            self._draw()
+
     def _draw(self) -> None:
         # Reverse video: a plain line among the log lines would be easy to miss.
         self._write(f"{WIPE}\x1b[7m{self.shown}\x1b[0m" if self.shown else WIPE)
@@ -141,6 +148,13 @@ class TerminalDisplay:
                 old = handler.setStream(_Guarded(handler.stream, self))
                 if old is not None:
                     self._guarded.append((handler, old))
+
+    def keep_secrets_off(self, logger: logging.Logger | None = None) -> None:
+        """This terminal is the table's: log lines that grant control (the page's PIN) show
+        their table text on it (narrator.organiser_only)."""
+        for handler in (logger or logging.getLogger()).handlers:
+            if type(handler) is logging.StreamHandler and _same_terminal(handler.stream, self.out):
+                hide_on(handler)
 
     def unguard(self) -> None:
         for handler, stream in self._guarded:

@@ -84,6 +84,27 @@ TERMINAL_KEYS: dict[str, str] = {
     "/": "/", "*": "*", "-": "-", "+": "+", ".": ".",
 }
 
+# What the terminal keypad prints once when it starts: a laptop's players learn the keys
+# from the screen they type on (nothing typed shows there). Both languages, line by line.
+TERMINAL_HELP: dict[str, tuple[str, ...]] = {
+    "en": (
+        "The keypad is this keyboard; nothing typed shows on the screen.",
+        "  N Enter   seat N: your choice at night, the speaker's nomination by day (0 Enter: nobody)",
+        "  Enter     alone, in a ballot: the hands are counted",
+        "  M . N Enter  seat M nominates N    / N Enter  a foul on N    / Enter  to the vote",
+        "  .  next speaker   -  pause, resume   +  30 s more   *  undo   Esc  clear what is typed",
+        "  / 0 Enter  (twice) abandon the game",
+    ),
+    "ru": (
+        "Эта клавиатура — клавиатура игры; набранное на экране не видно.",
+        "  N Enter   место N: ваш выбор ночью, выставление говорящего днём (0 Enter: никто)",
+        "  Enter     один, в голосовании: руки подсчитаны",
+        "  M . N Enter  место M выставляет N    / N Enter  фол месту N    / Enter  к голосованию",
+        "  .  следующий   -  пауза, продолжить   +  ещё 30 с   *  отменить   Esc  стереть набранное",
+        "  / 0 Enter  (дважды) прервать игру",
+    ),
+}
+
 # The host's optional buttons (pin map `host_buttons`) -> key names.
 HOST_BUTTON_KEYS: dict[str, str] = {"next": ".", "pause": "-", "undo": "*", "add_time": "+"}
 

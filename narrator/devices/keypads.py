@@ -18,7 +18,7 @@ from typing import Any, Protocol, TextIO
 
 from narrator.clock import Clock
 from narrator.devices.display import AnswerDisplay, FakeDisplay, TerminalDisplay
-from narrator.devices.keymap import EVDEV_KEYS, TERMINAL_KEYS, KeypadDecoder
+from narrator.devices.keymap import EVDEV_KEYS, TERMINAL_HELP, TERMINAL_KEYS, KeypadDecoder
 from narrator.engine.actions import Action
 from narrator.errors import DeviceError
 
@@ -268,13 +268,16 @@ class TerminalKeypad(_Decoding):
     is read on a daemon thread, so a blocked read never holds up shutdown.
 
     Its display is the same terminal (devices/display.py): an answer is one line drawn in
-    place and wiped after its time. A stream that is no terminal has no display."""
+    place and wiped after its time. A stream that is no terminal has no display. On a
+    terminal it prints the keys' help once (in `lang`), and log lines that grant control
+    (the page's PIN) never show there: the players read this screen."""
 
     kind = "terminal"
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None, lang: str = "en") -> None:
         super().__init__()
         self.stream = stream
+        self.lang = lang
         self._done: asyncio.Event | None = None
         self.terminal: TerminalDisplay | None = None
         try:
@@ -286,6 +289,9 @@ class TerminalKeypad(_Decoding):
         if fd is not None:
             self.terminal = TerminalDisplay.for_terminal(fd)
             self.display = self.terminal
+        if self.terminal is not None:
+            # Made before the page logs its PIN: the players type here, so it never shows.
+            self.terminal.keep_secrets_off()
 
     async def run(self, sink: Sink) -> None:
         import sys
@@ -312,6 +318,7 @@ class TerminalKeypad(_Decoding):
 
         threading.Thread(target=reader, name="terminal-keypad", daemon=True).start()
         if self.terminal is not None:
+            self.terminal.lines(TERMINAL_HELP.get(self.lang, TERMINAL_HELP["en"]))
             self.terminal.guard()  # log lines on this terminal keep the answer off the scrollback
         try:
             while not self.closed:

@@ -63,6 +63,9 @@ class Evening:
         self.setup = setup  # the set-up of the game in play, else of the next game
         self.box: Box | None = None  # the game in play or just ended
         self.finished = False  # the last game ended with a result (not abandoned)
+        # A game ended here before this start (the page offers "next game, same names"
+        # then, and the first game's set-up on a box that has not played yet).
+        self.ended_before = False
         self.abandoned: ProtocolFiles | None = None  # the abandoned game's protocol
         self.held: Held | None = None  # an unfinished game this box can't play now
         # Hear of each operation: "start", "abandon" (the page refreshes, the log tells).
@@ -139,6 +142,7 @@ class Evening:
             self.held = None
             self.abandoned = held.session.abandon()
             remember_end(self.state_dir, "abandoned")
+            self.ended_before = True
             log.info("the unfinished game %s was set aside, abandoned", held.game_id)
             self._tell("abandon")
             return self.abandoned
@@ -161,6 +165,7 @@ class Evening:
         how = last_end(self.state_dir)
         if how is None:
             return False
+        self.ended_before = True
         last = last_setup(self.state_dir)
         if last is not None:
             self.setup = last
@@ -196,6 +201,7 @@ class Evening:
                 task.cancel()
         self.finished = not self._ended.is_set() and box.game.over
         remember_end(self.state_dir, "finished" if self.finished else "abandoned")
+        self.ended_before = True
         return box.outcome if self.finished else None
 
     async def wanted(self) -> GameSetup:

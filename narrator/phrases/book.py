@@ -30,7 +30,9 @@ depend on who is alive or acts. An entry that says where a check's answer shows 
 text per answer place instead (ANSWER_PLACES: `light`, the seat panel's answer LEDs;
 `screen`, the keypad's screen on a box without a panel; `judge`, a judge's table, where
 the judge shows it): a book bound to a place (`for_answers`) says the box's own, as its
-hardware (or the set-up's judge) decides.
+hardware (or the set-up's judge) decides. An input entry may have a `judge` text too: at
+a judge's table (bound to the place `judge`) the night's choices are shown to the judge,
+and the cue says that instead of the pads' or the keypad's words.
 
 Role names: `roles:` gives each role id its name ("singular / plural", or one name for
 both); `rule_set_roles:` gives a rule set's own names where its cards differ (the boxed
@@ -68,6 +70,9 @@ INPUT_METHODS = ("pads", "keypad", "both")
 # Where a check's answer shows: the seat panel's answer light, or the keypad's screen.
 ANSWER_PLACES = ("light", "screen", "judge")
 HOW = "how"  # the placeholder name of an input instruction: {how:entry}
+# A judge's table (the answer place `judge`): an input entry's words for it, when it has
+# them, are said whatever the table's input method (the night goes through the judge).
+JUDGE = "judge"
 
 
 class PhraseError(NarratorError, ValueError):
@@ -285,6 +290,9 @@ class PhraseBook:
                 continue
             if f.name == HOW:
                 words = self.how[f.spec]
+                # The answer place's words first: at a judge's table (the place `judge`)
+                # an input entry's judge words, never the keypad's (found: a judge's game
+                # said "type your seat number on the keypad", whose keys it ignores).
                 out.append(words[self.answers] if self.answers in words
                            else words[self.input_method])
             else:
@@ -381,13 +389,13 @@ def _how(data: Any, source: str) -> dict[str, dict[str, str]]:
                                   f"({', '.join(INPUT_METHODS)}) or answer place "
                                   f"({', '.join(ANSWER_PLACES)})")
         # Keyed by input method, or (where an answer shows) by answer place: never mixed.
-        keys = ANSWER_PLACES if set(texts) & set(ANSWER_PLACES) else INPUT_METHODS
+        keys = ANSWER_PLACES if set(texts) & (set(ANSWER_PLACES) - {JUDGE}) else INPUT_METHODS
         kind = "answer place" if keys is ANSWER_PLACES else "input method"
         for method in keys:
             if method not in texts:
                 raise PhraseBookError(source, f"{where}.{method}", "missing")
         for method, text in texts.items():
-            if method not in keys:
+            if method not in keys and not (keys is INPUT_METHODS and method == JUDGE):
                 raise PhraseBookError(source, f"{where}.{method}", f"unknown {kind} "
                                       f"(known: {', '.join(keys)})")
             if not isinstance(text, str) or not text.strip() or "{" in text or "}" in text:

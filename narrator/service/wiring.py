@@ -50,7 +50,8 @@ def build_ports(settings: Settings, clock: Clock) -> Ports:
         panel = GpioSeatPanel(pin_map, clock=clock)
     except DeviceError as exc:
         log.error("no seat pads: %s", exc)
-    wiring = Wiring(settings.keypad.device, pin_map, panel.factory if panel else None, clock)
+    wiring = Wiring(settings.keypad.device, pin_map, panel.factory if panel else None, clock,
+                    settings.game.lang)
     keypad = keypad_kind(settings.keypad.kind).build(wiring)
     keypads: list[Keypad] = [keypad] if keypad is not None else []
     voice, status = _voice_input(settings, clock)

@@ -44,7 +44,16 @@ class Page(Protocol):
     @property
     def host(self) -> Host: ...
 
+    @property
+    def lang(self) -> str:
+        """The page's language (the game's, between games the evening's)."""
+        ...
+
     def signed_in(self, request: web.Request) -> bool: ...
+
+    def html(self, title: str, body: str, page: str, request: web.Request) -> web.Response:
+        """The box's page layout (its navigation, the sign-in) around `body`."""
+        ...
 
 
 @cache
@@ -72,7 +81,7 @@ def routes(server: Page, app: web.Application) -> None:
 
     async def page(request: web.Request) -> web.Response:
         current = pairing.load(folder)
-        lang = str(request.query.get("lang") or server.host.settings.game.lang)
+        lang = str(request.query.get("lang") or server.lang)
         w = words(lang)
         if not current.paired:
             state = f"<p>{escape(w['not_paired'])}</p>"
@@ -90,13 +99,10 @@ def routes(server: Page, app: web.Application) -> None:
             if server.signed_in(request)
             else f'<p><a href="/login?next=/tournament">{escape(w["sign_in"])}</a></p>'
         )
-        html = (
-            f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8"><meta name="viewport" '
-            f'content="width=device-width, initial-scale=1"><title>{escape(w["title"])}</title>'
-            '<link rel="stylesheet" href="/static/style.css"></head><body><main><section class="box">'
-            f"<h2>{escape(w['title'])}</h2>{state}{form}</section></main></body></html>"
-        )
-        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
+        # In the box's layout: its navigation leads back to the game (found by a new user:
+        # the page had none).
+        body = f'<section class="box"><h2>{escape(w["title"])}</h2>{state}{form}</section>'
+        return server.html(w["title"], body, "tournament", request)
 
     async def set_key(request: web.Request) -> web.StreamResponse:
         if not server.signed_in(request):

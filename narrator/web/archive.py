@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from narrator.records.journal import games_dir
 from narrator.records.session import protocols_dir
 from narrator.web import pages
 from narrator.web.pages import esc
-from narrator.web.server import WebServer
+from narrator.web.server import WebServer, finished
 from narrator.web.text import Text
 
 log = logging.getLogger("narrator.web")
@@ -93,7 +94,10 @@ def _first_and_last_line(path: Path) -> tuple[bytes, bytes]:
     return first, last
 
 
-def archive_page(t: Text, games: list[Played]) -> str:
+def archive_page(t: Text, games: list[Played], shown: Callable[[Played], bool] = lambda _g: True
+                 ) -> str:
+    """`shown`: whether the game's protocol links are for this visitor (an abandoned
+    game's roles are the signed-in organiser's only)."""
     if not games:
         return (f'<section class="box"><h1>{esc(t("nav_archive"))}</h1>'
                 f'<p>{esc(t("archive_empty"))}</p></section>')
@@ -108,7 +112,7 @@ def archive_page(t: Text, games: list[Played]) -> str:
             names = f'<br><small>{esc(where)}</small>{names}'
         items.append(f'<li><div><b>{esc(when)}</b> · {esc(t.rule_set(g.rules))} · {g.seats}<br>'
                      f'<span class="result">{esc(result)}</span>{names}</div>'
-                     f'{pages.protocol_links(t, g.game_id, g.formats)}</li>')
+                     f'{pages.protocol_links(t, g.game_id, g.formats if shown(g) else ())}</li>')
     return (f'<section class="box"><h1>{esc(t("nav_archive"))}</h1>'
             f'<ul class="archive">{"".join(items)}</ul></section>')
 
@@ -122,7 +126,11 @@ def _event_line(t: Text, event: dict[str, Any]) -> str:
 def routes(server: WebServer, app: web.Application) -> None:
     async def archive(request: web.Request) -> web.StreamResponse:
         t = server.text()
-        games = played_games(server.host.settings.state_dir)
-        return server.html(t("nav_archive"), archive_page(t, games), "archive", request)
+        state_dir = server.host.settings.state_dir
+        games = played_games(state_dir)
+        folder = protocols_dir(state_dir)
+        signed_in = server.reads_roles(request)
+        return server.html(t("nav_archive"), archive_page(
+            t, games, lambda g: signed_in or finished(folder, g.game_id)), "archive", request)
 
     app.router.add_get("/archive", archive)

@@ -34,6 +34,7 @@ from pathlib import Path
 
 COOKIE = "narrator_session"
 SESSIONS_FILE = "web-sessions.json"
+PIN_FILE = "web-pin"  # the PIN the box made itself, mode 0600
 SESSION_HOURS = 12.0  # an evening's games from one sign-in, not the next week's
 
 log = logging.getLogger("narrator.web")
@@ -44,7 +45,7 @@ def load_or_make_pin(configured: str | None, folder: Path) -> str:
     state folder (mode 0600) so that a restart mid-game keeps the PIN the organiser has."""
     if configured:
         return configured
-    path = folder / "web-pin"
+    path = folder / PIN_FILE
     try:
         pin = path.read_text(encoding="utf-8").strip()
         if pin.isdigit() and len(pin) >= 4:
@@ -84,12 +85,18 @@ class PinGate:
     lifetime: float = SESSION_HOURS * 3600
     # A session's key (see _key) -> when it expires, by `wall`.
     sessions: dict[str, float] = field(default_factory=dict)
+    # Sessions the box's Next button opened: anyone at the table can reach that button,
+    # so they correct the game but never read roles (the judge's page, a deal, an
+    # abandoned game's sheet), which takes the PIN.
+    by_button: set[str] = field(default_factory=set)
     _misses: dict[str, _Misses] = field(default_factory=dict)
     _all: _Misses = field(default_factory=_Misses)  # every address's misses together
 
     def __post_init__(self) -> None:
         if self.store is not None:
-            self.sessions.update(_read_sessions(self.store))
+            kept, button = _read_sessions(self.store)
+            self.sessions.update(kept)
+            self.by_button.update(k for k in button if k in kept)
 
     def wait_left(self, client: str) -> float:
         """Seconds before `client` may try a PIN again (0: now): its own wait, or the one
@@ -128,12 +135,20 @@ class PinGate:
             wait = min(self.longest, self.first_wait * 2 ** min(m.count - free, 32))
             m.until = self.now() + wait
 
-    def open_session(self) -> str:
-        """A new session's token (a right PIN, the box's button, a one-time code)."""
+    def open_session(self, by_button: bool = False) -> str:
+        """A new session's token (a right PIN, a one-time code; `by_button`: the box's
+        Next button, a session that never reads roles)."""
         token = secrets.token_urlsafe(24)
         self.sessions[self._key(token)] = self.wall() + self.lifetime
+        if by_button:
+            self.by_button.add(self._key(token))
         self._save()
         return token
+
+    def reads_roles(self, token: str | None) -> bool:
+        """A valid session opened with the PIN (or a code a signed-in phone made), not by
+        the box's Next button, which anyone at the table can hold."""
+        return self.valid(token) and self._key(token or "") not in self.by_button
 
     def valid(self, token: str | None) -> bool:
         if not token:
@@ -143,6 +158,7 @@ class PinGate:
 
     def end(self, token: str | None) -> None:
         if token and self.sessions.pop(self._key(token), None) is not None:
+            self.by_button.discard(self._key(token))
             self._save()
 
     def _key(self, token: str) -> str:
@@ -154,28 +170,33 @@ class PinGate:
         now = self.wall()
         for key in [k for k, expires in self.sessions.items() if expires <= now]:
             del self.sessions[key]
+        self.by_button &= set(self.sessions)
         if self.store is None:
             return
         from narrator.records.journal import private_dir, write_private
 
         try:
             private_dir(self.store.parent)
-            write_private(self.store, json.dumps({"sessions": self.sessions}) + "\n")
+            write_private(self.store, json.dumps({"sessions": self.sessions,
+                                                  "by_button": sorted(self.by_button)}) + "\n")
         except OSError as exc:
             log.warning("cannot keep the page's sessions in %s: %s", self.store, exc.strerror)
 
 
-def _read_sessions(path: Path) -> dict[str, float]:
-    """The sessions kept by the last run; a missing or damaged file is none (logged)."""
+def _read_sessions(path: Path) -> tuple[dict[str, float], set[str]]:
+    """The sessions kept by the last run, and which of them the Next button opened; a
+    missing or damaged file is none (logged)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return {}
+        return {}, set()
     except (OSError, ValueError) as exc:
         log.warning("%s: the page's sessions are not kept (%s); sign in again", path, exc)
-        return {}
+        return {}, set()
     found = data.get("sessions") if isinstance(data, dict) else None
     if not isinstance(found, dict):
-        return {}
-    return {str(k): float(v) for k, v in found.items()
-            if isinstance(v, int | float) and not isinstance(v, bool)}
+        return {}, set()
+    button = data.get("by_button")
+    return ({str(k): float(v) for k, v in found.items()
+             if isinstance(v, int | float) and not isinstance(v, bool)},
+            {str(k) for k in button} if isinstance(button, list) else set())

@@ -41,7 +41,7 @@ def deal_page(t: Text, deal: PhoneDeal | None, starting: bool = False) -> str:
 
 def routes(server: WebServer, app: web.Application) -> None:
     async def page(request: web.Request) -> web.StreamResponse:
-        if not server.signed_in(request):
+        if not server.reads_roles(request):
             raise web.HTTPSeeOther("/login?next=/deal")
         t = server.text()
         starting = server.evening is not None and server.evening.starting
@@ -49,7 +49,7 @@ def routes(server: WebServer, app: web.Application) -> None:
 
     def open_deal(request: web.Request) -> PhoneDeal | web.Response:
         """The deal going round, or the answer that says why there is none to use."""
-        if not server.signed_in(request):
+        if not server.reads_roles(request):
             return answer(401, server.text(), "sign_in_first", "enter the PIN first")
         deal = server.deal
         if deal is None or deal.closed:

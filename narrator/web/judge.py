@@ -12,7 +12,8 @@ box calls its meeting (or, with the phone's deal, the box knows them already).
 
 Only here, to a signed-in page of a game with a judge, are roles and night entries
 served: the game page, /api/state and the live stream stay the public view for everyone
-(signed in or not), and in a game without a judge this page shows no role to anyone.
+(signed in, they also show the cue being said, whose words name roles but never a
+seat's), and in a game without a judge this page shows no role to anyone.
 """
 
 from __future__ import annotations
@@ -101,9 +102,9 @@ def _night(t: Text, view: JudgeView) -> str:
     elif not entry.acts:
         out.append(f'<p class="moment">{esc(t("judge_nobody_acts"))}</p>')
     elif entry.entered is not None:
-        if entry.meeting:
+        if entry.meeting and len(entry.entered) != 1:
             said = t("judge_entered_seats", seats=", ".join(map(str, entry.entered)))
-        elif entry.entered[0]:
+        elif entry.meeting or entry.entered[0]:
             said = t("judge_entered", seat=entry.entered[0])
         else:
             said = t("judge_entered_nobody")
@@ -240,20 +241,20 @@ def routes(server: WebServer, app: web.Application) -> None:
         return {"html": html, "key": hashlib.sha256(html.encode()).hexdigest()[:16]}
 
     async def judge_page(request: web.Request) -> web.StreamResponse:
-        if not server.signed_in(request):
+        if not server.reads_roles(request):
             raise web.HTTPSeeOther("/login?next=/judge")
         t = server.text()
         return server.html(t("judge_title"), page(state(t)), "judge", request)
 
     async def api_get(request: web.Request) -> web.StreamResponse:
         t = server.text()
-        if not server.signed_in(request):
+        if not server.reads_roles(request):
             return answer(401, t, "sign_in_first", "enter the PIN first")
         return web.json_response(state(t), headers=_NO_STORE)
 
     async def api_post(request: web.Request) -> web.StreamResponse:
         t = server.text()
-        if not server.signed_in(request):
+        if not server.reads_roles(request):
             return answer(401, t, "sign_in_first", "enter the PIN first")
         try:
             data = await request.json()

@@ -117,8 +117,11 @@ def _setup_line(t: Text, game: dict[str, Any]) -> str:
     a deal by phone. Not the rule set's name: "Sports mafia" names a role, and the page
     shows no role word before the end (tests/web/test_browser.py)."""
     items = []
+    if game.get("judge"):  # the night goes through the judge: the keypad's keys are not taken
+        items.append(t("input_judge_night"))
     if game.get("input"):
-        items.append(f'{t("input")}: {t("input_" + str(game["input"]))}')
+        said = t("input_day") if game.get("judge") else t("input")
+        items.append(f'{said}: {t("input_" + str(game["input"]))}')
     if game.get("deal") == "phone":
         items.append(t("deal_phone"))
     return f'<p class="setup-line">{esc(" · ".join(items))}</p>' if items else ""
@@ -295,11 +298,19 @@ def held_controls(t: Text) -> str:
                                 f'data-confirm="confirm_abandon">{esc(t("abandon"))}</button>')
 
 
-def between_controls(t: Text) -> str:
+def first_game(t: Text) -> str:
+    """No game yet on a box that has not played one: set one up, or the usual game."""
+    return (f'<section class="status"><h1>{esc(t("first_game"))}</h1>'
+            f'<p class="moment">{esc(t("first_game_next"))}</p></section>')
+
+
+def between_controls(t: Text, after_a_game: bool = True) -> str:
     """Between games with no game on show (the box restarted after one ended): the next
-    game with the same names, or the set-up."""
+    game with the same names, or the set-up; before the first game, the usual game (the
+    box's settings: the keypad's Enter) or the set-up."""
+    words = t("next_game") if after_a_game else t("start_usual")
     return _evening_controls(t, f'<button type="button" data-kind="next_game" '
-                                f'data-evening="next-game">{esc(t("next_game"))}</button>')
+                                f'data-evening="next-game">{esc(words)}</button>')
 
 
 def _evening_controls(t: Text, button: str) -> str:

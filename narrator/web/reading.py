@@ -66,7 +66,7 @@ def info_of(box: Box) -> GameInfo:
         names = tuple(getattr(header, "names", ()) or ())
         return GameInfo(header.game_id, rules.name, rules.title, header.lang, names, words,
                         forfeit=rules.forfeit, best_move=best, input=header.input,
-                        deal=header.deal, teams=teams)
+                        deal=header.deal, judge=bool(header.judge), teams=teams)
     return GameInfo("", rules.name, rules.title, "en", (), words, forfeit=rules.forfeit,
                     best_move=best, teams=teams)
 
@@ -82,7 +82,9 @@ def role_words(roles: tuple[str, ...]) -> re.Pattern[str]:
     return role_pattern(names)
 
 
-def view_of(box: Box) -> View:
+def view_of(box: Box, every_cue: bool = False) -> View:
+    """The public view of the game; `every_cue`: with the cue being said even when it names
+    a role (the signed-in organiser's)."""
     st = box.game.state
     timers = box.performer.timers
     timer: Timer | None = None
@@ -102,7 +104,7 @@ def view_of(box: Box) -> View:
     # is in the log): the page says in words what is wrong and what to do.
     return public_state(info_of(box), st, timer, box.performer.last_said, formats,
                         fault="journal_unwritable" if box.disk_fault else None,
-                        unsaved=box.unsaved)
+                        unsaved=box.unsaved, every_cue=every_cue)
 
 
 def abandoned_view(view: View, files: ProtocolFiles | None) -> View:

@@ -22,6 +22,7 @@ import socket
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from aiohttp import web
@@ -178,22 +179,29 @@ class WebServer:
         """The page with no game in play: an unfinished game held (and why), or none."""
         held = self.evening.held if self.evening is not None else None
         if held is None:
-            return pages.no_game(t) if self.evening is None else pages.between_games(t)
+            if self.evening is None:
+                return pages.no_game(t)
+            # No "next game, same names" on a box that has not played a game yet.
+            return pages.between_games(t) if self.evening.ended_before else pages.first_game(t)
         return pages.held(t, held.game_id, held.problem.code, held.problem.reason)
 
     def text(self) -> Text:
         return text(self.lang)
 
-    def view(self) -> dict[str, Any] | None:
+    def view(self, organiser: bool = False) -> dict[str, Any] | None:
         """The view's JSON, as the page's fragments read it."""
-        view = self.view_value()
+        view = self.view_value(organiser)
         return view.to_json() if view is not None else None
 
-    def view_value(self) -> View | None:
+    def view_value(self, organiser: bool = False) -> View | None:
+        """The public view; the signed-in `organiser`'s also shows the cue being said when
+        it names a role (a night's "Sheriff, wake up"), to be read aloud where the box has
+        no speaker. Cues are said the same whatever the night's input, so the cue tells
+        nothing of it; the public page keeps no role word before the end all the same."""
         box = self.host.box
         if box is None:
             return None
-        view = view_of(box)
+        view = view_of(box, every_cue=organiser)
         evening = self.evening
         if evening is not None and evening.box is box and not evening.in_play \
                 and not box.game.over:
@@ -212,8 +220,8 @@ class WebServer:
             return notes
         return notes + pages.voice_off(t, status.off, status.lang)
 
-    def _message(self) -> bytes:
-        view = self.view()
+    def _message(self, organiser: bool = False) -> bytes:
+        view = self.view(organiser)
         t = self.text()
         fragment = self.voice_note(t) + (pages.live_fragment(t, view) if view
                                          else self.no_game(t))
@@ -288,6 +296,11 @@ class WebServer:
     def signed_in(self, request: web.Request) -> bool:
         return self.gate.valid(request.cookies.get(COOKIE))
 
+    def reads_roles(self, request: web.Request) -> bool:
+        """Signed in with the PIN (or a code), not by the box's Next button: the judge's
+        page, a deal's cards, an abandoned game's sheet."""
+        return self.gate.reads_roles(request.cookies.get(COOKIE))
+
     def html(self, title: str, body: str, page: str, request: web.Request,
              status: int = 200, t: Text | None = None, refresh: int = 0) -> web.Response:
         t = t or self.text()
@@ -303,7 +316,7 @@ class WebServer:
 
     async def game_page(self, request: web.Request) -> web.StreamResponse:
         t = self.text()
-        view = self.view()
+        view = self.view(self.signed_in(request))
         fragment = self.voice_note(t) + (pages.live_fragment(t, view) if view
                                          else self.no_game(t))
         controls = ""
@@ -314,15 +327,15 @@ class WebServer:
         elif held is not None:
             controls = pages.held_controls(t) if self.signed_in(request) else pages.sign_in_hint(t)
         elif self.evening is not None and not self.evening.starting:  # between games
-            controls = (pages.between_controls(t) if self.signed_in(request)
-                        else pages.sign_in_hint(t))
+            controls = (pages.between_controls(t, self.evening.ended_before)
+                        if self.signed_in(request) else pages.sign_in_hint(t))
         game_id = view["game"]["id"] if view else held.game_id if held else None
         body = pages.game_page(t, fragment, controls, game_id, bool(view and view["game"]["over"]))
         return self.html(t("title_game"), body, "game", request)
 
     # the JSON API
     async def api_state(self, request: web.Request) -> web.StreamResponse:
-        view = self.view_value()
+        view = self.view_value(self.signed_in(request))
         if view is None:
             return answer(404, self.text(), "no_game", "no game is running")
         if isinstance(self.host, VoiceHost):
@@ -377,7 +390,8 @@ class WebServer:
             return answer(500, t, "engine_failed",
                           "the engine could not take this action; nothing changed")
         log.info("the page: %s", action.kind)
-        return web.json_response(view_of(box).to_json(), headers=_NO_STORE, dumps=_dumps)
+        return web.json_response(view_of(box, every_cue=True).to_json(), headers=_NO_STORE,
+                                 dumps=_dumps)
 
     async def api_undo(self, request: web.Request) -> web.StreamResponse:
         """The confirm step's words: what an undo would take back now, or why it can't."""
@@ -400,9 +414,10 @@ class WebServer:
             "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store",
             "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        queue = self.hub.subscribe()
+        organiser = self.signed_in(request)
+        queue = self.hub.subscribe(organiser)
         try:
-            await response.write(b"retry: 1000\n" + self.hub.current())
+            await response.write(b"retry: 1000\n" + self.hub.current(organiser))
             while True:
                 try:
                     message = await asyncio.wait_for(queue.get(), timeout=15)
@@ -426,8 +441,11 @@ class WebServer:
                             headers={"Cache-Control": "no-cache"})
 
     async def protocol(self, request: web.Request) -> web.StreamResponse:
-        """A finished game's protocol: only these three names in the protocols folder,
-        matched by pattern, so no request reaches any other file."""
+        """A game's protocol: only these three names in the protocols folder, matched by
+        pattern, so no request reaches any other file. A finished game's is anyone's; an
+        abandoned (or unplayed) game's holds every role of a game that never ended, and
+        is the signed-in organiser's only (found by a stranger at the table: it was
+        public, roles and all, from the moment of the abandon)."""
         match = _PROTOCOL.match(request.match_info["name"])
         if match is None:
             raise web.HTTPNotFound()
@@ -435,16 +453,47 @@ class WebServer:
         path = folder / match.group(0)
         box = self.host.box
         if box is not None and not box.game.over and isinstance(box.session, GameSession) \
-                and box.session.header.game_id == match.group("id"):
+                and box.session.files is None and box.session.header.game_id == match.group("id"):
             raise web.HTTPNotFound()  # the game in play has no protocol to show yet
         if path.resolve().parent != folder or not path.is_file():
             raise web.HTTPNotFound()
-        kind = "text/html" if match.group("fmt") == "html" else "application/json"
-        return web.Response(body=path.read_bytes(), content_type=kind, charset="utf-8",
-                            headers=_NO_STORE)
+        if not self.reads_roles(request) and not finished(folder, match.group("id")):
+            if match.group("fmt") == "html":
+                raise web.HTTPSeeOther(f"/login?next=/protocols/{match.group(0)}")
+            return answer(401, self.text(), "sign_in_first", "enter the PIN first")
+        if match.group("fmt") == "html":
+            return web.Response(body=_with_nav(path.read_bytes(), self.text()),
+                                content_type="text/html", charset="utf-8", headers=_NO_STORE)
+        return web.Response(body=path.read_bytes(), content_type="application/json",
+                            charset="utf-8", headers=_NO_STORE)
 
 
 _NO_STORE = {"Cache-Control": "no-store"}
+
+
+def _with_nav(sheet: bytes, t: Text) -> bytes:
+    """The protocol sheet as the box serves it: the page's way back (the game, the archive)
+    above it, not printed. The file itself stays the sheet alone (it is printed, exported,
+    sent to the collector)."""
+    nav = (f'<nav class="sheet-nav" style="margin:0 0 8px;font:16px sans-serif">'
+           f'<style>@media print{{.sheet-nav{{display:none}}}}'
+           f'.sheet-nav a{{display:inline-block;margin-right:16px;padding:8px 0}}</style>'
+           f'<a href="/game">{pages.esc(t("nav_game"))}</a>'
+           f'<a href="/archive">{pages.esc(t("nav_archive"))}</a></nav>').encode()
+    at = sheet.find(b"<body")
+    end = sheet.find(b">", at) if at >= 0 else -1
+    return sheet if end < 0 else sheet[:end + 1] + nav + sheet[end + 1:]
+
+
+def finished(folder: Path, game_id: str) -> bool:
+    """Whether the game's protocol is of a game that ended with its result (not
+    abandoned): its JSON says so. Without a readable one it is taken as unfinished."""
+    try:
+        data = json.loads((folder / f"{game_id}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("over") is True and not data.get("abandoned")
+
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False)

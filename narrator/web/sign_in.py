@@ -3,7 +3,7 @@
 Routes: /login (the PIN, or a one-time code in its place), /logout, /login/button (a
 phone waits for the box's Next button to be held), /login/invite (a signed-in phone makes
 a one-time code for a second device). The PIN is never in any answer: the sign-in page
-says where the organiser finds it (the config, the log, the keypad's terminal), and the
+says where the organiser finds it (the config, the log, the state folder's web-pin), and the
 box never says it aloud.
 """
 
@@ -54,7 +54,7 @@ def routes(server: WebServer, app: web.Application) -> None:
         if token is None:
             log.warning("a wrong PIN from %s", client)
             return _login(server, request, t, next_url, t("pin_wrong"), status=401)
-        return _signed_in(token, next_url)
+        raise _signed_in(token, next_url)
 
     async def logout(request: web.Request) -> web.StreamResponse:
         server.gate.end(request.cookies.get(COOKIE))
@@ -72,11 +72,13 @@ def routes(server: WebServer, app: web.Application) -> None:
         next_url = _safe_next(str(form.get("next", "")))
         if not server.button.available:
             return _login(server, request, t, next_url, t("button_none"), status=409)
-        ticket = server.button.ask()
+        client = request.remote or "?"
+        ticket = server.button.ask(client)
         if ticket is None:
-            busy = int(server.button.busy_for() + 0.999)
-            return _login(server, request, t, next_url, t("button_busy", seconds=busy),
-                          status=409)
+            wait = server.button.wait_left(client)
+            said = (t("button_busy", seconds=int(wait + 0.999)) if wait > 0
+                    else t("button_full", seconds=int(server.button.busy_for() + 0.999)))
+            return _login(server, request, t, next_url, said, status=409)
         response = web.HTTPSeeOther(f"/login/button?next={quote(next_url)}")
         response.set_cookie(ASK_COOKIE, ticket, httponly=True, samesite="Strict",
                             path="/login", max_age=int(server.button.seconds) * 2)
@@ -87,15 +89,22 @@ def routes(server: WebServer, app: web.Application) -> None:
         is signed in) or the time runs out."""
         t = server.text()
         next_url = _safe_next(request.query.get("next"))
-        state, left = server.button.state(request.cookies.get(ASK_COOKIE))
+        ticket = request.cookies.get(ASK_COOKIE)
+        state, left = server.button.state(ticket)
         if state == "granted":
-            response = _signed_in(server.gate.open_session(), next_url)
+            response = _signed_in(server.gate.open_session(by_button=True), next_url)
             response.del_cookie(ASK_COOKIE, path="/login")
             raise response
         if state == "expired":
             return _login(server, request, t, next_url, t("button_timeout"), status=408)
+        if state == "crowded":
+            return _login(server, request, t, next_url, t("button_crowded"), status=409)
+        others = server.button.others(ticket)
+        # Whether this phone is the only one waiting: a hold lets in only a phone alone.
+        alone = (f'<p class="big">{esc(t("button_hold_now"))}</p>' if not others else
+                 f'<p class="error" role="alert">{esc(t("button_others", n=others))}</p>')
         body = (f'<section class="box narrow" id="button-wait"><h1>{esc(t("button_title"))}</h1>'
-                f'<p class="big">{esc(t("button_hold_now"))}</p>'
+                f'{alone}'
                 f'<p>{esc(t("button_left", seconds=int(left + 0.999)))}</p>'
                 f'<p><a href="/login?next={esc(next_url)}">{esc(t("button_back"))}</a></p>'
                 '</section>')

@@ -14,6 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 from narrator.boxconfig import Settings
 from narrator.clock import Clock
 from narrator.evening import Evening
+from narrator.organiser_only import table_text
 from narrator.uplink import rounds
 from narrator.web import archive, deal, judge, notices, phone_time, setup, sign_in
 from narrator.web.activation import inherited_socket
@@ -84,7 +85,8 @@ async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any
     # Sessions kept in the state folder: a restart does not sign the organiser out.
     gate = PinGate(pin, clock.now, store=settings.state_dir / SESSIONS_FILE)
     server = make_server(host, gate, clock, evening)
-    if isinstance(host, PanelHost):
+    # On mock pins (a laptop) the Next button is nobody's to hold: the page never offers it.
+    if isinstance(host, PanelHost) and not getattr(host.ports.panel, "mock", False):
         let_in_by_button(server, host.ports.panel)
     if sock is not None:
         # Where it listens is narrator.socket's to say; `listen:` still names the address
@@ -100,9 +102,26 @@ async def serve(host: Host, settings: Settings, clock: Clock, announce: list[Any
         return None
     where = reachable_host(web_settings.host)
     # The PIN is logged on purpose: the organiser reads it from `journalctl -u narrator`.
-    log.warning("the organiser's page: %s  PIN %s", url(where, server.port), pin)
+    # Never on the terminal the players type on (a laptop's): there it says where it is.
+    address = url(where, server.port)
+    place = _pin_place(web_settings.pin, settings)
+    log.warning("the organiser's page: %s  PIN %s", address, pin,
+                extra=table_text(f"the organiser's page: {address}  PIN: not shown on this "
+                                 f"terminal, where the players type; {place}"))
     if announce is not None:
         lang = settings.game.lang
         announce.append(Say("web_page", {"address": spoken_host(where, lang),
                                          "port": server.port}))
     return server
+
+
+def _pin_place(configured: str | None, settings: Settings) -> str:
+    """Where the organiser reads the PIN that is not shown on the table's terminal."""
+    from narrator.web.auth import PIN_FILE
+
+    if configured:
+        return f"it is the config's (web: pin: in {settings.source or 'the config'})"
+    path = settings.state_dir / PIN_FILE
+    if path.is_file():
+        return f"read it in {path}"
+    return "the card kept none: start again with 2>FILE to read it in the log"

@@ -55,6 +55,7 @@ class GameInfo:
     # how the cards were dealt (cards, phone): chosen per game, public.
     input: str = ""
     deal: str = "cards"
+    judge: bool = False  # a judge at the table takes the night's choices (public: they sit there)
     teams: tuple[tuple[str, str], ...] = ()  # (role, team): shown with the roles at the end
 
     def name(self, seat: int) -> str:
@@ -106,6 +107,7 @@ class GameView:
     best_move: bool = field(metadata=PUBLIC)  # the rule set's: the page offers "Best move"
     input: str = field(metadata=PUBLIC)
     deal: str = field(metadata=PUBLIC)
+    judge: bool = field(metadata=PUBLIC)
     # Once the game is over: why, and the formats its protocol was written in; True for
     # an abandoned game only.
     reason: str | None = field(default=None, metadata=PUBLIC_UNLESS_NONE)
@@ -176,7 +178,7 @@ class View:
 
 def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: str = "",
                  protocols: Sequence[str] = (), *, fault: str | None = None,
-                 unsaved: bool = False) -> View:
+                 unsaved: bool = False, every_cue: bool = False) -> View:
     """The page's view of a game. `timer` and `said` come from the box (its performer);
     `protocols` are the formats written for a finished game (json, html, polemica)."""
     over = st.phase == "over"
@@ -187,6 +189,7 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         paused=bool(st.paused) and not over,
         redo_night_zero=bool(st.night_zero.redo_night_zero) and not over,
         forfeit=info.forfeit, best_move=info.best_move, input=info.input, deal=info.deal,
+        judge=info.judge,
         reason=(st.outcome.reason if st.outcome else None) if over else None,
         protocols=tuple(protocols) if over else None)
     today = _nominated(st) if day else set()
@@ -203,7 +206,7 @@ def public_state(info: GameInfo, st: State, timer: Timer | None = None, said: st
         timer_left=round(timer.left, 1) if day and timer is not None else None,
         timer_running=bool(day and timer is not None and timer.running),
         moment=task.name if task else "",
-        said=said if over or not _names_a_role(info, said) else "",
+        said=said if over or every_cue or not _names_a_role(info, said) else "",
         nominations=tuple(NominationView(n.by, n.target) for n in st.nominations) if day else (),
         ballot=_ballot(st) if day else None,
         counting=day and counted_by_hand(st),

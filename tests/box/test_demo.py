@@ -143,3 +143,23 @@ def test_a_russian_demo_prints_russian_lines(capsys: pytest.CaptureFixture[str])
     assert any(": место " in line for line in out), out
     english = ("seat", "winner", "min]", "players", "game over", "voted out", "shot at")
     assert not [line for line in out if any(word in line for word in english)], out
+
+
+def test_the_readme_names_the_wav_a_demo_without_sound_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by a new user (issue 33): the README named `narrator-demo.wav`, and the file was
+    `narrator-demo/narrator-demo.wav`, in the demo's default folder."""
+    import argparse
+    import re
+
+    from narrator import demo
+    from narrator.cli import demo as demo_cli
+
+    parser = argparse.ArgumentParser()
+    demo_cli.add_arguments(parser)
+    folder = parser.parse_args([]).state_dir
+    monkeypatch.setattr(demo, "has_sound_device", lambda: False)
+    chosen = demo.choose_mode(DemoOptions(load_bundled("sport"), 10, state_dir=folder))
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    named = re.search(r"leaves the game's audio in `([^`]+)`", readme)
+    assert named is not None and chosen.out is not None
+    assert Path(named.group(1)) == chosen.out

@@ -162,10 +162,11 @@ def test_say_speaks_a_cue_for_a_keypad_table() -> None:
     from narrator.cli.say import text_of
 
     args = argparse.Namespace(text=None, cue="don_wake", param=[], lang="ru", input="keypad")
-    assert text_of(args) == "Дон просыпается и ищет шерифа. Наберите номер на клавиатуре и нажмите Enter."
+    assert text_of(args) == ("Дон просыпается и ищет шерифа. Наберите номер на клавиатуре и нажмите "
+                             "Enter. Ответ покажет световой индикатор.")
     args.input = "pads"
     assert text_of(args) == ("Дон просыпается и ищет шерифа. Коснитесь своей кнопки, когда "
-                             "прозвучит нужный номер.")
+                             "прозвучит нужный номер. Ответ покажет световой индикатор.")
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -7,6 +7,7 @@ Run on a pseudo-terminal, as a laptop's terminal is."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import select
@@ -91,3 +92,79 @@ def test_the_readme_s_page_command_starts_a_box_on_a_laptop(tmp_path: Path) -> N
             proc.wait()
         os.close(terminal)
         os.close(keys)
+
+
+def read_terminal(fd: int, seen: bytes, wanted: bytes, proc: subprocess.Popen[bytes]) -> bytes:
+    """What the box wrote to its terminal, read on until `wanted` is in it (or 2 min)."""
+    deadline = time.monotonic() + 120
+    while wanted not in seen and proc.poll() is None and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if ready:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:  # the box closed the terminal
+                break
+    return seen
+
+
+def test_the_readme_s_laptop_command_shows_no_pin_on_the_players_terminal(tmp_path: Path) -> None:
+    """Found by a new user (issue 33): on a laptop the log goes to the terminal every player
+    types on at night, and its start-up line showed the PIN there all evening (in a judge's
+    game the PIN opens the judge's page with every role). Everything the box ever writes
+    to that terminal (the scrollback included) is read here: the PIN is never in it, the
+    line says where the organiser reads it, and that PIN signs in."""
+    words = shlex.split(readme_page_command())
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    while "=" in words[0]:
+        key, _, value = words.pop(0).partition("=")
+        env[key] = value
+    words.pop(0)
+    port = free_port()
+    words = [f"127.0.0.1:{port}" if w.startswith("127.0.0.1:") else w for w in words]
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    pin = "97531864"  # the box's own PIN, as it made it on an earlier evening
+    (state / "web-pin").write_text(pin + "\n", encoding="utf-8")
+    (state / "web-pin").chmod(0o600)
+    command = [sys.executable, "-m", "narrator", *words, "--state-dir", str(state),
+               "--cache-dir", str(tmp_path / "cache")]
+    screen, terminal = pty.openpty()
+    # stdin, stdout and the log all on the one terminal, as when typed in a laptop's.
+    proc = subprocess.Popen(command, env=env, stdin=terminal, stdout=terminal, stderr=terminal,
+                            cwd=tmp_path)
+    os.close(terminal)
+    seen = b""
+    try:
+        seen = read_terminal(screen, seen, b"Waiting for the game to be set up", proc)
+        assert f"http://127.0.0.1:{port}/".encode() in seen, seen
+        assert b"PIN: not shown on this terminal" in seen, seen
+        assert str(state / "web-pin").encode() in seen, seen
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/login") as page:
+            # Mock pins: no Next button anyone can hold, so the page offers none.
+            assert 'action="/login/button"' not in page.read().decode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/login", method="POST",
+                                         data=f"pin={pin}&next=/game".encode())
+
+        class Stay(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *_args: object, **_kw: object) -> None:
+                return None
+
+        try:
+            urllib.request.build_opener(Stay).open(request)
+            raise AssertionError("the PIN did not sign in")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 303 and "narrator_session" in exc.headers.get("Set-Cookie", "")
+        os.write(screen, b"\r")  # the usual game
+        seen = read_terminal(screen, seen, b"type your seat number on the keypad", proc)
+        assert b"A new game begins." in seen, seen
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        with contextlib.suppress(OSError):
+            seen += os.read(screen, 65536)
+        os.close(screen)
+    assert pin.encode() not in seen, seen

@@ -9,6 +9,8 @@ import os
 import select
 import termios
 
+from narrator.devices.display import WIPE
+from narrator.devices.keymap import TERMINAL_HELP
 from narrator.devices.keypads import TerminalKeypad
 from narrator.engine.actions import Action, Entry, Foul
 
@@ -41,11 +43,47 @@ def test_typed_keys_are_not_echoed_and_the_terminal_is_restored() -> None:
 
     try:
         assert asyncio.run(main()) == [Entry(12), Foul(3)]
-        readable, _, _ = select.select([master], [], [], 0)
-        echoed = os.read(master, 1024) if readable else b""
-        assert echoed == b""  # nothing typed came back to the screen
+        shown = b""
+        while select.select([master], [], [], 0)[0]:
+            shown += os.read(master, 4096)
+        # Nothing typed came back to the screen: it shows the keys' help and nothing else.
+        help_lines = "".join(f"{WIPE}{line}\r\n" for line in TERMINAL_HELP["en"])
+        assert shown == help_lines.encode()
         assert termios.tcgetattr(slave)[3] == before[3]
     finally:
         stream.close()
         os.close(slave)
         os.close(master)
+
+
+def test_the_terminal_keypad_shows_its_keys_in_the_game_s_language() -> None:
+    """Found by a new user (issue 33): the laptop's keypad showed no help, so nobody at the
+    table knew `/ 3 Enter` is a foul. Both languages name the same keys, line by line."""
+    en, ru = TERMINAL_HELP["en"], TERMINAL_HELP["ru"]
+    assert len(en) == len(ru)
+    keys = ("N Enter", "Enter", "M . N Enter", "/ N Enter", "/ Enter", "-", "+", "*", "Esc",
+            "/ 0 Enter", "0 Enter")
+    for a, b in zip(en, ru, strict=True):
+        assert [k for k in keys if k in a] == [k for k in keys if k in b], (a, b)
+    master, slave = os.openpty()
+    stream = os.fdopen(slave, "r", closefd=False)
+
+    async def main() -> None:
+        keypad = TerminalKeypad(stream, lang="ru")
+        task = asyncio.get_running_loop().create_task(keypad.run(lambda _a: None))
+        await asyncio.sleep(0)
+        keypad.close()
+        os.write(master, b"\n")
+        await asyncio.wait_for(task, 5.0)
+
+    try:
+        asyncio.run(main())
+        shown = b""
+        while select.select([master], [], [], 0)[0]:
+            shown += os.read(master, 4096)
+    finally:
+        stream.close()
+        os.close(slave)
+        os.close(master)
+    text = shown.decode()
+    assert all(line in text for line in ru) and "/ N Enter" in text

@@ -26,6 +26,7 @@ from narrator.records.journal import GameHeader, read
 from narrator.records.session import GameSession
 from narrator.voice.fake import FakeSpeaker
 from narrator.windows import WindowTimers
+from tests.devices.helpers import tick
 from tests.faults.disk_box import box_on_disk
 
 SPORT = ("civilian",) * 6 + ("sheriff", "mafia", "mafia", "don")
@@ -257,3 +258,57 @@ def test_a_resumed_damaged_journal_is_said(tmp_path: Path) -> None:
     assert "journal_repaired" in BOX_CUES
     assert PhraseBook.load("ru").render("journal_repaired", {})
     assert PhraseBook.load("en").render("journal_repaired", {}).startswith("The game record")
+
+
+def test_an_action_is_said_and_lit_only_once_its_journal_line_is_on_disk(tmp_path: Path) -> None:
+    """Issue 33: nothing failed when the daemon carried effects out before the journal's
+    fsync (a one-line change in Box.apply_now). A foul in the day on a disk whose fsync
+    takes 2 s: the table hears of it and its seat changes only after the line is synced,
+    and the line is in the journal file by then."""
+    from narrator.engine.actions import Foul
+
+    clock = FakeClock()
+    disks: list[ClockDisk] = []
+
+    def disk(fd: int) -> ClockDisk:
+        disks.append(ClockDisk(clock, 2.0, fd))
+        return disks[-1]
+
+    async def main() -> None:
+        header = GameHeader(rules="sport", seats=10, seed=3, roles=SPORT, game_id="t",
+                            started="2025-01-01T20:00:00")
+        session, opening = GameSession.start(tmp_path, header, wall=lambda: 1.7e9, disk=disk)
+        boxes: list[Box] = []
+        timers = WindowTimers(clock, on_expire=lambda w: boxes[0].window_expired(w))
+        performer = Performer(FakeSpeaker(clock), PhraseBook.load("en"), timers)
+        box = Box(session, performer, clock)
+        boxes.append(box)
+        heard: list[float] = []
+        box.listeners.append(lambda action, _e: heard.append(clock.now())
+                             if isinstance(action, Foul) else None)
+        box.start(opening)
+        for _ in range(50_000):
+            st = box.game.state
+            if st.phase == "day" and timers.is_open(st.window):
+                break
+            await clock.step()
+        disk_now = disks[0]
+        await tick(clock, 2.5, step=0.1)  # the disk is idle: every line so far is synced
+        fsyncs, said = disk_now.fsyncs, len(performer.spoken)
+        at = clock.now()
+        box.apply_now(Foul(3), "page")
+        assert box.game.state.fouls[3] == 1  # the engine took it...
+        for _ in range(19):
+            await tick(clock, 0.1)
+            # ...but nothing of it is said, lit or shown before its line is on disk
+            assert not [s for s in performer.spoken[said:] if "foul" in s.cue], performer.spoken[said:]
+            assert heard == [] and disk_now.fsyncs == fsyncs
+        await tick(clock, 5.0, step=0.1)
+        assert heard and heard[0] >= at + 2.0 and disk_now.fsyncs == fsyncs + 1
+        foul_said = [s for s in performer.spoken[said:] if "foul" in s.cue]
+        assert foul_said and foul_said[0].at >= at + 2.0
+        assert b'"foul"' in disk_now.lines[-1]  # the line the fsync covered
+        await box.stop()
+        session.journal.close()
+
+    asyncio.run(main())

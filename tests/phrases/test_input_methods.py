@@ -13,6 +13,7 @@ from narrator.engine.actions import Entry
 from narrator.phrases.book import (
     ANSWER_PLACES,
     INPUT_METHODS,
+    JUDGE,
     PhraseBook,
     PhraseBookError,
     PhraseError,
@@ -72,6 +73,21 @@ def test_a_pad_table_still_taps_its_pads(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_judge_s_table_shows_the_judge_and_hears_of_no_pad_or_keypad(lang: str) -> None:
+    """A judge takes the night's choices (the judge's page): found at a judge's table
+    (issue 33), the cues told the players to type on a keypad whose keys were ignored."""
+    judge = {"en": re.compile(r"\bjudge\b"), "ru": re.compile(r"судь")}[lang]
+    for method in INPUT_METHODS:
+        book = PhraseBook.load(lang).for_input(method).for_answers(JUDGE)
+        for cue in step_cues():
+            text = sample(book, cue)
+            assert judge.search(text), (lang, method, cue, text)
+            assert not PAD[lang].search(text) and not KEYPAD[lang].search(text), (method, text)
+        for cue in ("sheriff_wake", "don_wake"):  # the checkers are told where the answer is
+            assert sample(book, cue).endswith(book.how["answer"][JUDGE]), cue
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_table_with_both_hears_of_both(lang: str) -> None:
     book = PhraseBook.load(lang).for_input("both")
     for cue in step_cues():
@@ -115,8 +131,11 @@ def test_the_books_say_the_same_instructions_in_the_same_cues() -> None:
     assert set(en.how) == set(ru.how)
     for entry in en.how:
         # where an answer shows is the box's hardware; everything else, the input method
-        keys = ANSWER_PLACES if entry in ("answer", "role") else INPUT_METHODS
-        assert set(en.how[entry]) == set(ru.how[entry]) == set(keys), entry
+        # (and, for a night's input, a judge's table's words)
+        keys = set(ANSWER_PLACES if entry in ("answer", "role") else INPUT_METHODS)
+        if entry not in ("answer", "role", "use"):
+            keys.add(JUDGE)
+        assert set(en.how[entry]) == set(ru.how[entry]) == keys, entry
     for cue in en.cue_ids():
         assert en.hows_of(cue) == ru.hows_of(cue), cue
 
@@ -136,9 +155,11 @@ def test_the_keypad_words_name_its_keys(lang: str) -> None:
 def test_the_method_changes_only_the_instruction() -> None:
     book = PhraseBook.load("en")
     pads, keypad = book.render("don_wake"), book.for_input("keypad").render("don_wake")
-    assert pads == "The don wakes up and looks for the sheriff. Tap your pad when you hear the number."
+    answer = " The answer follows on the answer light."
+    assert pads == ("The don wakes up and looks for the sheriff. Tap your pad when you hear the "
+                    "number." + answer)
     assert keypad == ("The don wakes up and looks for the sheriff. Type the number on the "
-                      "keypad and press Enter.")
+                      "keypad and press Enter." + answer)
     # A book bound to a rule set keeps its table's method, and the other way round.
     assert book.for_input("keypad").for_rules("boxed").render("don_wake") == keypad
     assert book.for_rules("boxed").for_input("keypad").role_name("civilian") == (

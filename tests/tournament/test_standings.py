@@ -104,3 +104,43 @@ def test_two_boxes_with_the_same_game_id_are_two_games(tmp_path: Path) -> None:
     assert store.take_protocol("Table 1", a) == "new"
     assert store.take_protocol("Table 2", a) == "new"
     assert len(store.games()) == 2
+
+
+def test_the_organiser_s_extra_points_on_the_page_reach_the_standings(tmp_path: Path) -> None:
+    """Only a corrected winner was tried (issue 33: extra points dropped by the correction
+    passed every test). Signed in on the collector's page, the organiser gives game A's
+    extra points again (seat 4 +1, seat 2 -0.5): the standings count them at once, and a
+    later correction replaces them, as the hand-made table says."""
+    import asyncio
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from narrator.tournament.collector import Collector, Tournament
+
+    key = "WXYZ-2345-6789-ABCD"
+    store, _ids = played(tmp_path / "t.sqlite")
+    collector = Collector(store, key, Tournament("Cup", tables=1, rounds=2))
+
+    async def totals(client: TestClient[Any, Any]) -> dict[int, float]:
+        got = await (await client.get("/api/standings")).json()
+        return {int(line["name"][1:]): line["total"] for line in got["standings"]}
+
+    async def main() -> None:
+        async with TestClient(TestServer(collector.app())) as client:
+            refused = await client.post("/corrections", data={"game_id": "Table-1.20261128-100000",
+                                                              "extra": "4=9"})
+            assert refused.status == 401 and await totals(client) == {p: v[0] for p, v in HAND.items()}
+            signed = await client.post("/login", data={"key": key}, allow_redirects=False)
+            assert signed.status == 303
+            r = await client.post("/corrections", data={"game_id": "Table-1.20261128-100000",
+                                                        "extra": "4=1, 2=-0.5"},
+                                  headers={"Accept": "application/json"})
+            assert r.status == 200, await r.text()
+            assert await totals(client) == {p: v[0] for p, v in HAND.items()} | {4: 2.0, 2: -0.5}
+            r = await client.post("/corrections", data={"game_id": "Table-1.20261128-100000",
+                                                        "extra": "4=0.25"},
+                                  headers={"Accept": "application/json"})
+            assert r.status == 200
+            assert await totals(client) == {p: v[0] for p, v in HAND.items()} | {4: 1.25, 2: 0.0}
+
+    asyncio.run(main())

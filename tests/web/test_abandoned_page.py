@@ -40,3 +40,43 @@ def test_an_abandoned_game_shows_as_abandoned_not_in_play(tmp_path: Path) -> Non
             assert 'data-evening="next-game"' in page and 'data-confirm="confirm_next"' not in page
 
     asyncio.run(main())
+
+
+def test_an_abandoned_game_s_protocol_is_the_organiser_s_only(tmp_path: Path) -> None:
+    """Found by a stranger at the table (issue 33): abandoned on day 1, the game's protocol
+    (every player's role) was anyone's at /protocols/<id>.json and .html, and for the
+    organiser its links answered 404 until the next game began. Signed out: no role, and
+    the archive links nothing of it; signed in: every format, at once."""
+    clock = FakeClock()
+    service, _panel, _speaker = make_service(tmp_path, clock, FakeKeypad())
+
+    async def main() -> None:
+        async with serve_service(service, clock, pin=PIN) as client:
+            while service.box is None or service.box.game.state.phase != "day":
+                if not await clock.step():
+                    clock.advance(1.0)
+            r = await client.post("/login", data={"pin": PIN, "next": "/game"},
+                                  allow_redirects=False)
+            assert r.status == 303
+            assert (await client.post("/api/abandon")).status == 200
+            game_id = (await (await client.get("/api/state")).json())["game"]["id"]
+            names = (f"{game_id}.json", f"{game_id}.polemica.json", f"{game_id}.html")
+            for name in names:  # the organiser's, right after the abandon
+                r = await client.get(f"/protocols/{name}")
+                assert r.status == 200, (name, r.status)
+            sheet = await (await client.get(f"/protocols/{game_id}.json")).json()
+            assert sheet["abandoned"] is True and sheet["seats"][0]["role"]
+            archive = await (await client.get("/archive")).text()
+            assert f"/protocols/{game_id}.html" in archive
+            client.session.cookie_jar.clear()  # a stranger's phone
+            for name in names:
+                r = await client.get(f"/protocols/{name}", allow_redirects=False)
+                body = await r.text()
+                assert r.status in (303, 401), (name, r.status)
+                assert "mafia" not in body.lower() and "sheriff" not in body.lower(), body
+            r = await client.get(f"/protocols/{game_id}.html", allow_redirects=False)
+            assert r.headers["Location"] == f"/login?next=/protocols/{game_id}.html"
+            archive = await (await client.get("/archive")).text()
+            assert f"/protocols/{game_id}" not in archive
+
+    asyncio.run(main())

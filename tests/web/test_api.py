@@ -343,3 +343,42 @@ def test_a_game_the_page_ends_is_over_for_the_box_without_another_input(tmp_path
         assert outcome is not None and outcome.winner == "red"
 
     run(tmp_path, body)
+
+
+def test_an_action_with_a_forged_expired_or_ended_session_is_refused(tmp_path: Path) -> None:
+    """Only "no cookie" was tried (issue 33: a gate that took any cookie passed every
+    test). A made-up token, a real one past its 12 h, and one signed out: each is a 401,
+    and the game does not move."""
+    from narrator.web.auth import COOKIE
+
+    async def body(table: Table, client: Client) -> None:
+        await to_first_speech(table)
+        gate = table.gate
+        before = table.state.to_json()
+
+        async def refused(token: str) -> None:
+            client.session.cookie_jar.clear()
+            client.session.cookie_jar.update_cookies({COOKIE: token})
+            r = await client.post("/api/action", json={"kind": "foul", "seat": 3})
+            assert r.status == 401 and "error" in await r.json(), token
+            r = await client.get("/api/undo")
+            assert r.status == 401, token
+            assert table.state.to_json() == before
+
+        await refused("x" * 32)  # forged: the form of a token, made up
+        await refused(gate.open_session() + "A")  # a real one, one letter changed
+        late = gate.open_session()
+        gate.wall = lambda: gate.sessions[gate._key(late)] + 1.0  # its 12 h are over
+        await refused(late)
+        gate.wall = lambda: 1.7e9
+        ended = gate.open_session()
+        client.session.cookie_jar.update_cookies({COOKIE: ended})
+        r = await client.post("/logout", allow_redirects=False)
+        assert r.status == 303
+        await refused(ended)  # signed out: the same token no longer counts
+        live = gate.open_session()  # and a live one does (the check is not just "refuse")
+        client.session.cookie_jar.update_cookies({COOKIE: live})
+        r = await client.post("/api/action", json={"kind": "foul", "seat": 3})
+        assert r.status == 200 and table.state.fouls[3] == 1
+
+    run(tmp_path, body)

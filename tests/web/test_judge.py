@@ -99,7 +99,10 @@ def test_the_judge_enters_night_zero_and_the_night_and_reads_the_checks(served: 
             # Night zero: the judge taps the seats that hold each card as its meeting is called.
             first = await enter(client, table, "mafia_meet", seats=black)
             assert f"Entered: seats {', '.join(map(str, black))}." in first["html"]
-            await enter(client, table, "don_meet", seats=[don])
+            assert ": the meeting" in first["html"]  # not "they wake up" (issue 33)
+            one = await enter(client, table, "don_meet", seats=[don])
+            # One seat is "seat 4", not "seats 4" (issue 33).
+            assert f"Entered: seat {don}." in one["html"] and "Don: the meeting" in one["html"]
             await enter(client, table, "sheriff_meet", seats=[sheriff])
             await table.until(lambda: table.state.phase == "day")
             assert table.state.roles[1:] == roles  # learned from the judge's entries alone
@@ -218,8 +221,15 @@ def test_the_table_hears_and_sees_the_same_night_whatever_the_judge_enters(tmp_p
     assert snaps_a == snaps_b == snaps_c
     assert messages_a == messages_b == messages_c and len(messages_a) > 10
     for snap in snaps_a:
-        for served in snap[1:]:
+        for served in snap[1:3]:  # not signed in: no role word at all
             assert not ROLE_TEXT.search(served.decode()), served[:300]
+        # Signed in, the cue being said as well (it names roles, never a seat's: issue 33,
+        # a table without a speaker reads the night from the page), and nothing else.
+        page = re.sub(r'<p class="said">[^<]*</p>', "", snap[3].decode())
+        state = json.loads(snap[4])
+        state["said"] = ""
+        assert not ROLE_TEXT.search(page), page[:300]
+        assert not ROLE_TEXT.search(json.dumps(state)), state
     # The entries did count: the morning differs.
     assert out_a == [civilians[0]] and out_b == [civilians[2]] and out_c == []
 

@@ -10,7 +10,7 @@ from narrator.web.live import Hub
 
 def test_a_stream_that_subscribes_after_the_close_is_told_to_end() -> None:
     async def main() -> tuple[bytes, bytes]:
-        hub = Hub(lambda: b"data: x\n\n")
+        hub = Hub(lambda _organiser: b"data: x\n\n")
         early = hub.subscribe()
         hub.close()
         late = hub.subscribe()  # a page that reconnected while the server stops

@@ -7,7 +7,7 @@ from __future__ import annotations
 from narrator.voice.commands import COMMAND_IDS, CommandSet, words_of
 from workshop.bench import listen
 from workshop.bench.listen_data import HELD_BACK_TALK, TABLE_SNRS, TABLE_TALK_SNR, TUNING_TALK
-from workshop.bench.near_misses import NEAR_MISSES, near_misses
+from workshop.bench.near_misses import NEAR_MISSES, SOUND_ALIKES, held_back_line, near_misses
 
 
 def _carries(line: str, commands: CommandSet, command: str) -> bool:
@@ -55,3 +55,16 @@ def test_the_bench_hears_the_near_misses_and_a_table_at_every_snr(english: Comma
         assert [(c.spec.text, c.spec.voice) for c in at] == \
             [(c.spec.text, c.spec.voice) for c in commands]
     assert {listen._room(s) for s in talk if s.table} == {f"table{TABLE_TALK_SNR}"}
+
+
+def test_the_sound_alikes_carry_no_command_and_are_in_both_parts() -> None:
+    assert set(SOUND_ALIKES) == set(NEAR_MISSES)
+    assert len({len(lines) for lines in SOUND_ALIKES.values()}) == 1
+    for lang, lines in SOUND_ALIKES.items():
+        commands = CommandSet.for_language(lang)
+        for line in lines:
+            assert commands.parse(line) is None, (lang, line)
+            assert not any(_carries(line, commands, c) for c in COMMAND_IDS), (lang, line)
+        held = [line for line in lines if held_back_line(line)]
+        assert 0 < len(held) < len(lines), lang
+        assert set(held) <= set(near_misses(lang, True))

@@ -158,6 +158,19 @@ def describe(board: Board) -> list[str]:
     return lines
 
 
+# The listening front ends (narrator.voice.front_end.FRONT_ENDS: the stages before the
+# recognizer) and the one each board takes: what the listen bench found to help, within
+# the board's CPU (BENCHMARKS.md, "Listen: front ends").
+FRONT_END_NAMES = ("none", "webrtc", "webrtc-ns4", "webrtc-agc", "rnnoise", "rnnoise-mix",
+                   "silero", "webrtcvad")
+FRONT_END = {"zero2w": "none", "pi3": "none", "pi4": "none", "pi5": "none", "laptop": "none"}
+
+
+def front_end_for(board: Board) -> str:
+    """The front end `recognizer.front_end: auto` gives this board."""
+    return FRONT_END.get(board.profile.key, "none")
+
+
 ENGINE_INSTRUCTIONS_PER_ROUND = 1.75e9  # a night and its day: engine, performer, pads (pure engine)
 # Nominal MemTotal (MB) of each profile under Raspberry Pi OS Lite 64-bit, for the tables:
 # the Zero 2 W's is measured (the source of OS_LITE_IDLE_MB); the others are their RAM less

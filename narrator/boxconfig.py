@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from narrator import keypad_kinds
+from narrator.boards import FRONT_END_NAMES
 from narrator.errors import ConfigError, InputFileError, PinMapError
 from narrator.phrases.numbers import LANGUAGES
 from narrator.voice.voice_config import VoiceSettings
@@ -77,6 +78,9 @@ class RecognizerSettings:
     # pocketsphinx's acoustic model adapted to the club (`narrator adapt`): an MLLR file or
     # an adapted model folder, used when it is there (English, pocketsphinx only).
     adaptation: Path | None = None
+    # The audio stages before the recognizer (narrator.voice.front_end.FRONT_ENDS); "auto":
+    # the board's (narrator.boards.front_end_for).
+    front_end: str = "auto"
 
     def for_language(self, lang: str) -> RecognizerSettings:
         """The recognizer the config picks for a game in `lang`."""
@@ -398,7 +402,7 @@ class _Reader:
 
     def recognizer(self, data: Mapping[str, Any], lang: str, state_dir: Path) -> RecognizerSettings:
         r = self.section(data, "recognizer", ("engine", "model_dir", "wake_word", "device",
-                                              "adaptation"))
+                                              "adaptation", "front_end"))
         engine = r.get("engine", "pocketsphinx")
         engines: dict[str, str] = {}
         if isinstance(engine, Mapping):  # per language: {en: pocketsphinx, ru: vosk}
@@ -424,9 +428,13 @@ class _Reader:
                                            or self.found(adaptation, "recognizer.adaptation",
                                                          folder=True)):
             raise self.fail("recognizer.adaptation", f"no such file or folder: {adaptation}")
+        front = r.get("front_end", "auto")
+        if front != "auto" and front not in FRONT_END_NAMES:
+            raise self.fail("recognizer.front_end", f"expected auto or one of "
+                            f"{', '.join(FRONT_END_NAMES)}, got {front!r}")
         return RecognizerSettings(engine, model_dir, wake, device, lang,
                                   MappingProxyType(engines), state_dir / "models",
-                                  adaptation or default_adaptation(state_dir))
+                                  adaptation or default_adaptation(state_dir), str(front))
 
     def web(self, data: Mapping[str, Any]) -> WebSettings:
         w = self.section(data, "web", ("listen", "pin"))

@@ -66,6 +66,7 @@ def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, V
     language gets the recognizer the config picks for it, made the first time a game in
     that language begins; a language with no model has voice commands off (the status says
     so). Any other recognizer the config can't give is a ConfigError: exit 2 at start-up."""
+    from narrator.boards import front_end_for, read_board
     from narrator.voice.listener import Recognizers, VoiceListener
     from narrator.voice.mic import Microphone
     from narrator.voice.recognizers import has_model, make_recognizer
@@ -80,8 +81,10 @@ def _voice_input(settings: Settings, clock: Clock) -> tuple[VoiceInput | None, V
 
     def make(lang: str) -> Recognizer:
         chosen = rs.for_language(lang)
+        front = chosen.front_end if chosen.front_end != "auto" else \
+            front_end_for(read_board())
         return make_recognizer(chosen.engine, lang, chosen.model_dir, chosen.wake_word,
-                               chosen.adaptation)
+                               chosen.adaptation, front)
 
     heard = can_hear(lang)
     if not heard:  # logged with the install command when the game begins (Announcer.voice_for)

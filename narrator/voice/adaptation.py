@@ -218,15 +218,16 @@ def write_s3_3d(path: Path, values: np.ndarray) -> None:
 def _prepare(recordings: Sequence[Recording], work: Path, known: dict[str, str]) -> None:
     """Trimmed 16 kHz copies of the recordings, the control file, transcripts and a
     dictionary of the words they use."""
-    from narrator.voice import recognizer_pocketsphinx as rp
+    from narrator.voice import pocketsphinx_settings as rp
     from narrator.voice.listen_clips import write_wav
     from narrator.voice.recognizer import check_audio
+    from narrator.voice.speech_levels import loudest_part
 
     (work / "wav").mkdir()
     ids, lines = [], []
     for i, rec in enumerate(recordings):
         audio = check_audio(rec.path)  # one line naming the file when it cannot be heard
-        trimmed = rp.loudest_part(audio, rp.TRIM_DB, rp.TRIM_PAD, rp.TRIM_END_PAD)
+        trimmed = loudest_part(audio, rp.TRIM_DB, rp.TRIM_PAD, rp.TRIM_END_PAD)
         name = f"u{i:04d}"
         write_wav(work / "wav" / f"{name}.wav", np.frombuffer(trimmed, "<i2"))
         ids.append(f"wav/{name}")

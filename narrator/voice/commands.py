@@ -73,7 +73,7 @@ class VoiceCommand:
     # The engine action it means; None for an answer ("yes", "no") to a confirmation.
     act: Callable[[Command], Action | None]
     # How closely PocketSphinx's two decoders must agree before the command stands
-    # (narrator/voice/recognizer_pocketsphinx.py), without and with the club's adapted model.
+    # (narrator/voice/pocketsphinx_settings.py), without and with the club's adapted model.
     threshold: float
     adapted: float
     seat: bool = False  # its phrases name a seat: "{seat}"

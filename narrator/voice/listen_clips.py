@@ -45,11 +45,16 @@ class ClipSpec:
     noise: float = 40.0         # noise amplitude (int16 standard deviation)
     reverb: int = 0             # sox reverb amount, 0-100 (0: a dry recording)
     babble: float = 0.0         # babble level against the speech (0: none; 0.3: 10 dB under)
+    # A table: the babble is other voices in the same room (reverberated as the speaker
+    # is), its level against the voice's own recording (babble 0.25: 12 dB SNR).
+    table: bool = False
 
     def key(self) -> str:
         raw = f"{self.text}|{self.voice}|{self.speed}|{self.lead}|{self.tail}|{self.noise}"
         if self.reverb or self.babble:  # dry clips keep the names (and noise) they had
             raw += f"|{self.reverb}|{self.babble}"
+        if self.table:
+            raw += "|table"
         return hashlib.sha1(raw.encode()).hexdigest()[:16]
 
 
@@ -91,24 +96,42 @@ def speak(spec: ClipSpec, out: Path, babble: np.ndarray | None = None) -> Path:
         _synthesize(spec, raw)
         effects = ["pad", str(spec.lead), str(spec.tail)]
         if spec.reverb:
-            effects += ["reverb", str(spec.reverb), "50", "60"]
+            effects += _reverb(spec.reverb)
         subprocess.run(
             ["sox", str(raw), "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e",
              "signed-integer", str(mono), *effects],
             check=True, capture_output=True,
         )
         samples = read_wav(mono)
+        voice = samples[round(spec.lead * SAMPLE_RATE) : len(samples) - round(spec.tail * SAMPLE_RATE)]
     seed = int(spec.key()[:8], 16)
     rng = np.random.default_rng(seed)
     mixed = samples.astype(np.float64) + rng.normal(0.0, spec.noise, samples.shape)
     if spec.babble and babble is not None and len(babble):
         start = int(rng.integers(0, len(babble)))
         under = np.resize(np.roll(babble.astype(np.float64), -start), samples.shape)
-        level = np.sqrt(np.mean(samples.astype(np.float64) ** 2))
+        # A table's SNR is against the voice itself, not the clip with its quiet pads.
+        speech = voice if spec.table and len(voice) else samples
+        level = np.sqrt(np.mean(speech.astype(np.float64) ** 2))
         under *= spec.babble * level / max(np.sqrt(np.mean(under ** 2)), 1.0)
         mixed += under
     write_wav(out, np.clip(mixed, -32768, 32767).astype(np.int16))
     return out
+
+
+def _reverb(amount: int) -> list[str]:
+    return ["reverb", str(amount), "50", "60"]
+
+
+def reverberated(audio: np.ndarray, amount: int) -> np.ndarray:
+    """`audio` (16 kHz) through the same sox reverb a clip's voice gets."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dry, wet = Path(tmp) / "dry.wav", Path(tmp) / "wet.wav"
+        peak = max(float(np.abs(audio).max()), 1.0)
+        write_wav(dry, np.round(audio * (16000 / peak)).astype(np.int16))
+        subprocess.run(["sox", str(dry), str(wet), *_reverb(amount)], check=True,
+                       capture_output=True)
+        return read_wav(wet)[: len(audio)].astype(np.float64) * (peak / 16000)
 
 
 @lru_cache(maxsize=4096)
@@ -148,9 +171,15 @@ def speak_all(specs: Iterable[ClipSpec], folder: Path, workers: int = 4,
     folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f"{spec.key()}.wav" for spec in todo]
 
+    # A table's babble is in the same room as the speaker: reverberated alike, once.
+    missing = {s.reverb for s, p in zip(todo, paths, strict=True)
+               if s.table and s.reverb and not p.exists()}
+    rooms = {r: reverberated(babble, r) for r in missing} if babble is not None else {}
+
     def one(item: tuple[ClipSpec, Path]) -> Path:
         spec, path = item
-        return path if path.exists() else speak(spec, path, babble)
+        under = rooms.get(spec.reverb, babble) if spec.table else babble
+        return path if path.exists() else speak(spec, path, under)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(one, zip(todo, paths, strict=True)))

@@ -26,7 +26,7 @@ class PhoneSequences:
 
     def similarities(self, other: Sequence[str]) -> list[float]:
         """`similarity(candidate, other)` for every candidate (1: the same, as
-        recognizer_pocketsphinx.similarity computes it, to the last bit)."""
+        pocketsphinx_decoder.similarity computes it, to the last bit)."""
         count, width = self._symbols.shape
         previous = np.tile(np.arange(width + 1, dtype=np.int64), (count, 1))
         for i, phone in enumerate(other, 1):

@@ -19,8 +19,8 @@ from typing import Any
 
 from narrator.errors import ConfigError
 from narrator.voice.commands import Command, CommandSet, words_of
+from narrator.voice.pocketsphinx_decoder import similarity
 from narrator.voice.recognizer import SAMPLE_RATE, seconds_of
-from narrator.voice.recognizer_pocketsphinx import similarity
 
 AGREEMENT = 0.5
 UNKNOWN = "[unk]"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from narrator.errors import ConfigError
 from narrator.voice.commands import CommandSet
+from narrator.voice.front_end import FrontEndRecognizer, front_end
 from narrator.voice.recognizer import Recognizer
 from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 from narrator.voice.recognizer_vosk import VoskRecognizer
@@ -29,11 +30,20 @@ def has_model(engine: str, lang: str, model_dir: Path | None) -> bool:
 
 
 def make_recognizer(engine: str, lang: str, model_dir: Path | None = None,
-                    wake_word: str | None = None, adaptation: Path | None = None) -> Recognizer:
+                    wake_word: str | None = None, adaptation: Path | None = None,
+                    front: str = "none") -> Recognizer:
     """A real recognizer for the game's language (settings: recognizer.engine,
     recognizer.model_dir, recognizer.wake_word, recognizer.adaptation: pocketsphinx's
-    model adapted to the club, used when it is there). A language the engine cannot hear
-    is a ConfigError that says what to configure."""
+    model adapted to the club, used when it is there; recognizer.front_end: the stages
+    it hears through, by name). A language the engine cannot hear, or a front end whose
+    library is not installed, is a ConfigError that says what to configure."""
+    stages = front_end(front)
+    recognizer = _recognizer(engine, lang, model_dir, wake_word, adaptation)
+    return FrontEndRecognizer(stages, recognizer) if stages else recognizer
+
+
+def _recognizer(engine: str, lang: str, model_dir: Path | None, wake_word: str | None,
+                adaptation: Path | None) -> Recognizer:
     if engine not in ENGINES:
         raise ConfigError("settings", "recognizer.engine",
                           f"expected one of {', '.join(ENGINES)}, got {engine!r}")

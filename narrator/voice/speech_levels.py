@@ -8,11 +8,16 @@ chunk). Both give exactly the same numbers: the tracker keeps the frames' energi
 the smoothed levels of every frame whose smoothing window is complete, and recomputes
 only the last few, whose window runs past the audio so far (tests/listen/test_speech_levels.py
 compares them on real clips and random audio).
+
+`loud_bounds` and `loudest_part` cut an utterance to its loud stretch, `peak_level` gives
+its loudest level: over the whole utterance, or from the levels kept as it grew.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from narrator.voice.pocketsphinx_settings import SHORTEST_TRIM, TRIM_PAD
 
 SAMPLE_RATE = 16000
 FRAME = SAMPLE_RATE // 100  # samples in a 10 ms frame
@@ -172,3 +177,49 @@ def _put(array: np.ndarray, at: int, values: np.ndarray) -> np.ndarray:
         array = grown
     array[at:need] = values
     return array
+
+
+def peak_level(speech: bytes | bytearray, tracked: SpeechLevels | None = None) -> float:
+    """The loudest level of `speech`; `tracked`: the levels kept for this utterance as it
+    grew (the same figure, without going over the utterance again)."""
+    if tracked is not None:
+        tracked.update(speech)
+        return tracked.peak
+    level = levels(speech)
+    return float(level.max()) if len(level) else 0.0
+
+
+def loudest_part(speech: bytes, trim_db: float | None, pad: float = TRIM_PAD,
+                 end_pad: float | None = None) -> bytes:
+    """The stretch of an utterance around its loud part: from the first to the last
+    100 ms window whose energy is within `trim_db` of the loudest window's, plus `pad`.
+    Babble and talk that run into a command from further away are quieter: the
+    endpointer cannot part them from it (they are speech too), their loudness can."""
+    first, last = loud_bounds(speech, trim_db, pad, end_pad)
+    return speech[2 * first : 2 * last]
+
+
+def loud_bounds(speech: bytes, trim_db: float | None, pad: float = TRIM_PAD,
+                end_pad: float | None = None,
+                tracked: SpeechLevels | None = None) -> tuple[int, int]:
+    """loudest_part's first and last sample (the whole utterance when it is not cut);
+    `end_pad` (None: `pad`) is kept after the loud stretch, as far as the speech goes.
+    `tracked`: the levels kept for this utterance as it grew (the same bounds, at the
+    cost of the audio since the last call: the decode ahead asks after every chunk)."""
+    whole = (0, len(speech) // 2)
+    if trim_db is None:
+        return whole
+    step = SAMPLE_RATE // 100
+    if len(speech) // 2 < SHORTEST_TRIM * SAMPLE_RATE:
+        return whole
+    if tracked is not None:
+        tracked.update(speech)
+        loud_first, loud_last = tracked.loud(trim_db)
+    else:
+        loud_first, loud_last = bounds(levels(speech), trim_db)
+    first = max(0, loud_first * step - int(pad * SAMPLE_RATE))
+    after = pad if end_pad is None else end_pad
+    # Not cut at the speech's end: a last sample past it says the pad is not all there
+    # yet (the decode ahead waits for it).
+    last = (loud_last + 1) * step + int(after * SAMPLE_RATE)
+    return first, last

@@ -21,12 +21,9 @@ from narrator.cli import main
 from narrator.voice import adaptation
 from narrator.voice.commands import CommandSet
 from narrator.voice.listen_clips import ClipSpec, speak_all
+from narrator.voice.pocketsphinx_settings import ADAPTED_THRESHOLDS, THRESHOLDS
 from narrator.voice.recognizer import chunked, read_audio, recognize
-from narrator.voice.recognizer_pocketsphinx import (
-    ADAPTED_THRESHOLDS,
-    THRESHOLDS,
-    PocketsphinxRecognizer,
-)
+from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 from narrator.voice.recognizers import make_recognizer
 
 TRANSFORM = Path(__file__).parents[1] / "data" / "adaptation" / "mllr_matrix"
@@ -61,11 +58,11 @@ def test_a_committed_transform_loads_and_a_clip_decodes_with_it(
     assert adapted.thresholds == ADAPTED_THRESHOLDS and plain.thresholds == THRESHOLDS
     assert set(ADAPTED_THRESHOLDS) == set(THRESHOLDS) == {n for n, _ in english.sentences.values()}
     # Both decoders are given the transform, and it changes what they compute.
-    assert adapted._grammar.config["mllr"] == str(TRANSFORM)
-    assert adapted._free.config["mllr"] == str(TRANSFORM)
+    assert adapted.decoders.grammar.config["mllr"] == str(TRANSFORM)
+    assert adapted.decoders.free.config["mllr"] == str(TRANSFORM)
     scores = []
     for recognizer in (plain, adapted):
-        decoder = recognizer._grammar
+        decoder = recognizer.decoders.grammar
         decoder.start_utt()
         decoder.process_raw(read_audio(clip.with_suffix(".wav")), full_utt=True)
         decoder.end_utt()
@@ -117,13 +114,13 @@ def test_the_box_uses_the_adaptation_when_it_is_there(tmp_path: Path) -> None:
     assert settings.recognizer.adaptation == default_adaptation(tmp_path)
     absent = make_recognizer("pocketsphinx", "en", adaptation=default_adaptation(tmp_path))
     assert isinstance(absent, PocketsphinxRecognizer)
-    assert absent._grammar.config["mllr"] is None
+    assert absent.decoders.grammar.config["mllr"] is None
     target = default_adaptation(tmp_path)
     target.parent.mkdir(parents=True)
     shutil.copy(TRANSFORM, target)
     present = make_recognizer("pocketsphinx", "en", adaptation=target)
     assert isinstance(present, PocketsphinxRecognizer)
-    assert present._free.config["mllr"] == str(target)
+    assert present.decoders.free.config["mllr"] == str(target)
 
 
 def test_a_broken_adaptation_leaves_the_model_as_it_ships(
@@ -132,7 +129,7 @@ def test_a_broken_adaptation_leaves_the_model_as_it_ships(
     broken.write_text("1\n3\nnot a transform\n")
     recognizer = make_recognizer("pocketsphinx", "en", adaptation=broken)
     assert isinstance(recognizer, PocketsphinxRecognizer)
-    assert recognizer._grammar.config["mllr"] is None
+    assert recognizer.decoders.grammar.config["mllr"] is None
     assert f"cannot load the adaptation {broken}" in caplog.text
 
 

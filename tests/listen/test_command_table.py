@@ -22,7 +22,7 @@ from narrator.voice.commands import (
     VoiceCommand,
     to_action,
 )
-from narrator.voice.recognizer_pocketsphinx import ADAPTED_THRESHOLDS, THRESHOLDS
+from narrator.voice.pocketsphinx_settings import ADAPTED_THRESHOLDS, THRESHOLDS
 
 Books = Mapping[str, PhraseBook]
 

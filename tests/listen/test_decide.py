@@ -4,7 +4,7 @@ scripts/tune-listen replays): what is taken, what is dropped as talk or doubt.""
 from __future__ import annotations
 
 from narrator.voice.commands import CommandSet
-from narrator.voice.recognizer_pocketsphinx import decide
+from narrator.voice.pocketsphinx_decoder import decide
 
 LOW = {"nominate": 0.4, "pause": 0.5}
 

@@ -9,8 +9,10 @@ from pathlib import Path
 from narrator.voice.commands import Command, CommandSet
 from narrator.voice.listen_clips import ClipSpec, speak_all
 from narrator.voice.phone_distance import PhoneSequences
+from narrator.voice.pocketsphinx_decoder import decide, similarity
+from narrator.voice.pocketsphinx_settings import PocketsphinxSettings
 from narrator.voice.recognizer import chunked, read_audio, recognize
-from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer, decide, similarity
+from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 from tests.listen.conftest import TALK, stream
 
 
@@ -32,7 +34,7 @@ def test_skipping_the_grammar_gives_the_same_commands(clips: Path, english: Comm
     audio = read_audio(path)
     runs = []
     for skip in (False, True):
-        recognizer = PocketsphinxRecognizer(english, skip_needless_grammar=skip)
+        recognizer = PocketsphinxRecognizer(english, PocketsphinxSettings(skip_needless_grammar=skip))
         got = [(c.command, c.seat, round(c.at, 3)) for c in recognize(recognizer, chunked(audio))]
         runs.append((got, recognizer))
     (full, every), (skipped, some) = runs
@@ -58,10 +60,11 @@ def test_a_long_speech_is_not_decoded_ahead_again_and_again(clips: Path,
     # again from its start.
     [path] = speak_all([ClipSpec(", ".join(TALK[:4]), "en-us")], clips)
     recognizer = PocketsphinxRecognizer(english)
-    assert recognizer.ahead_longest is not None
+    longest = recognizer.settings.ahead_longest
+    assert longest is not None
     lengths: list[float] = []
     ahead = recognizer._decode_ahead
-    transcript = recognizer._transcript
+    transcript = recognizer.decoders.transcript
     in_ahead = [False]
 
     def decode_ahead() -> Command | None:
@@ -77,6 +80,6 @@ def test_a_long_speech_is_not_decoded_ahead_again_and_again(clips: Path,
         return transcript(decoder, speech)
 
     recognizer._decode_ahead = decode_ahead  # type: ignore[method-assign]
-    recognizer._transcript = timed  # type: ignore[method-assign]
+    recognizer.decoders.transcript = timed  # type: ignore[method-assign]
     assert not list(recognize(recognizer, chunked(read_audio(path))))
-    assert max(lengths) <= recognizer.ahead_longest, lengths
+    assert max(lengths) <= longest, lengths

@@ -9,6 +9,7 @@ import numpy as np
 
 from narrator.voice.commands import Command, CommandSet
 from narrator.voice.listen_clips import ClipSpec, concatenate, read_wav, speak_all, speech_end
+from narrator.voice.pocketsphinx_settings import PocketsphinxSettings
 from narrator.voice.recognizer import chunked, read_audio, recognize
 from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 from tests.listen.conftest import OPENING, TALK, stream
@@ -102,7 +103,7 @@ def test_a_command_ends_while_quieter_talk_runs_on(clips: Path, english: Command
     said = read_wav(command)
     under = (read_wav(talk).astype(np.float64) * 0.2).astype(np.int16)
     audio = np.concatenate([said, under]).tobytes()
-    recognizer = PocketsphinxRecognizer(english, early_end=0.2)
+    recognizer = PocketsphinxRecognizer(english, PocketsphinxSettings(early_end=0.2))
     got, at = _heard_with_first_at(recognizer, audio)
     assert [(c.command, c.seat) for c in got] == [("start_voting", None)]
     assert at is not None and at < len(said) / 16000 + 0.6, (at, len(audio) / 32000)
@@ -129,7 +130,7 @@ def test_a_decode_ahead_is_not_done_again_at_the_end(clips: Path, english: Comma
     # Dry: the endpointer ends the utterance a silence window after the speech; by then the
     # utterance was decoded ahead, and that decode is the one used.
     [path] = speak_all([ClipSpec("start voting", "en-us")], clips)
-    recognizer = PocketsphinxRecognizer(english, ahead_end=False)
+    recognizer = PocketsphinxRecognizer(english, PocketsphinxSettings(ahead_end=False))
     assert heard(recognizer, path) == [("start_voting", None)]
     assert recognizer.ahead_used == 1
 

@@ -12,8 +12,9 @@ import pytest
 import narrator.voice.recognizer_pocketsphinx as rp
 from narrator.voice.commands import CommandSet
 from narrator.voice.listen_clips import ClipSpec, read_wav, speak_all
+from narrator.voice.pocketsphinx_settings import TRIM_PAD
 from narrator.voice.recognizer import chunked
-from narrator.voice.speech_levels import SpeechLevels, bounds, levels
+from narrator.voice.speech_levels import SpeechLevels, bounds, levels, loud_bounds, peak_level
 from tests.listen.conftest import TALK
 
 
@@ -73,10 +74,10 @@ def test_the_recognizer_tracks_the_whole_computation_on_real_speech(
     command, talk, nominate, pause = (read_wav(p) for p in speak_all(specs, clips))
     under = (talk.astype(np.float64) * 0.2).astype(np.int16)
     audio = np.concatenate([command, under, nominate, pause]).tobytes()
-    whole_bounds, whole_peak = rp.loud_bounds, rp.peak_level
+    whole_bounds, whole_peak = loud_bounds, peak_level
     calls: list[tuple[str, bool]] = []
 
-    def checked_bounds(speech: bytes, trim_db: float | None, pad: float = rp.TRIM_PAD,
+    def checked_bounds(speech: bytes, trim_db: float | None, pad: float = TRIM_PAD,
                        end_pad: float | None = None,
                        tracked: SpeechLevels | None = None) -> tuple[int, int]:
         got = whole_bounds(speech, trim_db, pad, end_pad, tracked)

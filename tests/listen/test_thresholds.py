@@ -12,8 +12,10 @@ import pytest
 
 from narrator.voice.commands import BY_ID, CommandSet
 from narrator.voice.listen_clips import ClipSpec, speak_all
+from narrator.voice.pocketsphinx_decoder import decide
+from narrator.voice.pocketsphinx_settings import THRESHOLDS, PocketsphinxSettings
 from narrator.voice.recognizer import chunked, read_audio
-from narrator.voice.recognizer_pocketsphinx import THRESHOLDS, PocketsphinxRecognizer, decide
+from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
 
 # (talk, voice, the command its grammar transcript is): found by hearing held-back talk
 # and words near the commands alone, every threshold at zero.
@@ -36,7 +38,7 @@ def test_talk_near_a_command_is_kept_out_by_its_threshold(clips: Path, english: 
     assert got == [], (talk, [(c.command, c.seat) for c in got])
     # Heard again with the grammar always decoded (the box skips it where, with these
     # thresholds, it can't matter): the grammar does hear the command in it...
-    every = PocketsphinxRecognizer(english, skip_needless_grammar=False)
+    every = PocketsphinxRecognizer(english, PocketsphinxSettings(skip_needless_grammar=False))
     for chunk in chunked(read_audio(path)):
         every.accept(chunk)
     every.flush()

@@ -22,6 +22,12 @@ HELD_BACK_VOICES: tuple[str, ...] = (
 CONDITIONS: tuple[tuple[str, int, float], ...] = (
     ("dry", 0, 0.0), ("reverb", 50, 0.0), ("babble", 0, 0.3), ("reverb+babble", 40, 0.25),
 )
+# A room like a table: three other voices talking at once in the speaker's room (the same
+# reverb on them all), at these SNRs (dB, the voice against the babble); every command
+# clip is heard again at each of them (a curve per SNR), the talk at TABLE_TALK_SNR.
+TABLE_REVERB = 50
+TABLE_SNRS: tuple[int, ...] = (6, 12, 18)
+TABLE_TALK_SNR = 12
 
 TUNING_TALK: tuple[str, ...] = (
     "I think seat four was lying yesterday", "good morning everyone",

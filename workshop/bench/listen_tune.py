@@ -24,9 +24,10 @@ from typing import Any
 from narrator.voice.commands import Command, CommandSet
 from narrator.voice.listen_clips import read_wav
 from narrator.voice.listen_clips import speech_end as voice_end
+from narrator.voice.pocketsphinx_decoder import decide as recognizer_decide
+from narrator.voice.pocketsphinx_settings import PocketsphinxSettings
 from narrator.voice.recognizer import chunked, seconds_of
 from narrator.voice.recognizer_pocketsphinx import PocketsphinxRecognizer
-from narrator.voice.recognizer_pocketsphinx import decide as recognizer_decide
 from workshop.bench.listen import CHUNK, Clip, _room, clips, render
 from workshop.bench.listen_data import TUNING_TALK
 
@@ -166,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [SETTINGS[int(i)] for i in args.settings.split(",")] if args.settings else SETTINGS
     for setting in chosen:
         start = None if args.as_is else zero
-        recognizer = PocketsphinxRecognizer(commands, thresholds=start, **setting)
+        recognizer = PocketsphinxRecognizer(commands, PocketsphinxSettings(**setting),
+                                            thresholds=start)
         heard = hear_all(recognizer, part)
         if args.as_is:
             said = sum(h.clip.want is not None for h in heard)

@@ -98,9 +98,11 @@ def archive_page(t: Text, games: list[Played], shown: Callable[[Played], bool] =
                  ) -> str:
     """`shown`: whether the game's protocol links are for this visitor (an abandoned
     game's roles are the signed-in organiser's only)."""
+    # A club that plays weekly wants its rating table from its games (narrator.web.season).
+    season = f'<p><a href="/season">{esc(t("archive_season"))}</a></p>'
     if not games:
         return (f'<section class="box"><h1>{esc(t("nav_archive"))}</h1>'
-                f'<p>{esc(t("archive_empty"))}</p></section>')
+                f'<p>{esc(t("archive_empty"))}</p>{season}</section>')
     items = []
     for g in games:
         when = g.started.replace("T", " ")[:16]
@@ -114,7 +116,7 @@ def archive_page(t: Text, games: list[Played], shown: Callable[[Played], bool] =
                      f'<span class="result">{esc(result)}</span>{names}</div>'
                      f'{pages.protocol_links(t, g.game_id, g.formats if shown(g) else ())}</li>')
     return (f'<section class="box"><h1>{esc(t("nav_archive"))}</h1>'
-            f'<ul class="archive">{"".join(items)}</ul></section>')
+            f'<ul class="archive">{"".join(items)}</ul>{season}</section>')
 
 
 def _event_line(t: Text, event: dict[str, Any]) -> str:

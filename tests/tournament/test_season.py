@@ -89,6 +89,8 @@ def test_the_season_on_the_box_page_and_as_csv(tmp_path: Path) -> None:
                 ("3", "Zoe", "3.0"),
                 ("4", "Boris", "3.0"),
             ]
+            archive = await (await client.get("/archive")).text()
+            assert '<a href="/season">' in archive  # the way there from the box's games
             reply = await client.get("/season?from=yesterday")
             assert reply.status == 400 and "from: expected a date" in await reply.text()
 

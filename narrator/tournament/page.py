@@ -325,13 +325,18 @@ def _detail(t: Words, s: TableState, now: float) -> str:
     return f"<small>{esc(' · '.join(bits))}</small>" if bits else ""
 
 
+def _listed(t: Words, items: str, empty: str, kind: str = "plain") -> str:
+    """A section's list of `<li>` items, or the words `empty` when there are none."""
+    return f"<ul class='{kind}'>{items}</ul>" if items else f"<p>{esc(t(empty))}</p>"
+
+
 def boxes(t: Words, view: View) -> str:
     items = "".join(
         f"<li>{esc(t('table_n', n=b.table)) if b.table is not None else esc(t('spare'))}: {esc(b.name)} "
         f"<small>{esc(t('box_address', host=b.host, port=b.port))}</small></li>"
         for b in view.boxes
     )
-    body = f"<ul class=plain>{items}</ul>" if items else f"<p>{esc(t('no_boxes'))}</p>"
+    body = _listed(t, items, "no_boxes")
     return f'<section class="box"><h2>{esc(t("boxes_title"))}</h2>{body}</section>'
 
 
@@ -347,7 +352,7 @@ def games(t: Words, view: View) -> str:
             f"<li>{esc(game_title(t, g, view.results.get(g.uid)))}{fixed} · "
             f"<a href='/games/{esc(g.uid)}?lang={t.lang}'>{esc(t('protocol'))}</a></li>"
         )
-    body = f"<ul class=plain>{''.join(items)}</ul>" if items else f"<p>{esc(t('no_games'))}</p>"
+    body = _listed(t, "".join(items), "no_games")
     return (
         f'<section class="box"><h2>{esc(t("games"))}</h2>{body}'
         f'<p class="noprint">{esc(t("exports"))}: <a href="/export/standings.csv">{esc(t("csv"))}</a> · '
@@ -379,7 +384,7 @@ def log(t: Words, view: View) -> str:
         f"{esc(t('correction_item', when=clock(c.at), who=c.who, what=_what(t, c), why=c.why))}</li>"
         for c, g, state in items
     )
-    body = f"<ul class='plain log'>{lis}</ul>" if lis else f"<p>{esc(t('no_corrections'))}</p>"
+    body = _listed(t, lis, "no_corrections", "plain log")
     return f'<section class="box"><h2>{esc(t("corrections_title"))}</h2>{body}</section>'
 
 
@@ -395,7 +400,7 @@ def refused(t: Words, view: View) -> str:
         f"{esc(t.why(r.why))}</li>"
         for r in view.refusals
     )
-    body = f"<ul class='plain log'>{lis}</ul>" if lis else f"<p>{esc(t('no_refused'))}</p>"
+    body = _listed(t, lis, "no_refused", "plain log")
     return f'<section class="box"><h2>{esc(t("refused_title"))}</h2>{body}</section>'
 
 

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
+from aiohttp.test_utils import TestClient
+
+from narrator.box.service import Service
 from narrator.clock import FakeClock
 from narrator.devices.keypads import FakeKeypad
 from tests.box.test_service import make_service
@@ -16,19 +20,23 @@ from tests.web.harness import serve_service
 PIN = "1357"
 
 
+async def abandon_on_day_one(service: Service, clock: FakeClock, client: TestClient[Any, Any]) -> None:
+    """Plays on to the first day, signs the organiser in and abandons the game."""
+    while service.box is None or service.box.game.state.phase != "day":
+        if not await clock.step():
+            clock.advance(1.0)
+    r = await client.post("/login", data={"pin": PIN, "next": "/game"}, allow_redirects=False)
+    assert r.status == 303
+    assert (await client.post("/api/abandon")).status == 200
+
+
 def test_an_abandoned_game_shows_as_abandoned_not_in_play(tmp_path: Path) -> None:
     clock = FakeClock()
     service, _panel, _speaker = make_service(tmp_path, clock, FakeKeypad())
 
     async def main() -> None:
         async with serve_service(service, clock, pin=PIN) as client:
-            while service.box is None or service.box.game.state.phase != "day":
-                if not await clock.step():
-                    clock.advance(1.0)
-            r = await client.post("/login", data={"pin": PIN, "next": "/game"},
-                                  allow_redirects=False)
-            assert r.status == 303
-            assert (await client.post("/api/abandon")).status == 200
+            await abandon_on_day_one(service, clock, client)
             state = await (await client.get("/api/state")).json()
             game = state["game"]
             assert (game["over"], game["winner"], game.get("abandoned")) == (True, None, True)
@@ -52,13 +60,7 @@ def test_an_abandoned_game_s_protocol_is_the_organiser_s_only(tmp_path: Path) ->
 
     async def main() -> None:
         async with serve_service(service, clock, pin=PIN) as client:
-            while service.box is None or service.box.game.state.phase != "day":
-                if not await clock.step():
-                    clock.advance(1.0)
-            r = await client.post("/login", data={"pin": PIN, "next": "/game"},
-                                  allow_redirects=False)
-            assert r.status == 303
-            assert (await client.post("/api/abandon")).status == 200
+            await abandon_on_day_one(service, clock, client)
             game_id = (await (await client.get("/api/state")).json())["game"]["id"]
             names = (f"{game_id}.json", f"{game_id}.polemica.json", f"{game_id}.html")
             for name in names:  # the organiser's, right after the abandon

@@ -50,6 +50,16 @@ def read_until(proc: subprocess.Popen[bytes], log: bytes, wanted: bytes) -> byte
     return log
 
 
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM as systemd stops the box, then a kill if it does not end within 30 s."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def test_the_readme_s_page_command_starts_a_box_on_a_laptop(tmp_path: Path) -> None:
     words = shlex.split(readme_page_command())
     env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}  # as a laptop
@@ -84,12 +94,7 @@ def test_the_readme_s_page_command_starts_a_box_on_a_laptop(tmp_path: Path) -> N
         assert b"A new game begins." in log, log
         assert b"type your seat number on the keypad" in log and b"Tap your pad" not in log, log
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         os.close(terminal)
         os.close(keys)
 
@@ -158,12 +163,7 @@ def test_the_readme_s_laptop_command_shows_no_pin_on_the_players_terminal(tmp_pa
         seen = read_terminal(screen, seen, b"type your seat number on the keypad", proc)
         assert b"A new game begins." in seen, seen
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         with contextlib.suppress(OSError):
             seen += os.read(screen, 65536)
         os.close(screen)
